@@ -1,0 +1,1 @@
+/* PLACEHOLDER */ typedef int pendulum_placeholder;

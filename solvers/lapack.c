@@ -1,0 +1,52 @@
+/* LAPACK wrappers: dgetrf/dgetrs and zgetrf/zgetrs (reference LAPACK, Fortran calling
+ * convention: arguments by reference, a hidden length argument after character arguments). */
+#include <stddef.h>
+
+#include "daets/daets.h"
+#include "lapack.h"
+
+extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+extern void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
+                    const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
+                    size_t trans_len);
+extern void zgetrf_(const int *m, const int *n, double complex *a, const int *lda, int *ipiv,
+                    int *info);
+extern void zgetrs_(const char *trans, const int *n, const int *nrhs, const double complex *a,
+                    const int *lda, const int *ipiv, double complex *b, const int *ldb, int *info,
+                    size_t trans_len);
+
+static int map_info(int info)
+{
+  if (info > 0) {
+    return DAETS_ERR_SINGULAR;
+  }
+  return info < 0 ? DAETS_ERR_INTERNAL : 0;
+}
+
+int daets_lu_factor(int n, double *a, int *ipiv)
+{
+  int info = 0;
+  dgetrf_(&n, &n, a, &n, ipiv, &info);
+  return map_info(info);
+}
+
+int daets_lu_solve(int n, const double *lu, const int *ipiv, double *b)
+{
+  int info = 0, one = 1;
+  dgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
+  return map_info(info);
+}
+
+int daets_zlu_factor(int n, double complex *a, int *ipiv)
+{
+  int info = 0;
+  zgetrf_(&n, &n, a, &n, ipiv, &info);
+  return map_info(info);
+}
+
+int daets_zlu_solve(int n, const double complex *lu, const int *ipiv, double complex *b)
+{
+  int info = 0, one = 1;
+  zgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
+  return map_info(info);
+}

@@ -1,0 +1,57 @@
+/* The interface every problem module in problems/ implements (private to the library).
+ *
+ * A module defines its equations as static functions over its own typed parameter struct and
+ * exports one const descriptor, the way a GSL stepper exports gsl_odeiv2_step_msbdf; the
+ * registry (src/registry.c) lists the descriptors in one array and owns the instances.
+ * A capability a problem lacks is a NULL pointer, never a stub. */
+#ifndef DAETS_PROBLEM_TYPE_H
+#define DAETS_PROBLEM_TYPE_H
+
+#include <stddef.h>
+
+#include "daets/daets.h"
+
+#define DAETS_MAX_NEQ 32 /* the largest problem, Andrews', has 27 */
+
+/* What a configured instance tells the registry about itself. */
+typedef struct problem_info {
+  int index[DAETS_MAX_NEQ];   /* differentiation index per variable */
+  int in_scd[DAETS_MAX_NEQ];  /* 1 when the component enters scd */
+  const char *ref_source;     /* static string: how the reference was computed, and where */
+} problem_info;
+
+typedef struct problem_type {
+  const char *id;            /* "caraxis" */
+  const char *title;         /* "Car axis problem" */
+  int neq;                   /* number of equations, the same for every configuration */
+  double t0, tend;           /* integration interval */
+  int nconstraints;          /* number of position constraints, 0 if none */
+  daets_tolerance_plan tolerances;
+  size_t params_size;        /* sizeof the module's parameter struct */
+  const char *options_help;  /* "key=a|b, key2=..." or "" */
+  /* Fill the parameter struct with the published default configuration. */
+  void (*set_defaults)(void *params);
+  /* Apply one key=value; DAETS_ERR_SPEC with a message naming the valid choices. NULL: no keys. */
+  int (*set_option)(void *params, const char *key, const char *value, char *msg, size_t msglen);
+  /* Canonical "key=value,..." of a configured instance into buf ("" when no keys). */
+  void (*format_options)(const void *params, char *buf, size_t len);
+  void (*describe)(const void *params, problem_info *info);
+  int (*init)(const void *params, double *y0, double *yp0);
+  int (*res)(const void *params, double t, const double *y, const double *yp, double *res);
+  int (*jac)(const void *params, double t, const double *y, const double *yp, double *dfdy,
+             double *dfdyp);
+  int (*ref)(const void *params, double *yref); /* DAETS_ERR_NOREF when none is known */
+  int (*constraints)(const void *params, double t, const double *y, const double *yp,
+                     double *gpos, double *gvel, double *gacc); /* each output may be NULL */
+} problem_type;
+
+extern const problem_type daets_problem_caraxis;
+extern const problem_type daets_problem_andrews;
+extern const problem_type daets_problem_crank;
+extern const problem_type daets_problem_pendulum;
+extern const problem_type daets_problem_dpendulum;
+
+/* The parameter struct of an instance, for code inside the library that holds a daets_problem. */
+const void *daets_problem_params(const daets_problem *p);
+
+#endif /* DAETS_PROBLEM_TYPE_H */
