@@ -1,12 +1,546 @@
-/* PLACEHOLDER: replaced by the real problem module. */
+/* Andrews' squeezing mechanism: an index-3 DAE of dimension 27 (test set release 2.4, problem
+ * file andrews.f; report section II.13, formulation of Hairer & Wanner, Solving ODEs II,
+ * section VII.7, pp. 530-536; promoted by Giles [Gil78] and Manning [Man81]).
+ *
+ * Seven rigid bodies joined by frictionless joints, driven by a constant torque mom and a spring.
+ * With the angles q in R^7, the multipliers lambda in R^6 and y = (q, q', q'', lambda):
+ *
+ *   K y' = phi(y),   K = diag(I14, 0),
+ *   phi = ( q',  q'',  M(q) q'' - f(q, q') + G(q)^T lambda,  g(q) ),   G = dg/dq,
+ *
+ * M, f and g as in report 2.4 section II.13.2 (spec/002).  Residual, in the test set's own form
+ * F = K y' - phi(y):
+ *   rows 1-14   y'_i - y_{i+7}   (q' and q'' are the derivatives of q and q'),
+ *   rows 15-21  -(M(q) q'' - f(q, q') + G(q)^T lambda),
+ *   rows 22-27  -g(q)
+ * (andrews.f's residual negates rows 15-27 of phi the same way).
+ *
+ * Jacobian (option jac): exact = every derivative, including those of M(q) q'', f(q, q') and
+ * G(q)^T lambda with respect to q and q'; approx = report 2.4 section II.13.4 (and andrews.f):
+ * dphi/dy ~ [O I O O; O O I O; O O M G^T; G O O O], neglecting the derivatives of f, M and G, so
+ * that the published runs can be reproduced.
+ *
+ * The constraints g are sums of terms c cos(q_a + ... + q_b) or c sin(q_a + ... + q_b) plus a
+ * constant (a fixed point of the frame); one table of such terms gives g, G and the curvature
+ * terms (second derivatives) that the exact Jacobian and the acceleration-level constraint need. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dense.h"
 #include "problem_type.h"
-typedef struct { int unused; } params_t;
-static void set_defaults(void *params) { (void)params; }
-static void describe(const void *params, problem_info *info) { (void)params; info->ref_source = "none"; }
-static int init(const void *params, double *y0, double *yp0) { (void)params; (void)y0; (void)yp0; return DAETS_ERR_UNSUPPORTED; }
-static int res(const void *params, double t, const double *y, const double *yp, double *r) { (void)params; (void)t; (void)y; (void)yp; (void)r; return DAETS_ERR_UNSUPPORTED; }
+
+enum {
+  NQ = 7,    /* angles beta, Theta, gamma, Phi, delta, Omega, epsilon */
+  NLAM = 6,  /* multipliers, one per position constraint */
+  NEQ = 27,
+  POS = 0,   /* offset of q */
+  VEL = 7,   /* offset of q' */
+  ACC = 14,  /* offset of q'' */
+  LAM = 21,  /* offset of lambda */
+  Q1 = 0,    /* angle offsets inside q (1-based names as in the report) */
+  Q2,
+  Q3,
+  Q4,
+  Q5,
+  Q6,
+  Q7,
+  MAXTERMS = 4 /* most trigonometric terms in one constraint */
+};
+
+/* Constants of report 2.4 section II.13.2 (spec/002), the same values and signs as andrews.f.
+ * The spec/ text prints xa = -0.06934, ya = -0.00227, xb = -0.03635 with their minus signs, as
+ * coded in andrews.f; refdata/andrews.txt warns that the 2.4 PDF's text drops them. */
+static const double M1 = 0.04325, M2 = 0.00365, M3 = 0.02373, M4 = 0.00706; /* masses */
+static const double M5 = 0.07050, M6 = 0.00706, M7 = 0.05498;
+static const double I1 = 2.194e-6, I2 = 4.410e-7, I3 = 5.255e-6, I4 = 5.667e-7; /* inertias */
+static const double I5 = 1.169e-5, I6 = 5.667e-7, I7 = 1.912e-5;
+static const double XA = -0.06934, YA = -0.00227; /* fixed point A */
+static const double XB = -0.03635, YB = 0.03273;  /* fixed point B */
+static const double XC = 0.014, YC = 0.072;       /* spring anchor C */
+static const double C0 = 4530.0;                  /* spring constant */
+static const double L0 = 0.07785;                 /* spring rest length */
+static const double MOM = 0.033;                  /* driving torque */
+static const double D = 0.028, DA = 0.0115, E = 0.02, EA = 0.01421; /* lengths */
+static const double RR = 0.007, RA = 0.00092, SS = 0.035, SA = 0.01874;
+static const double SB = 0.01043, SC = 0.018, SD = 0.02, TA = 0.02308, TB = 0.00916;
+static const double U = 0.04, UA = 0.01228, UB = 0.00449, ZF = 0.02, ZT = 0.04, FA = 0.01421;
+
+typedef enum jac_mode {
+  JAC_EXACT,  /* full analytic Jacobian */
+  JAC_APPROX  /* report 2.4 section II.13.4: derivatives of f, M and G neglected */
+} jac_mode;
+
+typedef struct andrews_params {
+  jac_mode jac; /* which Jacobian jac() returns */
+} andrews_params;
+
+/* c cos(q_first + ... + q_last), or c sin(...) when sine is set. */
+typedef struct trig_term {
+  double c;
+  int sine;
+  int first, last; /* angle range, inclusive */
+} trig_term;
+
+typedef struct constraint_row {
+  int nterms;
+  trig_term term[MAXTERMS];
+  double offset; /* minus the frame point the row pins */
+} constraint_row;
+
+/* A term's value, first and second derivative with respect to its angle sum. */
+typedef struct term_value {
+  double v, dv, ddv;
+} term_value;
+
+static void set_defaults(void *params)
+{
+  andrews_params *a = params;
+  a->jac = JAC_EXACT;
+}
+
+static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+{
+  andrews_params *a = params;
+  if (strcmp(key, "jac") != 0) {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen, "unknown option '%s' for problem 'andrews'; valid: jac=exact|approx",
+               key);
+    }
+    return DAETS_ERR_SPEC;
+  }
+  if (strcmp(value, "exact") == 0) {
+    a->jac = JAC_EXACT;
+  } else if (strcmp(value, "approx") == 0) {
+    a->jac = JAC_APPROX;
+  } else {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen, "bad value '%s' for option 'jac' of problem 'andrews'; valid: "
+               "jac=exact|approx", value);
+    }
+    return DAETS_ERR_SPEC;
+  }
+  return 0;
+}
+
+static void format_options(const void *params, char *buf, size_t len)
+{
+  const andrews_params *a = params;
+  snprintf(buf, len, "jac=%s", a->jac == JAC_EXACT ? "exact" : "approx");
+}
+
+/* g(q) of report 2.4 section II.13.2 as rows of trigonometric terms.  Every row starts from the
+ * crank/rod point rr (cos q1, sin q1) - d (cos(q1+q2), sin(q1+q2)); rows 1-2 close the loop at
+ * B, rows 3-6 at A. */
+static void constraint_rows(constraint_row row[NLAM])
+{
+  const trig_term x_base[2] = {{RR, 0, Q1, Q1}, {-D, 0, Q1, Q2}};
+  const trig_term y_base[2] = {{RR, 1, Q1, Q1}, {-D, 1, Q1, Q2}};
+  const trig_term extra[NLAM][2] = {
+      {{-SS, 1, Q3, Q3}, {0.0, 0, Q3, Q3}},
+      {{SS, 0, Q3, Q3}, {0.0, 0, Q3, Q3}},
+      {{-E, 1, Q4, Q5}, {-ZT, 0, Q5, Q5}},
+      {{E, 0, Q4, Q5}, {-ZT, 1, Q5, Q5}},
+      {{-ZF, 0, Q6, Q7}, {-U, 1, Q7, Q7}},
+      {{-ZF, 1, Q6, Q7}, {U, 0, Q7, Q7}},
+  };
+  const int nextra[NLAM] = {1, 1, 2, 2, 2, 2};
+  const double offset[NLAM] = {-XB, -YB, -XA, -YA, -XA, -YA};
+  for (int i = 0; i < NLAM; i++) {
+    const trig_term *base = (i % 2 == 0) ? x_base : y_base;
+    row[i].nterms = 2 + nextra[i];
+    row[i].term[0] = base[0];
+    row[i].term[1] = base[1];
+    for (int k = 0; k < nextra[i]; k++) {
+      row[i].term[2 + k] = extra[i][k];
+    }
+    row[i].offset = offset[i];
+  }
+}
+
+static double angle_sum(const trig_term *t, const double *v)
+{
+  double s = 0.0;
+  for (int k = t->first; k <= t->last; k++) {
+    s += v[k];
+  }
+  return s;
+}
+
+static term_value term_at(const trig_term *t, const double *q)
+{
+  double th = angle_sum(t, q);
+  double s = sin(th), c = cos(th);
+  term_value r;
+  r.v = t->c * (t->sine ? s : c);
+  r.dv = t->c * (t->sine ? c : -s);
+  r.ddv = -r.v;
+  return r;
+}
+
+/* g(q) and G(q) = dg/dq (G[i][k] = dg_i/dq_k); either output may be NULL. */
+static void constraints_at(const double *q, double g[NLAM], double G[NLAM][NQ])
+{
+  constraint_row row[NLAM];
+  constraint_rows(row);
+  for (int i = 0; i < NLAM; i++) {
+    if (g) {
+      g[i] = row[i].offset;
+    }
+    if (G) {
+      for (int k = 0; k < NQ; k++) {
+        G[i][k] = 0.0;
+      }
+    }
+    for (int n = 0; n < row[i].nterms; n++) {
+      const trig_term *t = &row[i].term[n];
+      term_value tv = term_at(t, q);
+      if (g) {
+        g[i] += tv.v;
+      }
+      if (G) {
+        for (int k = t->first; k <= t->last; k++) {
+          G[i][k] += tv.dv;
+        }
+      }
+    }
+  }
+}
+
+/* curv[i] = sum_jk d2g_i/dq_j dq_k v_j v_k: the velocity-squared part of g_i''. */
+static void curvature(const double *q, const double *v, double curv[NLAM])
+{
+  constraint_row row[NLAM];
+  constraint_rows(row);
+  for (int i = 0; i < NLAM; i++) {
+    curv[i] = 0.0;
+    for (int n = 0; n < row[i].nterms; n++) {
+      const trig_term *t = &row[i].term[n];
+      double w = angle_sum(t, v);
+      curv[i] += term_at(t, q).ddv * w * w;
+    }
+  }
+}
+
+/* H[j][k] = d(G^T lambda)_j / dq_k = sum_i lambda_i d2g_i/dq_j dq_k. */
+static void lambda_hessian(const double *q, const double *lam, double H[NQ][NQ])
+{
+  constraint_row row[NLAM];
+  constraint_rows(row);
+  memset(H, 0, sizeof(double) * NQ * NQ);
+  for (int i = 0; i < NLAM; i++) {
+    for (int n = 0; n < row[i].nterms; n++) {
+      const trig_term *t = &row[i].term[n];
+      double h = lam[i] * term_at(t, q).ddv;
+      for (int j = t->first; j <= t->last; j++) {
+        for (int k = t->first; k <= t->last; k++) {
+          H[j][k] += h;
+        }
+      }
+    }
+  }
+}
+
+/* Coupling coefficients of the two-body links: crank-rod, and the two rocker pairs. */
+static double crank_coef(void) { return M2 * DA * RR; }
+static double rocker4_coef(void) { return M4 * ZT * (E - EA); }
+static double rocker6_coef(void) { return M6 * U * (ZF - FA); }
+
+/* The symmetric mass matrix M(q) of report 2.4 section II.13.2 (depends on q2, q4, q6 only). */
+static void mass_matrix(const double *q, double m[NQ][NQ])
+{
+  double c2 = cos(q[Q2]), s4 = sin(q[Q4]), s6 = sin(q[Q6]);
+  double ee = E - EA, zz = ZF - FA;
+  memset(m, 0, sizeof(double) * NQ * NQ);
+  m[Q1][Q1] = M1 * RA * RA + M2 * (RR * RR - 2.0 * DA * RR * c2 + DA * DA) + I1 + I2;
+  m[Q2][Q1] = M2 * (DA * DA - DA * RR * c2) + I2;
+  m[Q2][Q2] = M2 * DA * DA + I2;
+  m[Q3][Q3] = M3 * (SA * SA + SB * SB) + I3;
+  m[Q4][Q4] = M4 * ee * ee + I4;
+  m[Q5][Q4] = M4 * (ee * ee + ZT * ee * s4) + I4;
+  m[Q5][Q5] = M4 * (ZT * ZT + 2.0 * ZT * ee * s4 + ee * ee) + M5 * (TA * TA + TB * TB) + I4 + I5;
+  m[Q6][Q6] = M6 * zz * zz + I6;
+  m[Q7][Q6] = M6 * (zz * zz - U * zz * s6) + I6;
+  m[Q7][Q7] = M6 * (zz * zz - 2.0 * U * zz * s6 + U * U) + M7 * (UA * UA + UB * UB) + I6 + I7;
+  m[Q1][Q2] = m[Q2][Q1];
+  m[Q4][Q5] = m[Q5][Q4];
+  m[Q6][Q7] = m[Q7][Q6];
+}
+
+/* dm[i][k] = d(M(q) a)_i / dq_k for the accelerations a. */
+static void mass_matrix_dq(const double *q, const double *a, double dm[NQ][NQ])
+{
+  double s2 = sin(q[Q2]), c4 = cos(q[Q4]), c6 = cos(q[Q6]);
+  double k2 = crank_coef(), k4 = rocker4_coef(), k6 = rocker6_coef();
+  memset(dm, 0, sizeof(double) * NQ * NQ);
+  /* dM11/dq2 = 2 k2 sin q2, dM12/dq2 = k2 sin q2 */
+  dm[Q1][Q2] = 2.0 * k2 * s2 * a[Q1] + k2 * s2 * a[Q2];
+  dm[Q2][Q2] = k2 * s2 * a[Q1];
+  /* dM45/dq4 = k4 cos q4, dM55/dq4 = 2 k4 cos q4 */
+  dm[Q4][Q4] = k4 * c4 * a[Q5];
+  dm[Q5][Q4] = k4 * c4 * a[Q4] + 2.0 * k4 * c4 * a[Q5];
+  /* dM67/dq6 = -k6 cos q6, dM77/dq6 = -2 k6 cos q6 */
+  dm[Q6][Q6] = -k6 * c6 * a[Q7];
+  dm[Q7][Q6] = -k6 * c6 * a[Q6] - 2.0 * k6 * c6 * a[Q7];
+}
+
+/* The spring between C and the point D on body 3: the generalized force f3 and its derivative
+ * with respect to q3.  With dx = xd - xc, dy = yd - yc, len = |(dx, dy)|, F = -c0 (len - l0)/len
+ * and (a, b) = d(xd, yd)/dq3, f3 = F (dx a + dy b). */
+static void spring_force(double q3, double *f3, double *df3)
+{
+  double s = sin(q3), c = cos(q3);
+  double dx = SD * c + SC * s + XB - XC;
+  double dy = SD * s - SC * c + YB - YC;
+  double a = SC * c - SD * s, b = SD * c + SC * s;
+  double len = sqrt(dx * dx + dy * dy);
+  double force = -C0 * (len - L0) / len;
+  double proj = dx * a + dy * b;
+  /* (a, b)' = (-b, a); dlen/dq3 = proj / len */
+  double dproj = a * a + b * b - dx * b + dy * a;
+  double dforce = -C0 * L0 * proj / (len * len * len);
+  *f3 = force * proj;
+  *df3 = dforce * proj + force * dproj;
+}
+
+/* f(q, q') of report 2.4 section II.13.2, and (when not NULL) df/dq and df/dq'. */
+static void forces(const double *q, const double *v, double f[NQ], double dfq[NQ][NQ],
+                   double dfv[NQ][NQ])
+{
+  double s2 = sin(q[Q2]), c2 = cos(q[Q2]), s4 = sin(q[Q4]), c4 = cos(q[Q4]);
+  double s6 = sin(q[Q6]), c6 = cos(q[Q6]);
+  double k2 = crank_coef(), k4 = rocker4_coef(), k6 = rocker6_coef();
+  double df3;
+  f[Q1] = MOM - k2 * v[Q2] * (v[Q2] + 2.0 * v[Q1]) * s2;
+  f[Q2] = k2 * v[Q1] * v[Q1] * s2;
+  spring_force(q[Q3], &f[Q3], &df3);
+  f[Q4] = k4 * v[Q5] * v[Q5] * c4;
+  f[Q5] = -k4 * v[Q4] * (v[Q4] + 2.0 * v[Q5]) * c4;
+  f[Q6] = -k6 * v[Q7] * v[Q7] * c6;
+  f[Q7] = k6 * v[Q6] * (v[Q6] + 2.0 * v[Q7]) * c6;
+  if (dfq) {
+    memset(dfq, 0, sizeof(double) * NQ * NQ);
+    dfq[Q1][Q2] = -k2 * v[Q2] * (v[Q2] + 2.0 * v[Q1]) * c2;
+    dfq[Q2][Q2] = k2 * v[Q1] * v[Q1] * c2;
+    dfq[Q3][Q3] = df3;
+    dfq[Q4][Q4] = -k4 * v[Q5] * v[Q5] * s4;
+    dfq[Q5][Q4] = k4 * v[Q4] * (v[Q4] + 2.0 * v[Q5]) * s4;
+    dfq[Q6][Q6] = k6 * v[Q7] * v[Q7] * s6;
+    dfq[Q7][Q6] = -k6 * v[Q6] * (v[Q6] + 2.0 * v[Q7]) * s6;
+  }
+  if (dfv) {
+    memset(dfv, 0, sizeof(double) * NQ * NQ);
+    dfv[Q1][Q1] = -2.0 * k2 * v[Q2] * s2;
+    dfv[Q1][Q2] = -2.0 * k2 * (v[Q2] + v[Q1]) * s2;
+    dfv[Q2][Q1] = 2.0 * k2 * v[Q1] * s2;
+    dfv[Q4][Q5] = 2.0 * k4 * v[Q5] * c4;
+    dfv[Q5][Q4] = -2.0 * k4 * (v[Q4] + v[Q5]) * c4;
+    dfv[Q5][Q5] = -2.0 * k4 * v[Q4] * c4;
+    dfv[Q6][Q7] = -2.0 * k6 * v[Q7] * c6;
+    dfv[Q7][Q6] = 2.0 * k6 * (v[Q6] + v[Q7]) * c6;
+    dfv[Q7][Q7] = 2.0 * k6 * v[Q6] * c6;
+  }
+}
+
+static int res(const void *params, double t, const double *y, const double *yp, double *r)
+{
+  (void)params;
+  (void)t;
+  const double *q = y + POS, *v = y + VEL, *a = y + ACC, *lam = y + LAM;
+  double m[NQ][NQ], f[NQ], g[NLAM], G[NLAM][NQ];
+  mass_matrix(q, m);
+  forces(q, v, f, NULL, NULL);
+  constraints_at(q, g, G);
+  for (int i = 0; i < NQ; i++) {
+    r[POS + i] = yp[POS + i] - v[i];
+    r[VEL + i] = yp[VEL + i] - a[i];
+    double phi = -f[i];
+    for (int j = 0; j < NQ; j++) {
+      phi += m[i][j] * a[j];
+    }
+    for (int k = 0; k < NLAM; k++) {
+      phi += G[k][i] * lam[k];
+    }
+    r[ACC + i] = -phi;
+  }
+  for (int k = 0; k < NLAM; k++) {
+    r[LAM + k] = -g[k];
+  }
+  for (int i = 0; i < NEQ; i++) {
+    if (!isfinite(r[i])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+               double *dfdyp)
+{
+  (void)t;
+  (void)yp;
+  const andrews_params *p = params;
+  if (dfdyp) {
+    for (int j = 0; j < NEQ * NEQ; j++) {
+      dfdyp[j] = 0.0;
+    }
+    for (int i = 0; i < ACC; i++) {
+      DAETS_AT(dfdyp, NEQ, i, i) = 1.0;
+    }
+  }
+  if (!dfdy) {
+    return 0;
+  }
+  const double *q = y + POS, *v = y + VEL, *a = y + ACC, *lam = y + LAM;
+  double m[NQ][NQ], G[NLAM][NQ];
+  mass_matrix(q, m);
+  constraints_at(q, NULL, G);
+  for (int j = 0; j < NEQ * NEQ; j++) {
+    dfdy[j] = 0.0;
+  }
+  for (int i = 0; i < NQ; i++) {
+    DAETS_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
+    DAETS_AT(dfdy, NEQ, VEL + i, ACC + i) = -1.0;
+    for (int j = 0; j < NQ; j++) {
+      DAETS_AT(dfdy, NEQ, ACC + i, ACC + j) = -m[i][j];
+    }
+    for (int k = 0; k < NLAM; k++) {
+      DAETS_AT(dfdy, NEQ, ACC + i, LAM + k) = -G[k][i];
+      DAETS_AT(dfdy, NEQ, LAM + k, POS + i) = -G[k][i];
+    }
+  }
+  if (p->jac == JAC_APPROX) {
+    return 0;
+  }
+  /* Rows 15-21 are -(M(q) q'' - f(q, q') + G(q)^T lambda). */
+  double f[NQ], dfq[NQ][NQ], dfv[NQ][NQ], dm[NQ][NQ], h[NQ][NQ];
+  forces(q, v, f, dfq, dfv);
+  mass_matrix_dq(q, a, dm);
+  lambda_hessian(q, lam, h);
+  for (int i = 0; i < NQ; i++) {
+    for (int j = 0; j < NQ; j++) {
+      DAETS_AT(dfdy, NEQ, ACC + i, POS + j) = -(dm[i][j] - dfq[i][j] + h[i][j]);
+      DAETS_AT(dfdy, NEQ, ACC + i, VEL + j) = dfv[i][j];
+    }
+  }
+  return 0;
+}
+
+/* y0 of report 2.4 section II.13.2 (spec/002), the 30-digit values: q0, q'0 = 0, q''0 and
+ * lambda0.  The report prints lambda0 (and lambda'0) with 7 entries although lambda has 6; the
+ * extra entry is a zero and is dropped.  y'0 = (q'0, q''0, q'''0, lambda'0) with q'''0 = 0 and
+ * lambda'0 = 0 (refdata/andrews.txt: yp0(k) = y0(k+7), k = 1..14, and 0 for k = 15..27). */
+static int init(const void *params, double *y0, double *yp0)
+{
+  (void)params;
+  static const double Q0[NQ] = {
+      -0.0617138900142764496358948458001, 0.0, 0.455279819163070380255912382449,
+      0.222668390165885884674473185609,   0.487364979543842550225598953530,
+      -0.222668390165885884674473185609,  1.23054744454982119249735015568,
+  };
+  static const double QDD0[NQ] = {
+      14222.4439199541138705911625887, -10666.8329399655854029433719415, 0.0, 0.0, 0.0, 0.0, 0.0,
+  };
+  static const double LAM0[NLAM] = {
+      98.5668703962410896057654982170, -6.12268834425566265503114393122, 0.0, 0.0, 0.0, 0.0,
+  };
+  for (int i = 0; i < NEQ; i++) {
+    y0[i] = 0.0;
+    yp0[i] = 0.0;
+  }
+  for (int i = 0; i < NQ; i++) {
+    y0[POS + i] = Q0[i];
+    y0[ACC + i] = QDD0[i];
+    yp0[VEL + i] = QDD0[i];
+  }
+  for (int k = 0; k < NLAM; k++) {
+    y0[LAM + k] = LAM0[k];
+  }
+  return 0;
+}
+
+/* y(0.03): andrews.f's reference routine (PSIDE on a Cray C90 in Cray double precision,
+ * rtol = atol = 1e-14); report 2.4 Table II.13.2 prints y1..y7 with the same digits.  The
+ * strings are those of refdata/andrews.txt (= refsol/andrews.txt). */
+static int ref(const void *params, double *yref)
+{
+  (void)params;
+  static const double YREF[NEQ] = {
+      0.1581077119629904e+2,  -0.1575637105984298e+2, 0.4082224013073101e-1,
+      -0.5347301163226948e+0, 0.5244099658805304e+0,  0.5347301163226948e+0,
+      0.1048080741042263e+1,  0.1139920302151208e+4,  -0.1424379294994111e+4,
+      0.1103291221937134e+2,  0.1929337464421385e+2,  0.5735699284790808e+0,
+      -0.1929337464421385e+2, 0.3231791658026955e+0,  -0.2463176316945196e+5,
+      0.5185037701610329e+5,  0.3241025686413781e+6,  0.5667493645176213e+6,
+      0.1674362929479361e+5,  -0.5667493645176222e+6, 0.9826520791458422e+4,
+      0.1991753333731910e+3,  -0.2975531228015052e+2, 0.2306654119098399e+2,
+      0.3145271365475927e+2,  0.2264249232082739e+2,  0.1161740700019673e+2,
+  };
+  for (int i = 0; i < NEQ; i++) {
+    yref[i] = YREF[i];
+  }
+  return 0;
+}
+
+/* g(q), G(q) q' and G(q) q'' + (d2g/dq2)(q', q'), all from y: the formulation carries the
+ * accelerations q'' as variables (y15..y21), so y' is not needed. */
+static int constraints(const void *params, double t, const double *y, const double *yp,
+                       double *gpos, double *gvel, double *gacc)
+{
+  (void)params;
+  (void)t;
+  (void)yp;
+  const double *q = y + POS, *v = y + VEL, *a = y + ACC;
+  double G[NLAM][NQ], curv[NLAM];
+  constraints_at(q, gpos, G);
+  if (gacc) {
+    curvature(q, v, curv);
+  }
+  for (int i = 0; i < NLAM; i++) {
+    double gv = 0.0, ga = 0.0;
+    for (int k = 0; k < NQ; k++) {
+      gv += G[i][k] * v[k];
+      ga += G[i][k] * a[k];
+    }
+    if (gvel) {
+      gvel[i] = gv;
+    }
+    if (gacc) {
+      gacc[i] = ga + curv[i];
+    }
+  }
+  return 0;
+}
+
+static void describe(const void *params, problem_info *info)
+{
+  (void)params;
+  for (int i = 0; i < NEQ; i++) {
+    info->index[i] = i < VEL ? 1 : (i < ACC ? 2 : 3);
+    info->in_scd[i] = i < VEL; /* report 2.4 II.13.4: scd over the seven angles only */
+  }
+  info->ref_source = "andrews.f reference routine (report 2.4 Table II.13.2 prints y1..y7): "
+                     "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits";
+}
+
 const problem_type daets_problem_andrews = {
-  .id = "andrews", .title = "placeholder", .neq = 1, .t0 = 0, .tend = 1,
-  .tolerances = {4, 24, 1.0, 1, {1e-4}, 1e-6}, .params_size = sizeof(params_t), .options_help = "",
-  .set_defaults = set_defaults, .describe = describe, .init = init, .res = res,
+    .id = "andrews",
+    .title = "Andrews' squeezing mechanism",
+    .neq = NEQ,
+    .t0 = 0.0,
+    .tend = 0.03,
+    .nconstraints = NLAM,
+    /* report 2.4 section II.13.4: rtol = atol = h0 = 10^-(4 + m/8), m = 0..48; Table II.13.3 */
+    .tolerances = {8, 48, 1.0, 2, {1e-4, 1e-7}, 1e-7},
+    .params_size = sizeof(andrews_params),
+    .options_help = "jac=exact|approx",
+    .set_defaults = set_defaults,
+    .set_option = set_option,
+    .format_options = format_options,
+    .describe = describe,
+    .init = init,
+    .res = res,
+    .jac = jac,
+    .ref = ref,
+    .constraints = constraints,
 };

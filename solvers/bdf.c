@@ -1,8 +1,670 @@
-/* PLACEHOLDER: replaced by the real integrator. */
+/* bdf: the in-house variable-order (1 to 5), variable-step BDF integrator for F(t, y, y') = 0.
+ *
+ * Method: fixed-leading-coefficient BDF in modified divided-difference form, the formulation of
+ * DASSL (K. E. Brenan, S. L. Campbell, L. R. Petzold, Numerical Solution of Initial-Value
+ * Problems in Differential-Algebraic Equations, SIAM 1996, ch. 5, sections 5.2-5.4), also used by
+ * SUNDIALS IDA (Hindmarsh et al., ACM TOMS 31 (2005), IDA user guide section 2.1).
+ *
+ * History.  With psi_i = t_{n+1} - t_{n+1-i} (i = 1..k+1, index psi[i-1] here) the modified divided
+ * differences phi_j (j = 0..k+1) of the accepted solution define the predictor
+ *     y_pred = sum_{j=0..k} phi*_j,   y'_pred = sum_{j=1..k} gamma_j phi*_j,
+ * phi*_j = beta_j phi_j, beta_j = prod_{i<j} psi_i(t_{n+1}) / psi_i(t_n) (BCP eqs. 5.2.9-5.2.11).
+ * The fixed-leading-coefficient corrector is y' = y'_pred + cj (y - y_pred) with
+ *     cj = -alpha_s / h,   alpha_s = -sum_{j=1..k} 1/j,
+ * so the iteration matrix dF/dy + cj dF/dy' depends on h and k only through cj.
+ *
+ * Newton.  The corrector equation F(t, y, y'_pred + cj (y - y_pred)) = 0 is solved by a simplified
+ * Newton iteration with the LU factors (solvers/lapack.h) of G = dF/dy + cj_old dF/dy' built from
+ * the problem's analytic Jacobian.  G is kept across steps; while cj differs from cj_old each
+ * correction is multiplied by 2 / (1 + cj/cj_old) (BCP section 5.2.2).  The rate
+ * rho = (|d_m| / |d_0|)^(1/m) is observed; the iteration has converged when
+ * rho/(1-rho) |d_m| <= 0.33, fails when rho > 0.9 or after 4 iterations.  The Jacobian is
+ * re-evaluated and refactored when cj/cj_old leaves [(1-rate)/(1+rate), (1+rate)/(1-rate)] with
+ * rate = 0.25, and when the iteration fails with an old matrix (the step is then retried with the
+ * same h before h is cut by 4).
+ *
+ * Error test.  The local error estimate is err = C_k |y - y_pred| with the variable-step
+ * coefficient C_k = max(|alpha_k+1 + alpha_s - alpha_0|, alpha_k+1) (BCP eq. 5.3.10).  Estimates of
+ * the error at orders k-2, k-1, k+1 as if the steps had been constant,
+ * |(j+1) sigma_j+1 nabla^(j+1) y|, choose the next order; the next step is
+ * h r, r = (2 est + 1e-4)^(-1/(k+1)), changed only when r >= 2 (doubled) or r <= 1 (cut to
+ * max(0.5, min(0.9, r))), DASSL's strategy (BCP section 5.4).  During the initial phase h is
+ * doubled and k raised by one after every step until the first failure or order 5.
+ *
+ * Index-aware norm.  All norms are weighted RMS norms with w_i = rtol |y_i(t_n)| + atol, except
+ * that the weight of a component of differentiation index 2 is divided by h and of index 3 by
+ * h^2 (daets_problem_index): equivalently its error is multiplied by h or h^2.  This is the device
+ * of MEBDFI (J. R. Cash, Comput. Chem. Eng. 27 (2003)) and RADAU5 (Hairer & Wanner, Solving ODEs
+ * II, section VII.8): the local error of BDF in velocities and multipliers of an index-3 system is
+ * O(h^k) and O(h^(k-1)) instead of O(h^(k+1)), so an unscaled test rejects every small step
+ * (DASSL's failure on index 3).  The same norm is used in the Newton convergence test.
+ *
+ * Continuous output interpolates the predictor polynomial through the last k+1 points (BCP
+ * section 5.5); the last step lands exactly on tend, and the step before it is halved when it
+ * would leave a sliver, because a sudden tiny step spoils the multipliers of an index-3 system.
+ * A recoverable (positive) or non-finite residual counts as a convergence failure: h is cut by 4.
+ *
+ * The code is written from the formulas in BCP ch. 5, not translated from DASSL. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense.h"
+#include "lapack.h"
 #include "solver_type.h"
-static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp, daets_result *r)
+
+enum {
+  MAX_ORDER = 5,          /* BDF beyond order 5 is not zero-stable enough to be useful */
+  MAX_NEWTON_ITERS = 4,   /* DASSL's MAXIT */
+  MAX_CONV_FAILS = 10,    /* convergence failures on one step before giving up (DASSL) */
+  MAX_SINGULAR_FAILS = 3, /* singular iteration matrices on one step before giving up */
+  DEFAULT_MAX_STEPS = 1000000
+};
+
+static const double CJ_RATE = 0.25;         /* refactor when cj/cj_old leaves the band this gives */
+static const double NEWTON_TOL = 0.33;      /* rho/(1-rho) |d| <= this: converged */
+static const double RATE_FAIL = 0.9;        /* observed rate above this: diverging */
+static const double RATE_START = 100.0;     /* assumed rate factor after a new matrix or cj */
+static const double STEP_CUT = 0.25;        /* h factor after a Newton failure or repeated error failure */
+static const double ERR_SAFETY_FIRST = 0.9; /* safety factor after the first error-test failure */
+
+/* Everything one integration owns; the arrays come from one allocation. */
+typedef struct bdf {
+  const daets_problem *p;
+  const int *index; /* differentiation index per variable */
+  int n;
+  double rtol, atol;
+
+  /* method state (names as in BCP ch. 5) */
+  int k;           /* order of the step being attempted */
+  int kold;        /* order of the last accepted step (0 before the first) */
+  int ns;          /* number of steps taken at constant h and k, capped at kold + 2 */
+  int phase;       /* 0: initial phase (raise k and double h), 1: normal */
+  double t;        /* time of the last accepted point (t_n), t_{n+1} during a step */
+  double h, hold;  /* step being attempted, last accepted step */
+  double cj, cjold, cjlast;
+  double conv_factor;   /* s = rho/(1-rho) from the last iteration, RATE_START when unknown */
+  int jac_current;      /* 1 when the matrix was evaluated during the current step */
+  int need_jac;         /* 1 when the matrix must be re-evaluated before the next iteration */
+  double psi[MAX_ORDER + 1], alpha[MAX_ORDER + 1], beta[MAX_ORDER + 1];
+  double gamma[MAX_ORDER + 1], sigma[MAX_ORDER + 1];
+  double ck; /* variable-step error constant */
+
+  /* error estimates of the last error test */
+  double est, terk, terkm1, erkm1;
+  int knew;
+
+  double *phi[MAX_ORDER + 2]; /* modified divided differences, each n */
+  double *y, *yp;             /* current iterate / corrected solution at t_{n+1} */
+  double *e;                  /* accumulated correction y - y_pred */
+  double *delta;              /* residual, Newton correction, scratch */
+  double *wt0;                /* 1 / (rtol |y_n| + atol) */
+  double *ewt;                /* wt0 with the index scaling for the current h */
+  double *dfdy, *dfdyp;       /* Jacobian at the point of the last evaluation */
+  double *lu;                 /* LU factors of dfdy + cjold dfdyp */
+  int *ipiv;
+  void *block; /* the single allocation */
+
+  daets_stats *st;
+} bdf;
+
+/* Weighted RMS norm (the error weights are stored inverted). */
+static double wnorm(const bdf *s, const double *v)
 {
-  (void)p; (void)opt; (void)y; (void)yp;
-  return daets_fail(r, DAETS_ERR_UNSUPPORTED, 0.0, 0.0, "not implemented yet");
+  double sum = 0.0;
+  for (int i = 0; i < s->n; i++) {
+    double x = v[i] * s->ewt[i];
+    sum += x * x;
+  }
+  return sqrt(sum / (double)s->n);
 }
-const solver_type daets_solver_bdf = {"bdf", "placeholder", integrate};
+
+static void set_base_weights(bdf *s, const double *y)
+{
+  for (int i = 0; i < s->n; i++) {
+    s->wt0[i] = 1.0 / (s->rtol * fabs(y[i]) + s->atol);
+  }
+}
+
+/* Scale the error of index-2 components by h and of index-3 components by h^2. */
+static void set_scaled_weights(bdf *s)
+{
+  for (int i = 0; i < s->n; i++) {
+    double f = 1.0;
+    for (int j = 1; j < s->index[i]; j++) {
+      f *= s->h;
+    }
+    s->ewt[i] = s->wt0[i] * f;
+  }
+}
+
+static int allocate(bdf *s)
+{
+  size_t n = (size_t)s->n;
+  size_t ndoubles = (MAX_ORDER + 2) * n + 6 * n + 3 * n * n;
+  s->block = malloc(ndoubles * sizeof(double) + n * sizeof(int));
+  if (!s->block) {
+    return DAETS_ERR_NOMEM;
+  }
+  double *w = s->block;
+  for (int j = 0; j < MAX_ORDER + 2; j++) {
+    s->phi[j] = w;
+    w += n;
+  }
+  s->y = w;
+  s->yp = w + n;
+  s->e = w + 2 * n;
+  s->delta = w + 3 * n;
+  s->wt0 = w + 4 * n;
+  s->ewt = w + 5 * n;
+  w += 6 * n;
+  s->dfdy = w;
+  s->dfdyp = w + n * n;
+  s->lu = w + 2 * n * n;
+  s->ipiv = (int *)(w + 3 * n * n);
+  memset(s->block, 0, ndoubles * sizeof(double));
+  return 0;
+}
+
+/* Residual with non-finite values mapped to a recoverable failure. */
+static int residual(bdf *s, double t, const double *y, const double *yp, double *res)
+{
+  s->st->nres++;
+  int rc = daets_problem_res(s->p, t, y, yp, res);
+  if (rc != 0) {
+    return rc;
+  }
+  for (int i = 0; i < s->n; i++) {
+    if (!isfinite(res[i])) {
+      return DAETS_RECOVERABLE;
+    }
+  }
+  return 0;
+}
+
+/* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
+static int new_matrix(bdf *s)
+{
+  int n = s->n;
+  s->st->njac++;
+  int rc = daets_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
+  if (rc != 0) {
+    return rc;
+  }
+  for (size_t i = 0; i < (size_t)n * (size_t)n; i++) {
+    s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
+    if (!isfinite(s->lu[i])) {
+      return DAETS_RECOVERABLE;
+    }
+  }
+  s->st->nlu++;
+  s->cjold = s->cj;
+  s->conv_factor = RATE_START;
+  return daets_lu_factor(n, s->lu, s->ipiv);
+}
+
+/* Coefficients of the step from s->t with s->h and order s->k (BCP eqs. 5.2.9-5.2.13), the
+ * leading coefficient cj, the error constant ck, and phi -> phi*.  Advances s->t. */
+static void set_coefficients(bdf *s)
+{
+  int k = s->k;
+  if (s->h != s->hold || k != s->kold) {
+    s->ns = 0;
+  }
+  s->ns = s->ns + 1 < s->kold + 2 ? s->ns + 1 : s->kold + 2;
+  if (k + 1 >= s->ns) {
+    double h = s->h, temp1 = h;
+    s->beta[0] = 1.0;
+    s->alpha[0] = 1.0;
+    s->gamma[0] = 0.0;
+    s->sigma[0] = 1.0;
+    for (int j = 1; j <= k; j++) {
+      double temp2 = s->psi[j - 1];
+      s->psi[j - 1] = temp1;
+      s->beta[j] = s->beta[j - 1] * s->psi[j - 1] / temp2;
+      temp1 = temp2 + h;
+      s->alpha[j] = h / temp1;
+      s->sigma[j] = (double)j * s->sigma[j - 1] * s->alpha[j];
+      s->gamma[j] = s->gamma[j - 1] + s->alpha[j - 1] / h;
+    }
+    s->psi[k] = temp1;
+  }
+  double alphas = 0.0, alpha0 = 0.0;
+  for (int j = 1; j <= k; j++) {
+    alphas -= 1.0 / (double)j;
+    alpha0 -= s->alpha[j - 1];
+  }
+  s->cjlast = s->cj;
+  s->cj = -alphas / s->h;
+  s->ck = fabs(s->alpha[k] + alphas - alpha0);
+  if (s->ck < s->alpha[k]) {
+    s->ck = s->alpha[k];
+  }
+  double lo = (1.0 - CJ_RATE) / (1.0 + CJ_RATE);
+  double ratio = s->cj / s->cjold;
+  if (ratio < lo || ratio > 1.0 / lo) {
+    s->need_jac = 1;
+  }
+  if (s->cj != s->cjlast) {
+    s->conv_factor = RATE_START;
+  }
+  for (int j = s->ns; j <= k; j++) {
+    for (int i = 0; i < s->n; i++) {
+      s->phi[j][i] *= s->beta[j];
+    }
+  }
+  s->t += s->h;
+}
+
+/* Undo set_coefficients after a failed attempt: t, phi* -> phi, psi. */
+static void restore(bdf *s, double told)
+{
+  int k = s->k;
+  s->t = told;
+  for (int j = s->ns; j <= k; j++) {
+    for (int i = 0; i < s->n; i++) {
+      s->phi[j][i] /= s->beta[j];
+    }
+  }
+  for (int j = 1; j <= k; j++) {
+    s->psi[j - 1] = s->psi[j] - s->h;
+  }
+}
+
+static void predict(bdf *s)
+{
+  for (int i = 0; i < s->n; i++) {
+    s->y[i] = s->phi[0][i];
+    s->yp[i] = 0.0;
+  }
+  for (int j = 1; j <= s->k; j++) {
+    for (int i = 0; i < s->n; i++) {
+      s->y[i] += s->phi[j][i];
+      s->yp[i] += s->gamma[j] * s->phi[j][i];
+    }
+  }
+}
+
+/* Outcome of one corrector solve. */
+enum { CONVERGED = 0, NOT_CONVERGED = 1 };
+
+/* Solve the corrector equation from the prediction.  Returns CONVERGED, NOT_CONVERGED (retry with
+ * a smaller step; *singular set when the matrix was singular) or a negative fatal code. */
+static int correct(bdf *s, int *singular)
+{
+  *singular = 0;
+  for (;;) {
+    predict(s);
+    double pnorm = wnorm(s, s->y);
+    memset(s->e, 0, sizeof(double) * (size_t)s->n);
+    int rc = residual(s, s->t, s->y, s->yp, s->delta);
+    if (rc < 0) {
+      return rc;
+    }
+    if (rc > 0) {
+      return NOT_CONVERGED;
+    }
+    if (s->need_jac) {
+      s->need_jac = 0;
+      s->jac_current = 1;
+      rc = new_matrix(s);
+      if (rc == DAETS_ERR_SINGULAR) {
+        *singular = 1;
+        s->need_jac = 1;
+        return NOT_CONVERGED;
+      }
+      if (rc > 0) {
+        s->need_jac = 1;
+        return NOT_CONVERGED;
+      }
+      if (rc < 0) {
+        return rc;
+      }
+    }
+    double oldnrm = 0.0;
+    int converged = 0;
+    for (int m = 0;; m++) {
+      double scale = 2.0 / (1.0 + s->cj / s->cjold);
+      for (int i = 0; i < s->n; i++) {
+        s->delta[i] *= scale;
+      }
+      rc = daets_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+      if (rc < 0) {
+        return rc;
+      }
+      for (int i = 0; i < s->n; i++) {
+        s->y[i] -= s->delta[i];
+        s->e[i] -= s->delta[i];
+        s->yp[i] -= s->cj * s->delta[i];
+      }
+      double delnrm = wnorm(s, s->delta);
+      if (!isfinite(delnrm)) {
+        break;
+      }
+      if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
+        converged = 1;
+        break;
+      }
+      if (m == 0) {
+        oldnrm = delnrm;
+      } else {
+        double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
+        if (rate > RATE_FAIL) {
+          break;
+        }
+        s->conv_factor = rate / (1.0 - rate);
+      }
+      if (s->conv_factor * delnrm <= NEWTON_TOL) {
+        converged = 1;
+        break;
+      }
+      if (m + 1 >= MAX_NEWTON_ITERS) {
+        break;
+      }
+      rc = residual(s, s->t, s->y, s->yp, s->delta);
+      if (rc < 0) {
+        return rc;
+      }
+      if (rc > 0) {
+        break;
+      }
+    }
+    if (converged) {
+      return CONVERGED;
+    }
+    if (s->jac_current) {
+      return NOT_CONVERGED;
+    }
+    /* An old matrix may be the cause: retry the same step with a fresh one. */
+    s->need_jac = 1;
+  }
+}
+
+/* Error estimates at orders k, k-1, k-2 (constant-step form) choose knew and est;
+ * returns the local error estimate of the step (pass when <= 1). */
+static double error_test(bdf *s)
+{
+  int k = s->k;
+  double enorm = wnorm(s, s->e);
+  double erk = s->sigma[k] * enorm;
+  s->terk = (double)(k + 1) * erk;
+  s->est = erk;
+  s->knew = k;
+  if (k > 1) {
+    for (int i = 0; i < s->n; i++) {
+      s->delta[i] = s->phi[k][i] + s->e[i];
+    }
+    s->erkm1 = s->sigma[k - 1] * wnorm(s, s->delta);
+    s->terkm1 = (double)k * s->erkm1;
+    int lower;
+    if (k > 2) {
+      for (int i = 0; i < s->n; i++) {
+        s->delta[i] += s->phi[k - 1][i];
+      }
+      double terkm2 = (double)(k - 1) * s->sigma[k - 2] * wnorm(s, s->delta);
+      lower = fmax(s->terkm1, terkm2) <= s->terk;
+    } else {
+      lower = s->terkm1 <= 0.5 * s->terk;
+    }
+    if (lower) {
+      s->knew = k - 1;
+      s->est = s->erkm1;
+    }
+  }
+  return s->ck * enorm;
+}
+
+/* Bookkeeping of an accepted step: next order and step size, then the divided differences. */
+static void accept_step(bdf *s)
+{
+  int k = s->k, kdiff = k - s->kold;
+  s->kold = k;
+  s->hold = s->h;
+  if (s->knew == k - 1 || k == MAX_ORDER) {
+    s->phase = 1;
+  }
+  double hnew = s->h;
+  if (s->phase == 0) {
+    s->k = k + 1;
+    hnew = 2.0 * s->h;
+  } else {
+    int choose_h = 1;
+    if (s->knew == k - 1) {
+      s->k = k - 1;
+      s->est = s->erkm1;
+    } else if (k != MAX_ORDER && k + 1 < s->ns && kdiff != 1) {
+      for (int i = 0; i < s->n; i++) {
+        s->delta[i] = s->e[i] - s->phi[k + 1][i];
+      }
+      double erkp1 = wnorm(s, s->delta) / (double)(k + 2);
+      double terkp1 = (double)(k + 2) * erkp1;
+      if (k == 1) {
+        if (terkp1 < 0.5 * s->terk) {
+          s->k = k + 1;
+          s->est = erkp1;
+        }
+      } else if (s->terkm1 <= fmin(s->terk, terkp1)) {
+        s->k = k - 1;
+        s->est = s->erkm1;
+      } else if (terkp1 < s->terk) {
+        s->k = k + 1;
+        s->est = erkp1;
+      }
+    }
+    if (choose_h) {
+      double r = pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
+      if (r >= 2.0) {
+        hnew = 2.0 * s->h;
+      } else if (r <= 1.0) {
+        hnew = s->h * fmax(0.5, fmin(0.9, r));
+      }
+    }
+  }
+  s->h = hnew;
+  if (k != MAX_ORDER) {
+    memcpy(s->phi[k + 1], s->e, sizeof(double) * (size_t)s->n);
+  }
+  for (int i = 0; i < s->n; i++) {
+    s->phi[k][i] += s->e[i];
+  }
+  for (int j = k - 1; j >= 0; j--) {
+    for (int i = 0; i < s->n; i++) {
+      s->phi[j][i] += s->phi[j + 1][i];
+    }
+  }
+}
+
+/* Value (and derivative unless NULL) of the interpolating polynomial of the last step at tout. */
+static void interpolate(const bdf *s, double tout, double *yout, double *ypout)
+{
+  double dt = tout - s->t, c = 1.0, d = 0.0, g = dt / s->psi[0];
+  for (int i = 0; i < s->n; i++) {
+    yout[i] = s->phi[0][i];
+    if (ypout) {
+      ypout[i] = 0.0;
+    }
+  }
+  for (int j = 1; j <= s->kold; j++) {
+    d = d * g + c / s->psi[j - 1];
+    c *= g;
+    g = (dt + s->psi[j - 1]) / s->psi[j];
+    for (int i = 0; i < s->n; i++) {
+      yout[i] += c * s->phi[j][i];
+      if (ypout) {
+        ypout[i] += d * s->phi[j][i];
+      }
+    }
+  }
+}
+
+/* Limit h by hmax and by the end of the interval (no step past tend, no sliver before it). */
+static double limit_step(double h, double t, double tend, double hmax)
+{
+  if (hmax > 0.0 && h > hmax) {
+    h = hmax;
+  }
+  double left = tend - t;
+  if (h >= left) {
+    return left;
+  }
+  if (2.0 * h > left && h > 0.5 * left) {
+    return 0.5 * left;
+  }
+  return h;
+}
+
+/* A starting step when the caller gives none: small against the interval and against the
+ * initial rate of change (as DASSL chooses it). */
+static double initial_step(bdf *s, const double *yp0, double tdist)
+{
+  double h = 1e-3 * tdist;
+  for (int i = 0; i < s->n; i++) {
+    s->ewt[i] = s->wt0[i];
+  }
+  double ypnorm = wnorm(s, yp0);
+  if (ypnorm > 0.5 / h) {
+    h = 0.5 / ypnorm;
+  }
+  return h;
+}
+
+static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_result *r)
+{
+  double t0 = daets_problem_t0(s->p), tend = daets_problem_tend(s->p);
+  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
+  double hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
+  int nout = 0, n = s->n;
+
+  set_base_weights(s, y);
+  s->t = t0;
+  double h = opt->h0 > 0.0 ? opt->h0 : initial_step(s, yp, tend - t0);
+  s->h = limit_step(h, t0, tend, opt->hmax);
+  for (; nout < opt->ntout && opt->tout[nout] <= t0; nout++) {
+    memcpy(opt->yout + (size_t)nout * (size_t)n, y, sizeof(double) * (size_t)n);
+  }
+  memcpy(s->phi[0], y, sizeof(double) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    s->phi[1][i] = s->h * yp[i];
+  }
+  s->k = 1;
+  s->kold = 0;
+  s->hold = 0.0;
+  s->psi[0] = s->h;
+  s->cj = s->cjold = 1.0 / s->h;
+  s->conv_factor = RATE_START;
+  s->need_jac = 1;
+  s->phase = 0;
+  s->ns = 0;
+
+  while (s->t < tend) {
+    double told = s->t;
+    int ncf = 0, nef = 0, nsf = 0;
+    s->jac_current = 0;
+    s->h = limit_step(s->h, told, tend, opt->hmax);
+    for (;;) {
+      if (s->st->steps >= max_steps) {
+        return daets_fail(r, DAETS_ERR_MAX_STEPS, told, s->h, "maximum number of steps (%ld) reached",
+                          max_steps);
+      }
+      s->st->steps++;
+      int last = s->h >= tend - told;
+      set_coefficients(s);
+      if (last) {
+        s->t = tend;
+      }
+      set_scaled_weights(s);
+      int singular = 0;
+      int rc = correct(s, &singular);
+      if (rc < 0) {
+        restore(s, told);
+        return daets_fail(r, rc, told, s->h, "%s", daets_strerror(rc));
+      }
+      double err = 0.0;
+      if (rc == CONVERGED) {
+        err = error_test(s);
+        if (err <= 1.0) {
+          break;
+        }
+      }
+      /* The step failed: back to t_n, then a smaller h (and maybe a lower order). */
+      s->phase = 1;
+      restore(s, told);
+      if (rc != CONVERGED) {
+        s->st->nconvfail++;
+        if (singular) {
+          if (++nsf >= MAX_SINGULAR_FAILS) {
+            return daets_fail(r, DAETS_ERR_SINGULAR, told, s->h,
+                              "singular iteration matrix %d times on one step", nsf);
+          }
+        } else if (++ncf >= MAX_CONV_FAILS) {
+          return daets_fail(r, DAETS_ERR_CONV, told, s->h,
+                            "Newton iteration failed %d times on one step", ncf);
+        }
+        s->h *= STEP_CUT;
+      } else {
+        s->st->nerrfail++;
+        nef++;
+        if (nef == 1) {
+          s->k = s->knew;
+          double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
+          s->h *= fmax(STEP_CUT, fmin(ERR_SAFETY_FIRST, rr));
+        } else if (nef == 2) {
+          s->k = s->knew;
+          s->h *= STEP_CUT;
+        } else {
+          s->k = 1;
+          s->h *= STEP_CUT;
+        }
+      }
+      if (s->h < hmin) {
+        return daets_fail(r, rc == CONVERGED ? DAETS_ERR_ERRTEST : DAETS_ERR_CONV, told, s->h,
+                          "step size below the minimum %.3e after %s", hmin,
+                          rc == CONVERGED ? "error-test failures" : "Newton failures");
+      }
+    }
+
+    /* Accepted. */
+    s->st->accepted++;
+    double hused = s->h;
+    int kused = s->k;
+    accept_step(s);
+    memcpy(y, s->y, sizeof(double) * (size_t)n);
+    memcpy(yp, s->yp, sizeof(double) * (size_t)n);
+    set_base_weights(s, y);
+    for (; nout < opt->ntout && opt->tout[nout] <= s->t; nout++) {
+      interpolate(s, opt->tout[nout], opt->yout + (size_t)nout * (size_t)n, NULL);
+    }
+    if (opt->on_step) {
+      opt->on_step(opt->on_step_ctx, s->t, hused, kused);
+    }
+  }
+  r->status = DAETS_OK;
+  r->t = s->t;
+  r->h = s->hold;
+  r->message[0] = '\0';
+  return DAETS_OK;
+}
+
+static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp,
+                     daets_result *r)
+{
+  bdf s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.n = daets_problem_neq(p);
+  s.index = daets_problem_index(p);
+  s.rtol = opt->rtol;
+  s.atol = opt->atol;
+  s.st = &r->stats;
+  memset(&r->stats, 0, sizeof r->stats);
+  if (allocate(&s) != 0) {
+    return daets_fail(r, DAETS_ERR_NOMEM, daets_problem_t0(p), 0.0, "out of memory");
+  }
+  int status = run(&s, opt, y, yp, r);
+  free(s.block);
+  return status;
+}
+
+const solver_type daets_solver_bdf = {
+    "bdf", "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test", integrate};

@@ -1,2 +1,56 @@
-/* PLACEHOLDER */
-int main(void) { return 0; }
+/* The daets command: dispatch to the subcommands (src/cmd_*.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_usage(FILE *out)
+{
+  fprintf(out,
+          "usage: daets <command> [arguments]\n"
+          "\n"
+          "  list                         the problems: id, n, index, interval, title\n"
+          "  run SPEC [options]           integrate one problem, print run characteristics\n"
+          "      --solver ida|radau5|bdf  integrator (default ida)\n"
+          "      --rtol R --atol A        tolerances (default: the problem's, atol = rtol)\n"
+          "      --h0 H                   initial step (default: as the test set, rtol or 1e-2 rtol)\n"
+          "      --repeat N               time N runs, report the median without min and max\n"
+          "      --max-steps N            fail after N attempted steps\n"
+          "      --json                   one JSON object instead of text\n"
+          "      --history                print t, h and order of every accepted step\n"
+          "  table SPEC|all [--solver S] [--repeat N]\n"
+          "                               run characteristics at the published table tolerances\n"
+          "  check SPEC                   initial values, hidden constraints, Jacobian vs finite\n"
+          "                               differences, reference source\n"
+          "  refsol pendulum|dpendulum    recompute a reference we compute ourselves\n"
+          "\n"
+          "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear\n"
+          "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
+}
+
+int main(int argc, char **argv)
+{
+  static const struct {
+    const char *name;
+    int (*run)(int, char **);
+  } commands[] = {
+      {"list", cmd_list}, {"run", cmd_run}, {"table", cmd_table},
+      {"check", cmd_check}, {"refsol", cmd_refsol},
+  };
+  if (argc < 2) {
+    print_usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(argv[1], commands[i].name) == 0) {
+      return commands[i].run(argc - 1, argv + 1);
+    }
+  }
+  fprintf(stderr, "daets: unknown command '%s'; valid commands: list, run, table, check, refsol\n",
+          argv[1]);
+  return EXIT_USAGE;
+}

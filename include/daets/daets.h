@@ -111,6 +111,20 @@ typedef struct daets_tolerance_plan {
 } daets_tolerance_plan;
 void daets_problem_tolerances(const daets_problem *p, daets_tolerance_plan *plan);
 
+/* ---- diagnostics ------------------------------------------------------------------------- */
+
+/* How well (t, y, y') satisfies F = 0: the largest |F_i|, and the largest |F_i| / size_i where
+ * size_i = sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| is the size of the terms of equation i
+ * (first order), so that a residual can be judged against what it is the difference of. */
+int daets_problem_residual_size(const daets_problem *p, double t, const double *y, const double *yp,
+                                double *max_abs, double *max_rel);
+
+/* The analytic Jacobian against central differences of the residual, every column:
+ * err = max_j max_i |J_ij - D_ij| / max_i |J_ij| (columns of zeros: absolute), for dF/dy and
+ * dF/dy' separately.  Steps h_j = eps^(1/3) max(|v_j|, 1e-3) with v = y or y'. */
+int daets_problem_check_jac(const daets_problem *p, double t, const double *y, const double *yp,
+                            double *err_dfdy, double *err_dfdyp);
+
 /* ---- accuracy measures (test set report conventions) -------------------------------------- */
 
 /* scd = -log10(max_i |y_i - yref_i| / |yref_i|) over the scd components with yref_i != 0. */

@@ -1,0 +1,37 @@
+/* The reference generators of daets: the references this project computes itself, in
+ * quadruple precision (GCC's __float128, libquadmath), rather than copying them from the test set.
+ *
+ * - pendulum (Hafner & Poell, eq. (1)): the exact solution in Jacobi elliptic functions,
+ *   refsol/pendulum_ref.c; its output is the committed file refsol/pendulum.txt.
+ * - dpendulum (Hafner & Poell, eq. (6)): the angle (state-space) formulation integrated by
+ *   Gragg-Bulirsch-Stoer extrapolation and confirmed by Gauss-Legendre collocation,
+ *   refsol/dpendulum_ref.c; its output is the committed file refsol/dpendulum.txt.
+ *
+ * The write functions print exactly the content of the committed data file (the driver exposes
+ * them as `daets refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
+ * They return 0 on success, -1 when writing to `out` failed. */
+#ifndef DAETS_REFSOL_H
+#define DAETS_REFSOL_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Print the pendulum reference file (refsol/pendulum.txt). */
+int refsol_pendulum_write(FILE *out);
+
+/* Print the double pendulum reference file (refsol/dpendulum.txt). */
+int refsol_dpendulum_write(FILE *out);
+
+/* The exact pendulum solution at time t, evaluated in quadruple precision and rounded to double:
+ * y = (x, y, vx, vy, F) and its time derivative yp, so that (y, yp) satisfies the DAE of
+ * problems/pendulum.c with g = 9.81 (to rounding). */
+void refsol_pendulum_state(double t, double y[5], double yp[5]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAETS_REFSOL_H */

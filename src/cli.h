@@ -1,0 +1,54 @@
+/* The daets command: shared declarations of its subcommands and argument helpers.
+ * The command is the only part of daets that prints.  Exit status: 0 ok, 1 a solver failed
+ * (reported), 2 bad usage or bad input (EXIT_USAGE). */
+#ifndef DAETS_CLI_H
+#define DAETS_CLI_H
+
+#include <stdio.h>
+
+#include "daets/daets.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED_RUN = 1, EXIT_USAGE = 2 };
+
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_refsol(int argc, char **argv);
+
+/* Print "daets: <message>" to stderr and return EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a positive finite number; on failure print why (naming the option) and return -1. */
+int parse_positive(const char *option, const char *text, double *out);
+/* Parse an integer in [lo, hi]; on failure print why and return -1. */
+int parse_int(const char *option, const char *text, int lo, int hi, int *out);
+/* The value after option argv[*i]; prints an error and returns NULL when it is missing. */
+const char *option_value(int argc, char **argv, int *i);
+/* Check a solver name; prints the valid ones and returns -1 when unknown. */
+int check_solver(const char *name);
+/* Create a problem from a spec; prints the library's message and returns NULL on failure. */
+daets_problem *open_problem(const char *spec);
+
+/* One run, as the run and table commands do it. */
+typedef struct run_record {
+  const daets_problem *problem;
+  const char *solver;
+  daets_options opt;
+  daets_result result;
+  double *y;       /* y(tend), neq values */
+  double *yref;    /* reference, neq values, or NULL when the configuration has none */
+  double scd, mescd;
+} run_record;
+
+/* Run p with solver at opt, repeats times; fills rec (allocates y, yref: free_run). */
+int execute_run(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
+                run_record *rec);
+void free_run(run_record *rec);
+
+void print_table_header(FILE *out);
+void print_table_row(FILE *out, const run_record *rec);
+void print_final_vector(FILE *out, const run_record *rec);
+void print_run_json(FILE *out, const run_record *rec);
+
+#endif /* DAETS_CLI_H */

@@ -1,0 +1,85 @@
+/* Argument helpers of the daets command: numbers, option values, names. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int usage_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("daets: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+int parse_positive(const char *option, const char *text, double *out)
+{
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE) {
+    usage_error("%s expects a positive number, got '%s'", option, text);
+    return -1;
+  }
+  if (!isfinite(v) || !(v > 0.0)) {
+    usage_error("%s must be positive and finite, got '%s'", option, text);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int parse_int(const char *option, const char *text, int lo, int hi, int *out)
+{
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+    usage_error("%s expects an integer from %d to %d, got '%s'", option, lo, hi, text);
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+const char *option_value(int argc, char **argv, int *i)
+{
+  if (*i + 1 >= argc) {
+    usage_error("option %s needs a value", argv[*i]);
+    return NULL;
+  }
+  *i += 1;
+  return argv[*i];
+}
+
+int check_solver(const char *name)
+{
+  for (int i = 0; i < daets_solver_count(); i++) {
+    if (strcmp(daets_solver_id(i), name) == 0) {
+      return 0;
+    }
+  }
+  fprintf(stderr, "daets: unknown solver '%s'; valid solvers:", name);
+  for (int i = 0; i < daets_solver_count(); i++) {
+    fprintf(stderr, "%s %s", i ? "," : "", daets_solver_id(i));
+  }
+  fputc('\n', stderr);
+  return -1;
+}
+
+daets_problem *open_problem(const char *spec)
+{
+  daets_problem *p = NULL;
+  char msg[512];
+  if (daets_problem_create(spec, &p, msg, sizeof msg) != 0) {
+    usage_error("%s", msg);
+    return NULL;
+  }
+  return p;
+}

@@ -1,0 +1,173 @@
+/* daets run and daets table: integrate problems and print their run characteristics.
+ *
+ * Defaults follow the test set's runs: atol = rtol, h0 = h0_factor * rtol (1e-2 rtol for the
+ * slider crank, rtol otherwise); without --rtol, run uses the problem's default tolerance and table
+ * uses the tolerances of the published run-characteristics table. */
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct run_args {
+  const char *spec;
+  const char *solver;
+  double rtol, atol, h0; /* 0: not given */
+  int repeat;
+  long max_steps; /* 0: the solver's default */
+  int json;
+  int history;
+} run_args;
+
+/* Parse the options common to run and table; allow_extra enables --json and --history. */
+static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
+{
+  memset(a, 0, sizeof *a);
+  a->solver = "ida";
+  a->repeat = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    if (strcmp(arg, "--solver") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || check_solver(v) != 0) {
+        return -1;
+      }
+      a->solver = v;
+    } else if (strcmp(arg, "--rtol") == 0 || strcmp(arg, "--atol") == 0 || strcmp(arg, "--h0") == 0) {
+      double *dst = arg[2] == 'r' ? &a->rtol : arg[2] == 'a' ? &a->atol : &a->h0;
+      if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, dst) != 0) {
+        return -1;
+      }
+    } else if (strcmp(arg, "--repeat") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 1, 1000, &a->repeat) != 0) {
+        return -1;
+      }
+    } else if (allow_extra && strcmp(arg, "--max-steps") == 0) {
+      int steps = 0;
+      if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 1, 100000000, &steps) != 0) {
+        return -1;
+      }
+      a->max_steps = steps;
+    } else if (allow_extra && strcmp(arg, "--json") == 0) {
+      a->json = 1;
+    } else if (allow_extra && strcmp(arg, "--history") == 0) {
+      a->history = 1;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      usage_error("unknown option '%s'; valid options: --solver, --rtol, --atol, --h0, --repeat%s",
+                  arg, allow_extra ? ", --max-steps, --json, --history" : "");
+      return -1;
+    } else if (!a->spec) {
+      a->spec = arg;
+    } else {
+      usage_error("unexpected argument '%s' (one problem spec expected)", arg);
+      return -1;
+    }
+  }
+  if (!a->spec) {
+    usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see daets list)");
+    return -1;
+  }
+  return 0;
+}
+
+static void tolerances_for(const daets_problem *p, const run_args *a, double rtol, daets_options *opt)
+{
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  daets_options_default(opt);
+  opt->rtol = rtol;
+  opt->atol = a->atol > 0.0 ? a->atol : rtol;
+  opt->h0 = a->h0 > 0.0 ? a->h0 : plan.h0_factor * rtol;
+  opt->max_steps = a->max_steps;
+}
+
+static void print_step(void *ctx, double t, double h, int order)
+{
+  fprintf((FILE *)ctx, "step t = %.16e h = %.6e order = %d\n", t, h, order);
+}
+
+int cmd_run(int argc, char **argv)
+{
+  run_args a;
+  if (parse_run_args(argc, argv, 1, &a) != 0) {
+    return EXIT_USAGE;
+  }
+  daets_problem *p = open_problem(a.spec);
+  if (!p) {
+    return EXIT_USAGE;
+  }
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  daets_options opt;
+  tolerances_for(p, &a, a.rtol > 0.0 ? a.rtol : plan.default_rtol, &opt);
+  if (a.history) {
+    opt.on_step = print_step;
+    opt.on_step_ctx = a.json ? stderr : stdout;
+  }
+  run_record rec;
+  int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
+  if (rc == DAETS_ERR_NOMEM || rc == DAETS_ERR_ARG || rc == DAETS_ERR_UNKNOWN_SOLVER) {
+    fprintf(stderr, "daets: %s\n", rec.result.message[0] ? rec.result.message : daets_strerror(rc));
+    free_run(&rec);
+    daets_problem_destroy(p);
+    return EXIT_USAGE;
+  }
+  if (a.json) {
+    print_run_json(stdout, &rec);
+  } else {
+    printf("%s (%s), solver %s\n", daets_problem_title(p), daets_problem_spec(p), a.solver);
+    print_table_header(stdout);
+    print_table_row(stdout, &rec);
+    if (rc == 0) {
+      print_final_vector(stdout, &rec);
+    }
+  }
+  if (rc != 0) {
+    fprintf(stderr, "daets: %s failed on %s: %s (%s)\n", a.solver, daets_problem_spec(p),
+            rec.result.message, daets_strerror(rc));
+  }
+  free_run(&rec);
+  daets_problem_destroy(p);
+  return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
+}
+
+/* The table of one problem; returns the number of failed runs. */
+static int table_for(const daets_problem *p, const run_args *a)
+{
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  int nfail = 0;
+  printf("\n%s (%s)\n", daets_problem_title(p), daets_problem_spec(p));
+  print_table_header(stdout);
+  int nrows = a->rtol > 0.0 ? 1 : plan.ntable;
+  for (int k = 0; k < nrows; k++) {
+    daets_options opt;
+    tolerances_for(p, a, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], &opt);
+    run_record rec;
+    if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
+      nfail++;
+      fprintf(stderr, "daets: %s failed on %s at rtol %g: %s\n", a->solver, daets_problem_spec(p),
+              opt.rtol, rec.result.message);
+    }
+    print_table_row(stdout, &rec);
+    fflush(stdout);
+    free_run(&rec);
+  }
+  return nfail;
+}
+
+int cmd_table(int argc, char **argv)
+{
+  run_args a;
+  if (parse_run_args(argc, argv, 0, &a) != 0) {
+    return EXIT_USAGE;
+  }
+  int all = strcmp(a.spec, "all") == 0, nfail = 0;
+  int count = all ? daets_problem_count() : 1;
+  for (int i = 0; i < count; i++) {
+    daets_problem *p = open_problem(all ? daets_problem_id(i) : a.spec);
+    if (!p) {
+      return EXIT_USAGE;
+    }
+    nfail += table_for(p, &a);
+    daets_problem_destroy(p);
+  }
+  return nfail ? EXIT_FAILED_RUN : EXIT_OK;
+}

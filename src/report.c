@@ -1,0 +1,161 @@
+/* One run of the daets command and its report: the run-characteristics row in the layout of the
+ * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU), the final vector against the
+ * reference, and the JSON object of `daets run --json`. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int execute_run(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
+                run_record *rec)
+{
+  int n = daets_problem_neq(p);
+  memset(rec, 0, sizeof *rec);
+  rec->problem = p;
+  rec->solver = solver;
+  rec->opt = *opt;
+  rec->y = calloc((size_t)(2 * n), sizeof(double));
+  if (!rec->y) {
+    return DAETS_ERR_NOMEM;
+  }
+  rec->yref = rec->y + n;
+  if (daets_problem_ref(p, rec->yref) != 0) {
+    rec->yref = NULL;
+  }
+  daets_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
+  rec->scd = rec->mescd = NAN;
+  if (rec->result.status == 0 && rec->yref) {
+    rec->scd = daets_scd(p, rec->y, rec->yref);
+    rec->mescd = daets_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
+  }
+  return rec->result.status;
+}
+
+void free_run(run_record *rec)
+{
+  free(rec->y);
+  rec->y = rec->yref = NULL;
+}
+
+void print_table_header(FILE *out)
+{
+  fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %7s %7s %8s %6s %6s %9s\n", "solver", "rtol", "atol",
+          "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU");
+}
+
+void print_table_row(FILE *out, const run_record *rec)
+{
+  const daets_result *r = &rec->result;
+  char digits[32];
+  if (r->status != 0) {
+    snprintf(digits, sizeof digits, "%13s", "failed");
+  } else if (!rec->yref) {
+    snprintf(digits, sizeof digits, "%13s", "no ref");
+  } else {
+    snprintf(digits, sizeof digits, "%6.2f %6.2f", rec->mescd, rec->scd);
+  }
+  fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %7ld %7ld %8ld %6ld %6ld %9.4f\n", rec->solver,
+          rec->opt.rtol, rec->opt.atol, rec->opt.h0, digits, r->stats.steps, r->stats.accepted,
+          r->stats.nres + r->stats.nres_fd, r->stats.njac, r->stats.nlu, r->cpu_seconds);
+}
+
+void print_final_vector(FILE *out, const run_record *rec)
+{
+  int n = daets_problem_neq(rec->problem);
+  fprintf(out, "%4s %24s %24s %10s %5s\n", "i", "y(tend)", "reference", "rel.err", "scd");
+  for (int i = 0; i < n; i++) {
+    if (rec->yref) {
+      double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
+      fprintf(out, "%4d %24.16e %24.16e %10.2e %5s\n", i + 1, rec->y[i], ref,
+              ref != 0.0 ? e / fabs(ref) : e, daets_problem_in_scd(rec->problem, i) ? "*" : "");
+    } else {
+      fprintf(out, "%4d %24.16e %24s\n", i + 1, rec->y[i], "-");
+    }
+  }
+  fprintf(out, "reference: %s\n", daets_problem_ref_source(rec->problem));
+}
+
+static void json_string(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      fprintf(out, "\\%c", c);
+    } else if (c < 0x20) {
+      fprintf(out, "\\u%04x", c);
+    } else {
+      fputc(c, out);
+    }
+  }
+  fputc('"', out);
+}
+
+/* JSON has no NaN: a missing measure is null. */
+static void json_number(FILE *out, double v)
+{
+  if (isfinite(v)) {
+    fprintf(out, "%.17g", v);
+  } else {
+    fputs("null", out);
+  }
+}
+
+static void json_vector(FILE *out, const double *v, int n)
+{
+  fputc('[', out);
+  for (int i = 0; i < n; i++) {
+    if (i) {
+      fputs(", ", out);
+    }
+    json_number(out, v[i]);
+  }
+  fputc(']', out);
+}
+
+void print_run_json(FILE *out, const run_record *rec)
+{
+  const daets_result *r = &rec->result;
+  const daets_problem *p = rec->problem;
+  fputs("{\"problem\": ", out);
+  json_string(out, daets_problem_name(p));
+  fputs(", \"spec\": ", out);
+  json_string(out, daets_problem_spec(p));
+  fputs(", \"solver\": ", out);
+  json_string(out, rec->solver);
+  fputs(", \"rtol\": ", out);
+  json_number(out, rec->opt.rtol);
+  fputs(", \"atol\": ", out);
+  json_number(out, rec->opt.atol);
+  fputs(", \"h0\": ", out);
+  json_number(out, rec->opt.h0);
+  fprintf(out, ", \"status\": \"%s\", \"message\": ", r->status == 0 ? "ok" : "fail");
+  json_string(out, r->status == 0 ? "" : r->message);
+  fputs(", \"t\": ", out);
+  json_number(out, r->t);
+  fputs(", \"scd\": ", out);
+  json_number(out, rec->scd);
+  fputs(", \"mescd\": ", out);
+  json_number(out, rec->mescd);
+  fprintf(out,
+          ", \"steps\": %ld, \"accepted\": %ld, \"nres\": %ld, \"nres_fd\": %ld, \"njac\": %ld, "
+          "\"nlu\": %ld, \"nerrfail\": %ld, \"nconvfail\": %ld",
+          r->stats.steps, r->stats.accepted, r->stats.nres, r->stats.nres_fd, r->stats.njac,
+          r->stats.nlu, r->stats.nerrfail, r->stats.nconvfail);
+  fputs(", \"cpu_seconds\": ", out);
+  json_number(out, r->cpu_seconds);
+  fputs(", \"cpu_min\": ", out);
+  json_number(out, r->cpu_min);
+  fputs(", \"cpu_max\": ", out);
+  json_number(out, r->cpu_max);
+  fprintf(out, ", \"repeats\": %d, \"y\": ", r->repeats);
+  json_vector(out, rec->y, daets_problem_neq(p));
+  fputs(", \"yref\": ", out);
+  if (rec->yref) {
+    json_vector(out, rec->yref, daets_problem_neq(p));
+  } else {
+    fputs("null", out);
+  }
+  fputs("}\n", out);
+}

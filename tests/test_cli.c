@@ -1,0 +1,75 @@
+/* The daets command: bad input exits 2 with a message naming the valid choices; a solver
+ * failure exits 1 with status "fail" and where and why; good runs exit 0. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check.h"
+
+/* Run `daets <args>` with stdout and stderr captured; returns the exit status. */
+static int run_cli(const char *args, char *out, size_t len)
+{
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", DAETS_CLI, args);
+  FILE *f = popen(cmd, "r");
+  if (!f) {
+    return -1;
+  }
+  size_t used = 0, got;
+  while (used + 1 < len && (got = fread(out + used, 1, len - 1 - used, f)) > 0) {
+    used += got;
+  }
+  out[used] = '\0';
+  char sink[4096];
+  while (fread(sink, 1, sizeof sink, f) > 0) {
+  }
+  int status = pclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void expect(const char *args, int code, const char *must_mention)
+{
+  static char out[1 << 16];
+  int rc = run_cli(args, out, sizeof out);
+  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
+  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
+        must_mention, out);
+}
+
+int main(void)
+{
+  const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
+  expect("", 2, "usage");
+  expect("--help", 0, "usage");
+  expect("frobnicate", 2, "list, run, table, check, refsol");
+  expect("run", 2, "problem spec is required");
+  expect("run nosuch", 2, problems);
+  expect("run crank:index=7", 2, "index=1|2|3");
+  expect("run crank:colour=red", 2, "index=1|2|3");
+  expect("run caraxis --solver euler", 2, "ida, radau5, bdf");
+  expect("run caraxis --rtol abc", 2, "--rtol expects a positive number");
+  expect("run caraxis --rtol 1e-6x", 2, "--rtol expects a positive number");
+  expect("run caraxis --rtol nan", 2, "positive and finite");
+  expect("run caraxis --rtol inf", 2, "positive and finite");
+  expect("run caraxis --rtol 0", 2, "positive and finite");
+  expect("run caraxis --atol -1e-6", 2, "positive and finite");
+  expect("run caraxis --h0 0", 2, "positive and finite");
+  expect("run caraxis --rtol", 2, "needs a value");
+  expect("run caraxis --repeat 0", 2, "integer from 1");
+  expect("run caraxis --frob", 2, "valid options");
+  expect("run caraxis pendulum", 2, "unexpected argument");
+  expect("table nosuch", 2, problems);
+  expect("check nosuch", 2, problems);
+  expect("refsol caraxis", 2, "valid: pendulum, dpendulum");
+  expect("list extra", 2, "no arguments");
+
+  expect("list", 0, "dpendulum");
+  expect("check caraxis", 0, "Jacobian");
+  expect("check crank:index=3,beam=nonlinear,damping=on", 0, "no reference");
+
+  /* The failure path: a step limit is a reported failure, not a crash. */
+  expect("run caraxis --max-steps 5 --json", 1, "\"status\": \"fail\"");
+  expect("run caraxis --max-steps 5", 1, "t = ");
+  expect("run pendulum --rtol 1e-8 --atol 1e-8 --json", 0, "\"status\": \"ok\"");
+  return check_summary("test_cli");
+}

@@ -1,0 +1,66 @@
+/* Problem specs: the registry, canonical specs, and every kind of bad spec, whose message must
+ * name the valid choices. */
+#include <string.h>
+
+#include "check.h"
+#include "daets/daets.h"
+
+static void expect_bad(const char *spec, const char *must_mention)
+{
+  daets_problem *p = (daets_problem *)&p; /* must be reset to NULL */
+  char msg[512] = "";
+  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
+  CHECK(rc == DAETS_ERR_SPEC, "'%s' gave %d", spec, rc);
+  CHECK(p == NULL, "'%s': out must be NULL on failure", spec);
+  CHECK(strstr(msg, must_mention) != NULL, "'%s': message '%s' should mention '%s'", spec, msg,
+        must_mention);
+}
+
+static void expect_spec(const char *spec, const char *canonical)
+{
+  daets_problem *p = NULL;
+  char msg[256] = "";
+  CHECK(daets_problem_create(spec, &p, msg, sizeof msg) == 0, "'%s': %s", spec, msg);
+  if (p) {
+    CHECK(strcmp(daets_problem_spec(p), canonical) == 0, "'%s' -> '%s', expected '%s'", spec,
+          daets_problem_spec(p), canonical);
+    daets_problem_destroy(p);
+  }
+}
+
+int main(void)
+{
+  static const char *const ids[] = {"caraxis", "andrews", "crank", "pendulum", "dpendulum"};
+  static const int neq[] = {10, 27, 24, 5, 10};
+  CHECK(daets_problem_count() == 5, "five problems");
+  for (int i = 0; i < 5; i++) {
+    CHECK(daets_problem_id(i) && strcmp(daets_problem_id(i), ids[i]) == 0, "id %d", i);
+    daets_problem *p = NULL;
+    CHECK(daets_problem_create(ids[i], &p, NULL, 0) == 0, "%s", ids[i]);
+    CHECK(daets_problem_neq(p) == neq[i], "%s: n = %d", ids[i], daets_problem_neq(p));
+    CHECK(strcmp(daets_problem_name(p), ids[i]) == 0, "name");
+    CHECK(daets_problem_tend(p) > daets_problem_t0(p), "interval");
+    daets_problem_destroy(p);
+  }
+  CHECK(daets_problem_id(-1) == NULL && daets_problem_id(5) == NULL, "out of range ids");
+  daets_problem_destroy(NULL);
+
+  expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");
+  expect_spec("crank:index=3,init=2", "crank:index=3,beam=linear,damping=off,init=2");
+  expect_spec("andrews", "andrews:jac=exact");
+  expect_spec("pendulum", "pendulum");
+
+  expect_bad("", "caraxis, andrews, crank, pendulum, dpendulum");
+  expect_bad("car", "caraxis, andrews, crank, pendulum, dpendulum");
+  expect_bad("crank:foo=1", "index=1|2|3");
+  expect_bad("crank:index=4", "index=1|2|3");
+  expect_bad("crank:index=", "index=1|2|3");
+  expect_bad("crank:index", "key=value");
+  expect_bad("crank:beam=curved", "linear|nonlinear");
+  expect_bad("andrews:jac=fd", "exact|approx");
+  expect_bad("pendulum:g=1", "no options");
+
+  CHECK(strcmp(daets_strerror(DAETS_ERR_NOREF), daets_strerror(DAETS_ERR_SPEC)) != 0, "texts");
+  CHECK(strcmp(daets_strerror(12345), "unknown error code") == 0, "unknown code");
+  return check_summary("test_spec");
+}
