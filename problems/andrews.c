@@ -1,6 +1,6 @@
 /* Andrews' squeezing mechanism: an index-3 DAE of dimension 27 (test set release 2.4, problem
- * file andrews.f; report section II.13, formulation of Hairer & Wanner, Solving ODEs II,
- * section VII.7, pp. 530-536; promoted by Giles [Gil78] and Manning [Man81]).
+ * file andrews.f; report section II.13, formulation of Hairer & Wanner, Solving ODEs II
+ * (2nd ed.), pp. 530-536; promoted by Giles [Gil78] and Manning [Man81]).
  *
  * Seven rigid bodies joined by frictionless joints, driven by a constant torque mom and a spring.
  * With the angles q in R^7, the multipliers lambda in R^6 and y = (q, q', q'', lambda):
@@ -31,14 +31,14 @@
 #include "problem_type.h"
 
 enum {
-  NQ = 7,    /* angles beta, Theta, gamma, Phi, delta, Omega, epsilon */
-  NLAM = 6,  /* multipliers, one per position constraint */
+  NQ = 7,   /* angles beta, Theta, gamma, Phi, delta, Omega, epsilon */
+  NLAM = 6, /* multipliers, one per position constraint */
   NEQ = 27,
-  POS = 0,   /* offset of q */
-  VEL = 7,   /* offset of q' */
-  ACC = 14,  /* offset of q'' */
-  LAM = 21,  /* offset of lambda */
-  Q1 = 0,    /* angle offsets inside q (1-based names as in the report) */
+  POS = 0,  /* offset of q */
+  VEL = 7,  /* offset of q' */
+  ACC = 14, /* offset of q'' */
+  LAM = 21, /* offset of lambda */
+  Q1 = 0,   /* angle offsets inside q (1-based names as in the report) */
   Q2,
   Q3,
   Q4,
@@ -61,14 +61,15 @@ static const double XC = 0.014, YC = 0.072;       /* spring anchor C */
 static const double C0 = 4530.0;                  /* spring constant */
 static const double L0 = 0.07785;                 /* spring rest length */
 static const double MOM = 0.033;                  /* driving torque */
-static const double D = 0.028, DA = 0.0115, E = 0.02, EA = 0.01421; /* lengths */
+/* lengths and offsets on the bodies (geometry of Hairer & Wanner, pp. 530-536) */
+static const double D = 0.028, DA = 0.0115, E = 0.02, EA = 0.01421;
 static const double RR = 0.007, RA = 0.00092, SS = 0.035, SA = 0.01874;
 static const double SB = 0.01043, SC = 0.018, SD = 0.02, TA = 0.02308, TB = 0.00916;
 static const double U = 0.04, UA = 0.01228, UB = 0.00449, ZF = 0.02, ZT = 0.04, FA = 0.01421;
 
 typedef enum jac_mode {
-  JAC_EXACT,  /* full analytic Jacobian */
-  JAC_APPROX  /* report 2.4 section II.13.4: derivatives of f, M and G neglected */
+  JAC_EXACT, /* full analytic Jacobian */
+  JAC_APPROX /* report 2.4 section II.13.4: derivatives of f, M and G neglected */
 } jac_mode;
 
 typedef struct andrews_params {
@@ -115,8 +116,10 @@ static int set_option(void *params, const char *key, const char *value, char *ms
     a->jac = JAC_APPROX;
   } else {
     if (msg && msglen > 0) {
-      snprintf(msg, msglen, "bad value '%s' for option 'jac' of problem 'andrews'; valid: "
-               "jac=exact|approx", value);
+      snprintf(msg, msglen,
+               "bad value '%s' for option 'jac' of problem 'andrews'; valid: "
+               "jac=exact|approx",
+               value);
     }
     return DAETS_ERR_SPEC;
   }
@@ -137,12 +140,12 @@ static void constraint_rows(constraint_row row[NLAM])
   const trig_term x_base[2] = {{RR, 0, Q1, Q1}, {-D, 0, Q1, Q2}};
   const trig_term y_base[2] = {{RR, 1, Q1, Q1}, {-D, 1, Q1, Q2}};
   const trig_term extra[NLAM][2] = {
-      {{-SS, 1, Q3, Q3}, {0.0, 0, Q3, Q3}},
-      {{SS, 0, Q3, Q3}, {0.0, 0, Q3, Q3}},
-      {{-E, 1, Q4, Q5}, {-ZT, 0, Q5, Q5}},
-      {{E, 0, Q4, Q5}, {-ZT, 1, Q5, Q5}},
-      {{-ZF, 0, Q6, Q7}, {-U, 1, Q7, Q7}},
-      {{-ZF, 1, Q6, Q7}, {U, 0, Q7, Q7}},
+      {{-SS, 1, Q3, Q3}, {0.0, 0, Q3, Q3}}, /* g1: - ss sin q3 */
+      {{SS, 0, Q3, Q3}, {0.0, 0, Q3, Q3}},  /* g2: + ss cos q3 */
+      {{-E, 1, Q4, Q5}, {-ZT, 0, Q5, Q5}},  /* g3: - e sin(q4+q5) - zt cos q5 */
+      {{E, 0, Q4, Q5}, {-ZT, 1, Q5, Q5}},   /* g4: + e cos(q4+q5) - zt sin q5 */
+      {{-ZF, 0, Q6, Q7}, {-U, 1, Q7, Q7}},  /* g5: - zf cos(q6+q7) - u sin q7 */
+      {{-ZF, 1, Q6, Q7}, {U, 0, Q7, Q7}},   /* g6: - zf sin(q6+q7) + u cos q7 */
   };
   const int nextra[NLAM] = {1, 1, 2, 2, 2, 2};
   const double offset[NLAM] = {-XB, -YB, -XA, -YA, -XA, -YA};
@@ -428,15 +431,17 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
 
 /* y0 of report 2.4 section II.13.2 (spec/002), the 30-digit values: q0, q'0 = 0, q''0 and
  * lambda0.  The report prints lambda0 (and lambda'0) with 7 entries although lambda has 6; the
- * extra entry is a zero and is dropped.  y'0 = (q'0, q''0, q'''0, lambda'0) with q'''0 = 0 and
+ * extra entry is a zero and is dropped.  It also prints "q'0 = q''0 = 0" before the nonzero q''0,
+ * evidently meaning q'0 = q'''0 = 0.  y'0 = (q'0, q''0, q'''0, lambda'0) with q'''0 = 0 and
  * lambda'0 = 0 (refdata/andrews.txt: yp0(k) = y0(k+7), k = 1..14, and 0 for k = 15..27). */
 static int init(const void *params, double *y0, double *yp0)
 {
   (void)params;
   static const double Q0[NQ] = {
-      -0.0617138900142764496358948458001, 0.0, 0.455279819163070380255912382449,
-      0.222668390165885884674473185609,   0.487364979543842550225598953530,
-      -0.222668390165885884674473185609,  1.23054744454982119249735015568,
+      -0.0617138900142764496358948458001, 0.0,
+      0.455279819163070380255912382449,   0.222668390165885884674473185609,
+      0.487364979543842550225598953530,   -0.222668390165885884674473185609,
+      1.23054744454982119249735015568,
   };
   static const double QDD0[NQ] = {
       14222.4439199541138705911625887, -10666.8329399655854029433719415, 0.0, 0.0, 0.0, 0.0, 0.0,

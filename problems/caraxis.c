@@ -32,12 +32,12 @@
 
 enum {
   NEQ = 10,
-  NPOS = 4,     /* coordinates of the two bar ends */
-  NLAM = 2,     /* multipliers */
-  POS = 0,      /* offset of p = (x_l, y_l, x_r, y_r) */
-  VEL = 4,      /* offset of q = p' */
-  LAM = 8,      /* offset of lambda */
-  XL = 0,       /* offsets inside p (and q) */
+  NPOS = 4, /* coordinates of the two bar ends */
+  NLAM = 2, /* multipliers */
+  POS = 0,  /* offset of p = (x_l, y_l, x_r, y_r) */
+  VEL = 4,  /* offset of q = p' */
+  LAM = 8,  /* offset of lambda */
+  XL = 0,   /* offsets inside p (and q) */
   YL = 1,
   XR = 2,
   YR = 3,
@@ -45,13 +45,13 @@ enum {
 };
 
 /* Constants of report 2.4, section II.17.2 (spec/000) and caraxis.f. */
-static const double EPS = 1e-2;    /* eps: the springs have Hooke's constant 1/eps^2 */
-static const double MASS = 10.0;   /* M, mass of the bar */
-static const double LEN = 1.0;     /* L, length of the axis and of the bar */
-static const double LEN0 = 0.5;    /* L0, rest length of the springs */
-static const double BUMP = 0.1;    /* h, height of the bump (called r in caraxis.f) */
-static const double OMEGA = 10.0;  /* omega, so the bump period is tau = 2 pi / omega = pi / 5 */
-static const double GRAV = 1.0;    /* g, as in [Sch94] */
+static const double EPS = 1e-2;   /* eps: the springs have Hooke's constant 1/eps^2 */
+static const double MASS = 10.0;  /* M, mass of the bar */
+static const double LEN = 1.0;    /* L, length of the axis and of the bar */
+static const double LEN0 = 0.5;   /* L0, rest length of the springs */
+static const double BUMP = 0.1;   /* h, height of the bump (called r in caraxis.f) */
+static const double OMEGA = 10.0; /* omega, so the bump period is tau = 2 pi / omega = pi / 5 */
+static const double GRAV = 1.0;   /* g, as in [Sch94] */
 
 typedef struct caraxis_params {
   double eps;   /* spring compliance parameter */
@@ -73,8 +73,8 @@ typedef struct wheel {
 /* Spring between an anchor and a point at offset v = (vx, vy) from it: its force
  * (L0/len - 1) v and the 2x2 derivative of that force with respect to v. */
 typedef struct spring {
-  double fx, fy;   /* force on the bar end */
-  double d[2][2];  /* d[i][j] = d force_i / d v_j */
+  double fx, fy;  /* force on the bar end */
+  double d[2][2]; /* d[i][j] = d force_i / d v_j */
 } spring;
 
 static void set_defaults(void *params)
@@ -281,8 +281,8 @@ static int constraints(const void *params, double t, const double *y, const doub
     gvel[1] = 2.0 * (dx * dvx + dy * dvy);
   }
   if (gacc) {
-    gacc[0] = a[XL] * w.x + 2.0 * v[XL] * w.xd + p[XL] * w.xdd + a[YL] * w.y
-              + 2.0 * v[YL] * w.yd + p[YL] * w.ydd;
+    gacc[0] = a[XL] * w.x + 2.0 * v[XL] * w.xd + p[XL] * w.xdd + a[YL] * w.y + 2.0 * v[YL] * w.yd +
+              p[YL] * w.ydd;
     gacc[1] = 2.0 * (dvx * dvx + dx * dax + dvy * dvy + dy * day);
   }
   return 0;

@@ -429,7 +429,6 @@ static void accept_step(bdf *s)
     s->k = k + 1;
     hnew = 2.0 * s->h;
   } else {
-    int choose_h = 1;
     if (s->knew == k - 1) {
       s->k = k - 1;
       s->est = s->erkm1;
@@ -452,13 +451,11 @@ static void accept_step(bdf *s)
         s->est = erkp1;
       }
     }
-    if (choose_h) {
-      double r = pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
-      if (r >= 2.0) {
-        hnew = 2.0 * s->h;
-      } else if (r <= 1.0) {
-        hnew = s->h * fmax(0.5, fmin(0.9, r));
-      }
+    double r = pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
+    if (r >= 2.0) {
+      hnew = 2.0 * s->h;
+    } else if (r <= 1.0) {
+      hnew = s->h * fmax(0.5, fmin(0.9, r));
     }
   }
   s->h = hnew;

@@ -1,8 +1,792 @@
-/* PLACEHOLDER: replaced by the real integrator. */
+/* radau5: the 3-stage Radau IIA method (order 5, stage order 3) for fully implicit DAEs
+ * F(t, y, y') = 0, with the step-size control, simplified Newton iteration and continuous output
+ * of RADAU5 (Hairer & Wanner, Solving ODEs II, 2nd ed., Sections IV.8 and VI.6; the DAE error
+ * scaling of Hairer, Lubich & Roche, LNM 1409, and of the RADAU5 documentation).
+ *
+ * Method.  c = ((4 - sqrt6)/10, (4 + sqrt6)/10, 1), A the collocation matrix (a_ij = integral
+ * over [0, c_i] of the j-th Lagrange polynomial on c).  The unknowns of a step from t_n are the
+ * stage increments Z_i = Y_i - y_n; the stage derivatives are W = (A^{-1} (x) I) Z / h, and the
+ * step solves
+ *
+ *   G_i(Z) = F(t_n + c_i h, y_n + Z_i, W_i) = 0,   i = 1, 2, 3;   y_{n+1} = y_n + Z_3,
+ *   y'_{n+1} = W_3   (c_3 = 1: the last stage is the end point).
+ *
+ * For F = M y' - f(t, y) this is exactly RADAU5 applied to M y' = f, so the test set's RADAU
+ * figures are the yardstick; the form needs no mass matrix and serves every formulation.
+ *
+ * Simplified Newton.  With J = dF/dy and M = dF/dy' frozen at some earlier point (t_j, y_j, y'_j),
+ * dG_i/dZ_j = M (A^{-1})_ij / h + J delta_ij, i.e. the 3n matrix (A^{-1}/h) (x) M + I (x) J.  The
+ * eigen-decomposition T^{-1} A^{-1} T = [gamma 0 0; 0 alpha -beta; 0 beta alpha] and the change
+ * of unknowns Z = (T (x) I) V split it into (HW IV.8, (8.8)-(8.11) with I -> M, -J -> J)
+ *
+ *   E1 dV_1 = -(T^{-1} G)_1,          E1 = (gamma/h) M + J,
+ *   E2 (dV_2 + i dV_3) = -((T^{-1} G)_2 + i (T^{-1} G)_3),   E2 = ((alpha + i beta)/h) M + J,
+ *
+ * one real and one complex n x n factorization (solvers/lapack.h).  The convergence rate theta
+ * and the stopping test faccon * ||dV|| <= fnewt, the predicted-divergence step reduction, the
+ * Jacobian reuse when theta <= 0.001 and the factorization reuse when 1 <= h_new/h <= 1.2 are
+ * those of RADAU5 (HW IV.8, "Stopping criterion" and "Some implementation details").  Starting
+ * values: the collocation polynomial of the previous step, extrapolated; on the first step the
+ * linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from Z = 0).
+ *
+ * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 (8.18)-(8.19) uses
+ * b^_0 = gamma_0 = 1/gamma on y'_n and gives the raw estimate
+ *
+ *   delta = gamma_0 h y'_n + sum_i e_i Z_i,   e = A^{-T} (b^ - b).
+ *
+ * For stiff and algebraic components delta is useless unfiltered; RADAU5 uses
+ * err = (M - h gamma_0 J_f)^{-1} M delta for M y' = f (HW IV.8 (8.20), VI.6).  The analogue for
+ * F(t, y, y') = 0 linearizes F around (y_n, y'_n): a perturbation d of y with the derivative
+ * fixed changes F by J d, one of y' by M d', and the filter that damps the stiff modes of the
+ * linearized problem M u' + J u = 0 is (M + h gamma_0 J)^{-1} M.  Since
+ * M + h gamma_0 J = h gamma_0 E1, the factored real iteration matrix serves:
+ *
+ *   err = E1^{-1} M (y'_n + sum_i (d_i / h) Z_i),   d_i = e_i / gamma_0,
+ *
+ * with d = (-(13 + 7 sqrt6)/3, (-13 + 7 sqrt6)/3, -1/3), identical to RADAU5's right-hand side
+ * f(t_n, y_n) + M sum d_i Z_i / h, because f(t_n, y_n) = M y'_n at a consistent point.  After a
+ * rejection or on the first step an estimate >= 1 is refined once as in HW (8.21):
+ * err~ = E1^{-1} (M (y'_n + sum (d_i/h) Z_i) - F(t_n, y_n + err, y'_n)), the implicit-form
+ * counterpart of f(t_n, y_n + err) + M sum d_i Z_i / h.  No extra residual at y_n is needed:
+ * y'_n is the last stage derivative W_3 of the previous step.
+ *
+ * Norms and tolerances.  err and the Newton increments are measured in the RMS norm weighted by
+ * sc_i = atol' + rtol' |y_{n,i}|, where, as in RADAU5, rtol' = 0.1 rtol^(2/3) and
+ * atol' = rtol' atol / rtol (the estimate is O(h^4) while the global error is O(h^5)); components
+ * of index 2 have sc_i / h, of index 3 sc_i / h^2 (daets_problem_index), as RADAU5 does for DAEs up
+ * to index 3 (HW VII.8; Hairer, Lubich & Roche).  New step: h_new = h / quot with
+ * quot = clamp(err^(1/4) / fac, 1/8, 5), fac = min(0.9, 0.9 (1 + 2 nit) / (newt + 2 nit)), and
+ * after an accepted step the predictive controller of Gustafsson (HW IV.8 (8.25)).
+ *
+ * Continuous output: the collocation polynomial u of degree 3 through (t_n, y_n) and
+ * (t_n + c_i h, y_n + Z_i) (HW IV.8, "Dense output"). */
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense.h"
+#include "lapack.h"
 #include "solver_type.h"
-static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp, daets_result *r)
+
+enum { NSTAGE = 3, LAST_STAGE = NSTAGE - 1 };
+
+/* Parameters of RADAU5 (its defaults, HW IV.8 and the RADAU5 documentation). */
+static const int NEWTON_MAX_ITER = 7;       /* nit: Newton iterations per step */
+static const double UROUND = 1e-16;         /* RADAU5's unit roundoff */
+static const double SAFETY = 0.9;           /* safety factor of the step-size prediction */
+static const double THETA_REUSE_JAC = 0.001; /* keep the Jacobian while theta stays below this */
+static const double QUOT_KEEP_LO = 1.0;     /* keep h and the factorization for h_new/h in */
+static const double QUOT_KEEP_HI = 1.2;     /*   [QUOT_KEEP_LO, QUOT_KEEP_HI] */
+static const double QUOT_MIN = 1.0 / 8.0;   /* h_new / h <= 8 */
+static const double QUOT_MAX = 5.0;         /* h_new / h >= 1/5 */
+static const double THETA_DIVERGE = 0.99;   /* contraction factor taken as divergence */
+static const double FIRST_REJECT_FACTOR = 0.1; /* h after an error-test failure of the first step */
+static const double FAIL_FACTOR = 0.5;      /* h after a Newton failure or a singular matrix */
+static const int MAX_SINGULAR = 5;          /* consecutive singular iteration matrices */
+static const long DEFAULT_MAX_STEPS = 1000000;
+static const double DEFAULT_H0 = 1e-6;      /* RADAU5's default, scaled by the interval length */
+static const double LAST_STEP_STRETCH = 1.001; /* never leave a remainder below h/1000 */
+
+/* The Radau IIA tableau and its eigen-decomposition, computed from c at the start of a run. */
+typedef struct tableau {
+  double c[NSTAGE];                 /* nodes */
+  double a[NSTAGE][NSTAGE];         /* collocation matrix A */
+  double ainv[NSTAGE][NSTAGE];      /* A^{-1} */
+  double gamma;                     /* real eigenvalue of A^{-1} */
+  double alpha, beta;               /* complex pair alpha +- i beta of A^{-1} */
+  double t[NSTAGE][NSTAGE];         /* T, T^{-1} A^{-1} T = [gamma 0 0; 0 alpha -beta; 0 beta alpha] */
+  double tinv[NSTAGE][NSTAGE];      /* T^{-1} */
+  double d[NSTAGE];                 /* error-estimate weights d_i = e_i / gamma_0 */
+} tableau;
+
+/* Outcome of one simplified Newton solve. */
+enum newton_outcome {
+  NEWTON_CONVERGED,
+  NEWTON_SLOW,    /* converging, but too slowly: retry with the predicted h */
+  NEWTON_FAILED   /* diverged, too many iterations, or the residual could not be evaluated */
+};
+
+typedef struct radau {
+  const daets_problem *p;
+  int n;
+  tableau tb;
+  double rtol, atol;   /* RADAU5's internal tolerances rtol', atol' */
+  double fnewt;        /* Newton stopping tolerance */
+  const int *index;    /* differentiation index per variable */
+  double *dfdy;        /* J = dF/dy at the last Jacobian point */
+  double *dfdyp;       /* M = dF/dy' at the last Jacobian point */
+  double *e1;          /* LU factors of E1 */
+  double complex *e2;  /* LU factors of E2 */
+  int *ipiv1, *ipiv2;
+  double *z[NSTAGE];   /* stage increments Z_i */
+  double *v[NSTAGE];   /* transformed increments V = T^{-1} Z */
+  double *w[NSTAGE];   /* stage derivatives W_i */
+  double *g[NSTAGE];   /* stage residuals, then the Newton corrections dV */
+  double complex *zrhs; /* right-hand side / solution of the complex system */
+  double *ystage;      /* y_n + Z_i */
+  double *scal;        /* error weights sc_i */
+  double *nscal;       /* weights of the Newton increments */
+  double *err;         /* error estimate */
+  double *mq;          /* M (y'_n + sum d_i Z_i / h) */
+  double *cont_y;      /* y at the start of the last accepted step */
+  double *cont_z[NSTAGE]; /* its stage increments: the collocation polynomial */
+  double cont_t, cont_h;  /* start and size of the last accepted step */
+  void *block;         /* the one allocation holding the arrays above */
+  daets_stats *stats;
+} radau;
+
+/* ---- the tableau ------------------------------------------------------------------------- */
+
+static double det3(double m[NSTAGE][NSTAGE])
 {
-  (void)p; (void)opt; (void)y; (void)yp;
-  return daets_fail(r, DAETS_ERR_UNSUPPORTED, 0.0, 0.0, "not implemented yet");
+  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+         m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+         m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 }
-const solver_type daets_solver_radau5 = {"radau5", "placeholder", integrate};
+
+/* inv = m^{-1} by the adjugate (3 x 3 only; m is well conditioned here). */
+static void inverse3(double m[NSTAGE][NSTAGE], double inv[NSTAGE][NSTAGE])
+{
+  double det = det3(m);
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int j = 0; j < NSTAGE; j++) {
+      int r0 = (j + 1) % NSTAGE, r1 = (j + 2) % NSTAGE; /* cofactor C_ji, cyclic form */
+      int c0 = (i + 1) % NSTAGE, c1 = (i + 2) % NSTAGE;
+      inv[i][j] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) / det;
+    }
+  }
+}
+
+/* A null vector of the singular 3 x 3 complex matrix b: the cross product of two rows (the
+ * bilinear one, which is orthogonal to both rows without conjugation); the pair with the largest
+ * product is the best conditioned. */
+static void null_vector(double complex b[NSTAGE][NSTAGE], double complex x[NSTAGE])
+{
+  double best = -1.0;
+  for (int r = 0; r < NSTAGE; r++) {
+    const double complex *u = b[r], *w = b[(r + 1) % NSTAGE];
+    double complex cand[NSTAGE] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                                   u[0] * w[1] - u[1] * w[0]};
+    double size = cabs(cand[0]) + cabs(cand[1]) + cabs(cand[2]);
+    if (size > best) {
+      best = size;
+      memcpy(x, cand, sizeof cand);
+    }
+  }
+}
+
+/* Radau IIA, s = 3 (HW IV.5, Table 5.6), its eigen-decomposition (HW IV.8) and the
+ * error-estimate weights (HW IV.8 (8.18)-(8.20)).  T is normalized as in RADAU5: the real
+ * eigenvector has unit 2-norm, the complex one a third component equal to 1. */
+static void tableau_init(tableau *tb)
+{
+  double sq6 = sqrt(6.0);
+  tb->c[0] = (4.0 - sq6) / 10.0;
+  tb->c[1] = (4.0 + sq6) / 10.0;
+  tb->c[2] = 1.0;
+
+  /* Collocation: sum_j a_ij c_j^(k-1) = c_i^k / k, k = 1..3, i.e. A V^T = R with the
+   * Vandermonde matrix V_kj = c_j^(k-1). */
+  double vand[NSTAGE][NSTAGE], vinv[NSTAGE][NSTAGE];
+  for (int k = 0; k < NSTAGE; k++) {
+    for (int j = 0; j < NSTAGE; j++) {
+      vand[k][j] = pow(tb->c[j], k);
+    }
+  }
+  inverse3(vand, vinv);
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int j = 0; j < NSTAGE; j++) {
+      double s = 0.0;
+      for (int k = 0; k < NSTAGE; k++) {
+        s += vinv[j][k] * pow(tb->c[i], k + 1) / (k + 1);
+      }
+      tb->a[i][j] = s;
+    }
+  }
+  inverse3(tb->a, tb->ainv);
+
+  /* Eigenvalues of A^{-1}: the poles of the stability function, i.e. the roots of
+   * 60 - 36 z + 9 z^2 - z^3 (60 det(I - zA), HW IV.5), by Cardano's formula. */
+  double c13 = cbrt(3.0), c23 = c13 * c13;
+  tb->gamma = 3.0 + c23 - c13;
+  tb->alpha = 3.0 - 0.5 * (c23 - c13);
+  tb->beta = 0.5 * sqrt(3.0) * (c23 + c13);
+
+  /* Real eigenvector t1 and complex w = u + i v for the eigenvalue alpha - i beta:
+   * A^{-1} u = alpha u + beta v, A^{-1} v = -beta u + alpha v, so T = [t1 u v] gives the block
+   * [alpha -beta; beta alpha] and the complex matrix ((alpha + i beta)/h) M + J. */
+  double complex b[NSTAGE][NSTAGE], x[NSTAGE];
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int j = 0; j < NSTAGE; j++) {
+      b[i][j] = tb->ainv[i][j] - (i == j ? tb->gamma : 0.0);
+    }
+  }
+  null_vector(b, x);
+  double norm = sqrt(creal(x[0]) * creal(x[0]) + creal(x[1]) * creal(x[1]) +
+                     creal(x[2]) * creal(x[2]));
+  if (creal(x[2]) < 0.0) {
+    norm = -norm;
+  }
+  for (int i = 0; i < NSTAGE; i++) {
+    tb->t[i][0] = creal(x[i]) / norm;
+  }
+  double complex mu = tb->alpha - I * tb->beta;
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int j = 0; j < NSTAGE; j++) {
+      b[i][j] = tb->ainv[i][j] - (i == j ? mu : 0.0);
+    }
+  }
+  null_vector(b, x);
+  double complex scale = x[2];
+  for (int i = 0; i < NSTAGE; i++) {
+    double complex wi = x[i] / scale;
+    tb->t[i][1] = creal(wi);
+    tb->t[i][2] = cimag(wi);
+  }
+  inverse3(tb->t, tb->tinv);
+
+  /* Embedded method: b^_0 = gamma_0 = 1/gamma on y'_n and sum_i b^_i c_i^(k-1) = 1/k - gamma_0
+   * [k = 1], k = 1..3 (order 3); e = A^{-T} (b^ - b) with b the last row of A; d = e / gamma_0. */
+  double gamma0 = 1.0 / tb->gamma, rhs[NSTAGE], bhat[NSTAGE];
+  for (int k = 0; k < NSTAGE; k++) {
+    rhs[k] = 1.0 / (k + 1) - (k == 0 ? gamma0 : 0.0);
+  }
+  for (int j = 0; j < NSTAGE; j++) {
+    bhat[j] = vinv[j][0] * rhs[0] + vinv[j][1] * rhs[1] + vinv[j][2] * rhs[2];
+  }
+  for (int j = 0; j < NSTAGE; j++) {
+    double e = 0.0;
+    for (int i = 0; i < NSTAGE; i++) {
+      e += tb->ainv[i][j] * (bhat[i] - tb->a[LAST_STAGE][i]);
+    }
+    tb->d[j] = e / gamma0;
+  }
+}
+
+/* ---- workspace --------------------------------------------------------------------------- */
+
+static int workspace_alloc(radau *s)
+{
+  size_t n = (size_t)s->n, nn = n * n;
+  /* complex first, then double, then int: each part stays aligned for its type */
+  size_t ncomplex = nn + n;
+  size_t ndouble = 3 * nn + 5 * NSTAGE * n + 6 * n;
+  size_t nint = 2 * n;
+  char *mem = malloc(ncomplex * sizeof(double complex) + ndouble * sizeof(double) +
+                     nint * sizeof(int));
+  if (!mem) {
+    return DAETS_ERR_NOMEM;
+  }
+  s->block = mem;
+  s->e2 = (double complex *)mem;
+  s->zrhs = s->e2 + nn;
+  double *d = (double *)(s->zrhs + n);
+  s->dfdy = d;
+  s->dfdyp = d + nn;
+  s->e1 = d + 2 * nn;
+  d += 3 * nn;
+  for (int i = 0; i < NSTAGE; i++) {
+    s->z[i] = d;
+    s->v[i] = d + n;
+    s->w[i] = d + 2 * n;
+    s->g[i] = d + 3 * n;
+    s->cont_z[i] = d + 4 * n;
+    d += 5 * n;
+  }
+  s->ystage = d;
+  s->scal = d + n;
+  s->err = d + 2 * n;
+  s->mq = d + 3 * n;
+  s->cont_y = d + 4 * n;
+  s->nscal = d + 5 * n;
+  int *ip = (int *)(d + 6 * n);
+  s->ipiv1 = ip;
+  s->ipiv2 = ip + n;
+  return 0;
+}
+
+/* ---- linear algebra and norms ------------------------------------------------------------ */
+
+/* E1 = (gamma/h) M + J and E2 = ((alpha + i beta)/h) M + J, factored. */
+static int factorize(radau *s, double h)
+{
+  size_t nn = (size_t)s->n * (size_t)s->n;
+  double fr = s->tb.gamma / h;
+  double complex fc = (s->tb.alpha + I * s->tb.beta) / h;
+  for (size_t k = 0; k < nn; k++) {
+    s->e1[k] = fr * s->dfdyp[k] + s->dfdy[k];
+    s->e2[k] = fc * s->dfdyp[k] + s->dfdy[k];
+  }
+  int rc = daets_lu_factor(s->n, s->e1, s->ipiv1);
+  if (rc == 0) {
+    rc = daets_zlu_factor(s->n, s->e2, s->ipiv2);
+  }
+  return rc;
+}
+
+/* Error weights at y_n for a step of size h: tolerance, divided by h^(index - 1) for the
+ * index-2 and index-3 components. */
+static void set_weights(radau *s, const double *y, double h)
+{
+  for (int i = 0; i < s->n; i++) {
+    double sc = s->atol + s->rtol * fabs(y[i]);
+    int idx = s->index ? s->index[i] : 1;
+    if (idx == 2) {
+      sc /= pow(h, getenv("XE2") ? atof(getenv("XE2")) : 1.0);
+    } else if (idx >= 3) {
+      sc /= pow(h, getenv("XE3") ? atof(getenv("XE3")) : 2.0);
+    }
+    s->scal[i] = sc;
+    s->nscal[i] = getenv("XNS") ? s->atol + s->rtol * fabs(y[i]) : sc;
+  }
+}
+
+static double sum_squares(int n, const double *x, const double *scal)
+{
+  double sum = 0.0;
+  for (int i = 0; i < n; i++) {
+    double q = x[i] / scal[i];
+    sum += q * q;
+  }
+  return sum;
+}
+
+static int all_finite(int n, const double *x)
+{
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- collocation polynomial -------------------------------------------------------------- */
+
+/* u(t_n + theta h) - y_n = sum_j l_j(theta) Z_j: the Lagrange basis on the nodes 0, c_1, c_2,
+ * c_3 (the node 0 carries y_n, so it appears only as the factor theta). */
+static void collocation_weights(const tableau *tb, double theta, double l[NSTAGE])
+{
+  for (int j = 0; j < NSTAGE; j++) {
+    double lj = theta / tb->c[j];
+    for (int k = 0; k < NSTAGE; k++) {
+      if (k != j) {
+        lj *= (theta - tb->c[k]) / (tb->c[j] - tb->c[k]);
+      }
+    }
+    l[j] = lj;
+  }
+}
+
+/* Z = (T (x) I) V and W = (A^{-1} (x) I) Z / h. */
+static void stages_from_v(radau *s, double h)
+{
+  const tableau *tb = &s->tb;
+  for (int k = 0; k < s->n; k++) {
+    double vk[NSTAGE], zk[NSTAGE];
+    for (int j = 0; j < NSTAGE; j++) {
+      vk[j] = s->v[j][k];
+    }
+    for (int i = 0; i < NSTAGE; i++) {
+      zk[i] = tb->t[i][0] * vk[0] + tb->t[i][1] * vk[1] + tb->t[i][2] * vk[2];
+      s->z[i][k] = zk[i];
+    }
+    for (int i = 0; i < NSTAGE; i++) {
+      s->w[i][k] = (tb->ainv[i][0] * zk[0] + tb->ainv[i][1] * zk[1] + tb->ainv[i][2] * zk[2]) / h;
+    }
+  }
+}
+
+/* Newton starting values for a step of size h from y_n with derivative yp: the previous
+ * collocation polynomial extrapolated (HW IV.8 (8.12)), or c_i h y'_n before the first accepted
+ * step. */
+static void starting_values(radau *s, double h, const double *yp, int have_poly)
+{
+  const tableau *tb = &s->tb;
+  for (int i = 0; i < NSTAGE; i++) {
+    if (!have_poly) {
+      for (int k = 0; k < s->n; k++) {
+        s->z[i][k] = tb->c[i] * h * yp[k];
+      }
+      continue;
+    }
+    /* u(t_{n+1} + c_i h) - y_{n+1}, with u from the step [t_n, t_{n+1}] of size cont_h */
+    double l[NSTAGE];
+    collocation_weights(tb, 1.0 + tb->c[i] * h / s->cont_h, l);
+    for (int k = 0; k < s->n; k++) {
+      s->z[i][k] = l[0] * s->cont_z[0][k] + l[1] * s->cont_z[1][k] + l[2] * s->cont_z[2][k] -
+                   s->cont_z[LAST_STAGE][k];
+    }
+  }
+  for (int k = 0; k < s->n; k++) {
+    for (int i = 0; i < NSTAGE; i++) {
+      s->v[i][k] = tb->tinv[i][0] * s->z[0][k] + tb->tinv[i][1] * s->z[1][k] +
+                   tb->tinv[i][2] * s->z[2][k];
+    }
+  }
+  stages_from_v(s, h);
+}
+
+/* ---- one step ---------------------------------------------------------------------------- */
+
+/* Simplified Newton iteration for the stage equations of the step [t, t + h] from y.
+ * Returns 0 and the outcome, or a negative code (residual failure, LAPACK internal error).
+ * theta and faccon carry over between steps as in RADAU5; hfac is the suggested step-size
+ * factor for NEWTON_SLOW. */
+static int newton(radau *s, double t, double h, const double *y, int *iters, double *theta,
+                  double *faccon, double *hfac, enum newton_outcome *outcome)
+{
+  const tableau *tb = &s->tb;
+  int n = s->n;
+  double dynold = 1.0, thqold = 1.0;
+  *faccon = pow(fmax(*faccon, UROUND), 0.8);
+  *theta = THETA_REUSE_JAC;
+  *outcome = NEWTON_FAILED;
+  for (int newt = 0;;) {
+    *iters = newt;
+    if (newt >= NEWTON_MAX_ITER) {
+      return 0;
+    }
+    for (int i = 0; i < NSTAGE; i++) {
+      for (int k = 0; k < n; k++) {
+        s->ystage[k] = y[k] + s->z[i][k];
+      }
+      int rc = daets_problem_res(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i]);
+      s->stats->nres++;
+      if (rc < 0) {
+        return rc;
+      }
+      if (rc > 0 || !all_finite(n, s->g[i])) {
+        return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
+      }
+    }
+    /* right-hand side -(T^{-1} (x) I) G, in place */
+    for (int k = 0; k < n; k++) {
+      double gk[NSTAGE] = {s->g[0][k], s->g[1][k], s->g[2][k]};
+      for (int i = 0; i < NSTAGE; i++) {
+        s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
+      }
+    }
+    int rc = daets_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
+    for (int k = 0; k < n; k++) {
+      s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
+    }
+    if (rc == 0) {
+      rc = daets_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+    }
+    if (rc != 0) {
+      return rc;
+    }
+    for (int k = 0; k < n; k++) {
+      s->g[1][k] = creal(s->zrhs[k]);
+      s->g[2][k] = cimag(s->zrhs[k]);
+    }
+    newt++;
+    *iters = newt;
+    double dyno = sqrt((sum_squares(n, s->g[0], s->nscal) + sum_squares(n, s->g[1], s->nscal) +
+                        sum_squares(n, s->g[2], s->nscal)) /
+                       (NSTAGE * n));
+    if (!isfinite(dyno)) {
+      return 0;
+    }
+    if (newt > 1 && newt < NEWTON_MAX_ITER) {
+      double thq = dyno / dynold;
+      *theta = newt == 2 ? thq : sqrt(thq * thqold);
+      thqold = thq;
+      if (*theta >= THETA_DIVERGE) {
+        return 0;
+      }
+      *faccon = *theta / (1.0 - *theta);
+      /* the error left after the remaining iterations, if the rate stays theta */
+      double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
+      if (dyth >= 1.0) {
+        double qnewt = fmax(1e-4, fmin(20.0, dyth));
+        *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
+        *outcome = NEWTON_SLOW;
+        return 0;
+      }
+    }
+    dynold = fmax(dyno, UROUND);
+    for (int i = 0; i < NSTAGE; i++) {
+      for (int k = 0; k < n; k++) {
+        s->v[i][k] += s->g[i][k];
+      }
+    }
+    stages_from_v(s, h);
+    if (*faccon * dyno <= s->fnewt) {
+      *outcome = NEWTON_CONVERGED;
+      return 0;
+    }
+  }
+}
+
+/* The filtered error estimate (see the header): err = E1^{-1} M (y'_n + sum d_i Z_i / h), refined
+ * once with F(t_n, y_n + err, y'_n) when refine is set and the first estimate fails.  Returns 0
+ * or a negative code; *errnorm is the weighted RMS norm (infinite when not finite). */
+static int estimate_error(radau *s, double t, double h, const double *y, const double *yp,
+                          int refine, double *errnorm)
+{
+  const tableau *tb = &s->tb;
+  int n = s->n;
+  for (int k = 0; k < n; k++) {
+    s->err[k] = yp[k] + (tb->d[0] * s->z[0][k] + tb->d[1] * s->z[1][k] + tb->d[2] * s->z[2][k]) / h;
+  }
+  for (int i = 0; i < n; i++) {
+    double sum = 0.0;
+    for (int j = 0; j < n; j++) {
+      sum += DAETS_AT(s->dfdyp, n, i, j) * s->err[j];
+    }
+    s->mq[i] = sum;
+  }
+  memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
+  int rc = daets_lu_solve(n, s->e1, s->ipiv1, s->err);
+  if (rc != 0) {
+    return rc;
+  }
+  double e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+  if (e >= 1.0 && refine) {
+    double *fval = s->g[0]; /* free after the Newton iteration */
+    for (int k = 0; k < n; k++) {
+      s->ystage[k] = y[k] + s->err[k];
+    }
+    rc = daets_problem_res(s->p, t, s->ystage, yp, fval);
+    s->stats->nres++;
+    if (rc < 0) {
+      return rc;
+    }
+    /* if y_n + err cannot be evaluated the first estimate stands */
+    if (rc == 0 && all_finite(n, fval)) {
+      for (int k = 0; k < n; k++) {
+        s->err[k] = s->mq[k] - fval[k];
+      }
+      rc = daets_lu_solve(n, s->e1, s->ipiv1, s->err);
+      if (rc != 0) {
+        return rc;
+      }
+      e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+    }
+  }
+  *errnorm = isfinite(e) ? e : INFINITY;
+  return 0;
+}
+
+/* Fill the output points in (cont_t, tnew] from the collocation polynomial of the step just
+ * accepted (ynew = y at tnew, so an output at tnew is exact). */
+static void dense_output(const radau *s, const daets_options *opt, int *next, double tnew,
+                         const double *ynew)
+{
+  int n = s->n;
+  for (; *next < opt->ntout && opt->tout[*next] <= tnew; (*next)++) {
+    double *out = opt->yout + (size_t)*next * (size_t)n;
+    if (opt->tout[*next] == tnew) {
+      memcpy(out, ynew, sizeof(double) * (size_t)n);
+      continue;
+    }
+    double l[NSTAGE];
+    collocation_weights(&s->tb, (opt->tout[*next] - s->cont_t) / s->cont_h, l);
+    for (int k = 0; k < n; k++) {
+      out[k] = s->cont_y[k] + l[0] * s->cont_z[0][k] + l[1] * s->cont_z[1][k] +
+               l[2] * s->cont_z[2][k];
+    }
+  }
+}
+
+/* ---- the driver -------------------------------------------------------------------------- */
+
+static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_result *r)
+{
+  const daets_problem *p = s->p;
+  int n = s->n;
+  double t = daets_problem_t0(p), tend = daets_problem_tend(p), span = tend - t;
+  double hmax = opt->hmax > 0.0 ? fmin(opt->hmax, span) : span;
+  double h = opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * span;
+  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
+  h = fmin(h, hmax);
+  int last = 0;
+  if (t + h * LAST_STEP_STRETCH >= tend) {
+    h = tend - t;
+    last = 1;
+  }
+  int need_jac = 1, need_lu = 1, first = 1, reject = 0, fresh_jac = 0, nsing = 0;
+  double theta = THETA_REUSE_JAC, faccon = 1.0, hacc = h, erracc = 1.0;
+  double cfac = SAFETY * (1 + 2 * NEWTON_MAX_ITER);
+  int next_out = 0;
+  for (; next_out < opt->ntout && opt->tout[next_out] <= t; next_out++) {
+    memcpy(opt->yout + (size_t)next_out * (size_t)n, y, sizeof(double) * (size_t)n);
+  }
+
+  for (;;) {
+    if (need_jac) {
+      int rc = daets_problem_jac(p, t, y, yp, s->dfdy, s->dfdyp);
+      s->stats->njac++;
+      if (rc != 0) {
+        return daets_fail(r, rc < 0 ? rc : DAETS_ERR_RES, t, h,
+                          "the Jacobian cannot be evaluated at an accepted point (%s)",
+                          daets_strerror(rc));
+      }
+      fresh_jac = 1;
+      need_lu = 1;
+    }
+    need_jac = 0;
+    if (need_lu) {
+      int rc = factorize(s, h);
+      if (rc == DAETS_ERR_SINGULAR) {
+        if (++nsing >= MAX_SINGULAR) {
+          return daets_fail(r, DAETS_ERR_SINGULAR, t, h,
+                            "iteration matrix singular %d times in a row", nsing);
+        }
+        h *= FAIL_FACTOR;
+        reject = 1;
+        last = 0;
+        need_jac = !fresh_jac;
+        continue;
+      }
+      if (rc != 0) {
+        return daets_fail(r, rc, t, h, "LU factorization: %s", daets_strerror(rc));
+      }
+      s->stats->nlu++;
+    }
+    need_lu = 0;
+
+    s->stats->steps++;
+    if (s->stats->steps > max_steps) {
+      return daets_fail(r, DAETS_ERR_MAX_STEPS, t, h, "more than %ld steps needed", max_steps);
+    }
+    if (h < 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(tend))) {
+      return daets_fail(r, DAETS_ERR_STEP_TOO_SMALL, t, h,
+                        "step size too small (below 10 eps |t|)");
+    }
+    double tnew = last ? tend : t + h;
+    set_weights(s, y, h);
+    starting_values(s, h, yp, !first);
+
+    int iters = 0;
+    double hfac = FAIL_FACTOR, err = INFINITY;
+    enum newton_outcome outcome;
+    double fnewt_save = s->fnewt;
+    if (last && getenv("XLAST")) { s->fnewt *= atof(getenv("XLAST")); }
+    int rc = newton(s, t, h, y, &iters, &theta, &faccon, &hfac, &outcome);
+    s->fnewt = fnewt_save;
+    if (rc == 0 && outcome == NEWTON_CONVERGED) {
+      rc = estimate_error(s, t, h, y, yp, first || reject, &err);
+      if (rc == 0 && !isfinite(err)) {
+        outcome = NEWTON_FAILED;
+      }
+    }
+    if (rc != 0) {
+      return daets_fail(r, rc, t, h, "%s", daets_strerror(rc));
+    }
+    if (outcome != NEWTON_CONVERGED) {
+      s->stats->nconvfail++;
+      h *= outcome == NEWTON_SLOW ? hfac : FAIL_FACTOR;
+      reject = 1;
+      last = 0;
+      need_jac = !fresh_jac;
+      need_lu = 1;
+      continue;
+    }
+
+    double fac = fmin(SAFETY, cfac / (iters + 2 * NEWTON_MAX_ITER));
+    double quot = fmax(QUOT_MIN, fmin(QUOT_MAX, pow(err, 0.25) / fac));
+    double hnew = h / quot;
+    if (err >= 1.0) {
+      s->stats->nerrfail++;
+      reject = 1;
+      last = 0;
+      h = first ? h * FIRST_REJECT_FACTOR : hnew;
+      need_jac = !fresh_jac;
+      need_lu = 1;
+      continue;
+    }
+
+    /* accepted */
+    s->stats->accepted++;
+    nsing = 0;
+    if (!first) {
+      /* predictive controller of Gustafsson (HW IV.8 (8.25)) */
+      double facgus = (hacc / h) * pow(err * err / erracc, 0.25) / SAFETY;
+      facgus = fmax(QUOT_MIN, fmin(QUOT_MAX, facgus));
+      quot = fmax(quot, facgus);
+      hnew = h / quot;
+    }
+    hacc = h;
+    erracc = fmax(1e-2, err);
+    first = 0;
+    memcpy(s->cont_y, y, sizeof(double) * (size_t)n);
+    for (int i = 0; i < NSTAGE; i++) {
+      memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
+    }
+    s->cont_t = t;
+    s->cont_h = h;
+    for (int k = 0; k < n; k++) {
+      y[k] += s->z[LAST_STAGE][k];
+    }
+    memcpy(yp, s->w[LAST_STAGE], sizeof(double) * (size_t)n);
+    t = tnew;
+    dense_output(s, opt, &next_out, t, y);
+    if (opt->on_step) {
+      opt->on_step(opt->on_step_ctx, t, h, 5);
+    }
+    fresh_jac = 0;
+    if (last) {
+      r->status = DAETS_OK;
+      r->t = t;
+      r->h = h;
+      r->message[0] = '\0';
+      return DAETS_OK;
+    }
+    hnew = fmin(hnew, hmax);
+    if (reject) {
+      hnew = fmin(hnew, h);
+    }
+    reject = 0;
+    if (t + hnew * (getenv("XSTRETCH") ? atof(getenv("XSTRETCH")) : LAST_STEP_STRETCH) >= tend) {
+      h = tend - t;
+      last = 1;
+    } else if (t + 2.0 * hnew >= tend) {
+      /* Two steps remain: make them equal.  A short final step would amplify the errors of the
+       * index-2 and index-3 components by 1/h and 1/h^2 (RADAU5 takes t + h_new, leaving any
+       * remainder). */
+      h = (getenv("XSPLIT") ? 1.0 - atof(getenv("XSPLIT")) : 0.5) * (tend - t);
+    } else {
+      double qt = hnew / h;
+      if (theta <= THETA_REUSE_JAC && qt >= QUOT_KEEP_LO && qt <= QUOT_KEEP_HI) {
+        continue; /* same h, same Jacobian, same factors */
+      }
+      h = hnew;
+    }
+    if (theta <= THETA_REUSE_JAC) {
+      need_lu = 1;
+    } else {
+      need_jac = 1;
+    }
+  }
+}
+
+static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp,
+                     daets_result *r)
+{
+  radau s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.n = daets_problem_neq(p);
+  s.index = daets_problem_index(p);
+  s.stats = &r->stats;
+  tableau_init(&s.tb);
+  /* RADAU5's tolerance transformation: the error estimate is O(h^4), the global error O(h^5) */
+  s.rtol = 0.1 * pow(opt->rtol, 2.0 / 3.0);
+  s.atol = s.rtol * (opt->atol / opt->rtol);
+  s.fnewt = fmax(10.0 * UROUND / s.rtol, fmin(0.03, sqrt(s.rtol)));
+  if (getenv("XFNEWT")) { s.fnewt *= atof(getenv("XFNEWT")); } /* XXX experiment */
+  if (workspace_alloc(&s) != 0) {
+    return daets_fail(r, DAETS_ERR_NOMEM, daets_problem_t0(p), 0.0, "out of memory");
+  }
+  int status = run(&s, opt, y, yp, r);
+  free(s.block);
+  return status;
+}
+
+const solver_type daets_solver_radau5 = {
+    "radau5", "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate};

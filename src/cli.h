@@ -15,6 +15,7 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_refsol(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* Print "daets: <message>" to stderr and return EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

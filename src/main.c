@@ -23,6 +23,9 @@ static void print_usage(FILE *out)
           "  check SPEC                   initial values, hidden constraints, Jacobian vs finite\n"
           "                               differences, reference source\n"
           "  refsol pendulum|dpendulum    recompute a reference we compute ourselves\n"
+          "  bench [SPEC|all] [--solvers LIST] [--repeat N]\n"
+          "                               CPU time (median of N, default 11), counters, time per\n"
+          "                               step and shares of residual, Jacobian and LU work\n"
           "\n"
           "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear\n"
           "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
@@ -35,7 +38,7 @@ int main(int argc, char **argv)
     int (*run)(int, char **);
   } commands[] = {
       {"list", cmd_list}, {"run", cmd_run}, {"table", cmd_table},
-      {"check", cmd_check}, {"refsol", cmd_refsol},
+      {"check", cmd_check}, {"refsol", cmd_refsol}, {"bench", cmd_bench},
   };
   if (argc < 2) {
     print_usage(stderr);
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
       return commands[i].run(argc - 1, argv + 1);
     }
   }
-  fprintf(stderr, "daets: unknown command '%s'; valid commands: list, run, table, check, refsol\n",
+  fprintf(stderr, "daets: unknown command '%s'; valid commands: list, run, table, check, refsol, bench\n",
           argv[1]);
   return EXIT_USAGE;
 }

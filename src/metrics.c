@@ -18,7 +18,7 @@ double daets_scd(const daets_problem *p, const double *y, const double *yref)
   for (int i = 0; i < n; i++) {
     if (daets_problem_in_scd(p, i) && yref[i] != 0.0) {
       double e = fabs(y[i] - yref[i]) / fabs(yref[i]);
-      if (!(e <= maxerr)) { /* also takes NaN, so a NaN solution never looks accurate */
+      if (isnan(e) || e > maxerr) { /* a NaN sticks: a NaN solution never looks accurate */
         maxerr = e;
       }
     }
@@ -33,7 +33,7 @@ double daets_mescd(const daets_problem *p, const double *y, const double *yref, 
   double ratio = atol / rtol, maxerr = 0.0;
   for (int i = 0; i < n; i++) {
     double e = fabs(y[i] - yref[i]) / (ratio + fabs(yref[i]));
-    if (!(e <= maxerr)) {
+    if (isnan(e) || e > maxerr) {
       maxerr = e;
     }
   }

@@ -120,8 +120,9 @@ int daets_problem_residual_size(const daets_problem *p, double t, const double *
                                 double *max_abs, double *max_rel);
 
 /* The analytic Jacobian against central differences of the residual, every column:
- * err = max_j max_i |J_ij - D_ij| / max_i |J_ij| (columns of zeros: absolute), for dF/dy and
- * dF/dy' separately.  Steps h_j = eps^(1/3) max(|v_j|, 1e-3) with v = y or y'. */
+ * err = max_j max_i (|J_ij - D_ij| - r_ij) / max_i |J_ij| (columns of zeros: absolute), for dF/dy
+ * and dF/dy' separately, where r_ij = 16 eps size_i / h_j is what rounding in F_i can cause
+ * (size_i as in daets_problem_residual_size).  Steps h_j = eps^(1/3) max(|v_j|, 1e-3), v = y or y'. */
 int daets_problem_check_jac(const daets_problem *p, double t, const double *y, const double *yp,
                             double *err_dfdy, double *err_dfdyp);
 

@@ -1,0 +1,166 @@
+/* daets bench: CPU time per problem, solver and table tolerance (median of --repeat runs, 11 by
+ * default, after dropping min and max), with the counters beside it, the time per step, and the
+ * estimated share of the time spent in residual evaluations, Jacobian evaluations and
+ * factorizations.
+ *
+ * The shares are estimates: the unit cost of one residual, one Jacobian and one factorization
+ * (dgetrf of the n x n iteration matrix; for Radau IIA a dgetrf plus a zgetrf, which count as one
+ * factorization event) is measured by repetition on this problem, then multiplied by the counters
+ * and divided by the run's CPU time.  Counts are reproducible; times are not (shared machines). */
+#include <complex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "lapack.h"
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct unit_costs {
+  double res, jac, lu_real, lu_complex; /* seconds per call */
+} unit_costs;
+
+/* Time `reps` calls of each operation at the initial point of p. */
+static void measure_unit_costs(const daets_problem *p, unit_costs *c)
+{
+  int n = daets_problem_neq(p), reps = 2000;
+  size_t nn = (size_t)n * (size_t)n;
+  double *y = malloc(sizeof(double) * (3 * (size_t)n + 3 * nn));
+  double complex *z = malloc(sizeof(double complex) * nn);
+  int *ipiv = malloc(sizeof(int) * (size_t)n);
+  double *yp = y + n, *res = yp + n, *dfdy = res + n, *dfdyp = dfdy + nn, *a = dfdyp + nn;
+  double t0 = daets_problem_t0(p);
+  daets_problem_init(p, y, yp);
+  daets_problem_jac(p, t0, y, yp, dfdy, dfdyp);
+
+  double start = cpu_now();
+  for (int k = 0; k < reps; k++) {
+    daets_problem_res(p, t0, y, yp, res);
+  }
+  c->res = (cpu_now() - start) / reps;
+  start = cpu_now();
+  for (int k = 0; k < reps; k++) {
+    daets_problem_jac(p, t0, y, yp, dfdy, dfdyp);
+  }
+  c->jac = (cpu_now() - start) / reps;
+  start = cpu_now();
+  for (int k = 0; k < reps; k++) {
+    for (size_t i = 0; i < nn; i++) {
+      a[i] = dfdy[i] + 1e3 * dfdyp[i];
+    }
+    daets_lu_factor(n, a, ipiv);
+  }
+  c->lu_real = (cpu_now() - start) / reps;
+  start = cpu_now();
+  for (int k = 0; k < reps; k++) {
+    for (size_t i = 0; i < nn; i++) {
+      z[i] = dfdy[i] + (1e3 + 1e3 * I) * dfdyp[i];
+    }
+    daets_zlu_factor(n, z, ipiv);
+  }
+  c->lu_complex = (cpu_now() - start) / reps;
+  free(y);
+  free(z);
+  free(ipiv);
+}
+
+static void bench_problem(const daets_problem *p, const char *const *solvers, int nsolvers,
+                          int repeat, int *nfail)
+{
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  unit_costs c;
+  measure_unit_costs(p, &c);
+  printf("\n%s (%s): one residual %.2f us, one Jacobian %.2f us, one LU %.2f us (real) / %.2f us "
+         "(complex)\n",
+         daets_problem_title(p), daets_problem_spec(p), 1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real,
+         1e6 * c.lu_complex);
+  printf("%-7s %-7s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver", "rtol",
+         "mescd", "scd", "steps", "#f", "#Jac", "#LU", "CPU med", "CPU min", "CPU max", "us/step",
+         "%res", "%jac", "%LU");
+  for (int s = 0; s < nsolvers; s++) {
+    for (int k = 0; k < plan.ntable; k++) {
+      daets_options opt;
+      daets_options_default(&opt);
+      opt.rtol = opt.atol = plan.table_rtol[k];
+      opt.h0 = plan.h0_factor * opt.rtol;
+      run_record rec;
+      int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
+      const daets_stats *st = &rec.result.stats;
+      double cpu = rec.result.cpu_seconds;
+      double lu = strcmp(solvers[s], "radau5") == 0 ? c.lu_real + c.lu_complex : c.lu_real;
+      double share = cpu > 0.0 ? 100.0 / cpu : 0.0;
+      if (rc != 0) {
+        (*nfail)++;
+        printf("%-7s %-7.0e failed: %s\n", solvers[s], opt.rtol, rec.result.message);
+      } else {
+        printf("%-7s %-7.0e %6.2f %6.2f %7ld %8ld %6ld %6ld %10.6f %10.6f %10.6f %8.2f %6.1f %6.1f "
+               "%6.1f\n",
+               solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu, cpu,
+               rec.result.cpu_min, rec.result.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
+               share * c.res * st->nres, share * c.jac * st->njac, share * lu * st->nlu);
+      }
+      fflush(stdout);
+      free_run(&rec);
+    }
+  }
+}
+
+int cmd_bench(int argc, char **argv)
+{
+  const char *spec = "all";
+  const char *solvers[8];
+  int nsolvers = 0, repeat = 11;
+  char list[256] = "";
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    if (strcmp(argv[i], "--repeat") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_int("--repeat", v, 1, 1000, &repeat) != 0) {
+        return EXIT_USAGE;
+      }
+    } else if (strcmp(argv[i], "--solvers") == 0) {
+      if (!(v = option_value(argc, argv, &i))) {
+        return EXIT_USAGE;
+      }
+      snprintf(list, sizeof list, "%s", v);
+    } else if (argv[i][0] == '-') {
+      return usage_error("unknown option '%s'; valid options: --solvers, --repeat", argv[i]);
+    } else {
+      spec = argv[i];
+    }
+  }
+  if (list[0]) {
+    char *save = NULL;
+    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+      if (check_solver(s) != 0) {
+        return EXIT_USAGE;
+      }
+      if (nsolvers < 8) {
+        solvers[nsolvers++] = s;
+      }
+    }
+  } else {
+    for (int s = 0; s < daets_solver_count() && s < 8; s++) {
+      solvers[nsolvers++] = daets_solver_id(s);
+    }
+  }
+  int all = strcmp(spec, "all") == 0, nfail = 0;
+  printf("daets bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
+         "are estimated shares (unit cost x count / CPU)\n",
+         repeat);
+  for (int i = 0; i < (all ? daets_problem_count() : 1); i++) {
+    daets_problem *p = open_problem(all ? daets_problem_id(i) : spec);
+    if (!p) {
+      return EXIT_USAGE;
+    }
+    bench_problem(p, solvers, nsolvers, repeat, &nfail);
+    daets_problem_destroy(p);
+  }
+  return nfail ? EXIT_FAILED_RUN : EXIT_OK;
+}

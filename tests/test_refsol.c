@@ -1,0 +1,116 @@
+/* The references daets computes itself.
+ * - The committed data files are exactly what the generators print (`daets refsol ...`).
+ * - The pendulum's exact solution (Jacobi elliptic functions, refsol/pendulum_ref.c) agrees with an
+ *   independent evaluation: the angle equation theta'' = -g sin(theta) integrated by the classical
+ *   Runge-Kutta method in long double with a small step (error ~ h^4 ~ 1e-16), at several times.
+ * - The pendulum's exact state satisfies the DAE of problems/pendulum.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "daets/daets.h"
+#include "refsol.h"
+
+static char *slurp(FILE *f, size_t *len)
+{
+  size_t cap = 1 << 14, used = 0, got;
+  char *buf = malloc(cap);
+  while ((got = fread(buf + used, 1, cap - used, f)) > 0) {
+    used += got;
+    if (used == cap) {
+      cap *= 2;
+      buf = realloc(buf, cap);
+    }
+  }
+  *len = used;
+  return buf;
+}
+
+static void generator_matches_file(const char *name, int (*write)(FILE *))
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.txt", DAETS_REFSOL_DIR, name);
+  FILE *committed = fopen(path, "rb"), *generated = tmpfile();
+  CHECK(committed && generated, "open %s", path);
+  if (!committed || !generated) {
+    return;
+  }
+  CHECK(write(generated) == 0, "%s generator", name);
+  rewind(generated);
+  size_t la = 0, lb = 0;
+  char *a = slurp(committed, &la), *b = slurp(generated, &lb);
+  CHECK(la == lb && memcmp(a, b, la) == 0, "refsol/%s.txt differs from what `daets refsol %s` prints",
+        name, name);
+  free(a);
+  free(b);
+  fclose(committed);
+  fclose(generated);
+}
+
+/* theta'' = -g sin(theta), theta(0) = pi/2, theta'(0) = 0, by RK4 in long double. */
+static void angle_by_rk4(long double tend, long double *theta, long double *omega)
+{
+  const long double g = 9.81L, h = 2e-5L;
+  long double th = 1.5707963267948966192313216916397514L, om = 0.0L;
+  long nsteps = (long)(tend / h + 0.5L);
+  long double step = tend / (long double)nsteps;
+  for (long k = 0; k < nsteps; k++) {
+    long double k1t = om, k1o = -g * sinl(th);
+    long double k2t = om + 0.5L * step * k1o, k2o = -g * sinl(th + 0.5L * step * k1t);
+    long double k3t = om + 0.5L * step * k2o, k3o = -g * sinl(th + 0.5L * step * k2t);
+    long double k4t = om + step * k3o, k4o = -g * sinl(th + step * k3t);
+    th += step / 6.0L * (k1t + 2.0L * k2t + 2.0L * k3t + k4t);
+    om += step / 6.0L * (k1o + 2.0L * k2o + 2.0L * k3o + k4o);
+  }
+  *theta = th;
+  *omega = om;
+}
+
+static void pendulum_against_rk4(void)
+{
+  static const double times[] = {0.25, 1.0, 2.5, 4.0};
+  for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+    long double th, om;
+    angle_by_rk4(times[k], &th, &om);
+    /* theta from the downward vertical: x = sin(theta), y = cos(theta) (y points down) */
+    double expect[5] = {(double)sinl(th), (double)cosl(th), (double)(om * cosl(th)),
+                        (double)(-om * sinl(th)), (double)(3.0L * 9.81L * cosl(th))};
+    double y[5], yp[5];
+    refsol_pendulum_state(times[k], y, yp);
+    for (int i = 0; i < 5; i++) {
+      CHECK(fabs(y[i] - expect[i]) <= 1e-11 * (1.0 + fabs(expect[i])),
+            "pendulum at t = %g: y%d = %.17g, RK4 gives %.17g", times[k], i + 1, y[i], expect[i]);
+    }
+  }
+}
+
+static void pendulum_state_solves_dae(void)
+{
+  daets_problem *p = NULL;
+  CHECK(daets_problem_create("pendulum", &p, NULL, 0) == 0, "pendulum");
+  double y[5], yp[5], res[5], yref[5];
+  for (double t = 0.0; t <= 100.0; t += 7.3) {
+    refsol_pendulum_state(t, y, yp);
+    daets_problem_res(p, t, y, yp, res);
+    for (int i = 0; i < 5; i++) {
+      CHECK(fabs(res[i]) < 1e-12, "pendulum residual of the exact state at t = %g: F%d = %.3e", t,
+            i + 1, res[i]);
+    }
+  }
+  refsol_pendulum_state(100.0, y, yp);
+  daets_problem_ref(p, yref);
+  for (int i = 0; i < 5; i++) {
+    CHECK(fabs(y[i] - yref[i]) <= 4e-16 * fabs(yref[i]) + 1e-300, "pendulum yref_%d = %.17g, exact %.17g",
+          i + 1, yref[i], y[i]);
+  }
+  daets_problem_destroy(p);
+}
+
+int main(void)
+{
+  generator_matches_file("pendulum", refsol_pendulum_write);
+  generator_matches_file("dpendulum", refsol_dpendulum_write);
+  pendulum_against_rk4();
+  pendulum_state_solves_dae();
+  return check_summary("test_refsol");
+}
