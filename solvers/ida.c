@@ -45,17 +45,15 @@
 /* IDA's own first step when none is given is at most 1e-3 |tout - t0| (IDASolve). */
 #define IDA_H0_FRACTION 1e-3
 
-/* Error-test treatment of high-index variables (IDA_INDEX_TREATMENT). */
-enum treatment {
-  TREAT_NONE = 0,     /* IDA as is: every variable in the error test with weight 1/(rtol|y|+atol) */
-  TREAT_SUPPRESS = 1, /* algebraic variables (id = 0) left out of the error test */
-  TREAT_SCALE = 2,    /* weights of index-k variables multiplied by h^(k-1) */
-  TREAT_SCALE_SUPPRESS = 3, /* both */
-  TREAT_SUPPRESS_HIGH = 4   /* every variable of index >= 2 left out of the error test */
-};
-
-#ifndef IDA_INDEX_TREATMENT
-#define IDA_INDEX_TREATMENT TREAT_SCALE
+/* Error-test treatment of high-index variables (experiment switches, see INDEX TREATMENT).
+ * SCALE_MODE: 0 plain weights; 1 weights of index-k variables times h^(k-1); 2 only the
+ * algebraic ones (id = 0).  SUPPRESS_MODE: 0 every variable in the error test; 1 algebraic
+ * variables left out (IDASetSuppressAlg); 2 every variable of index >= 2 left out. */
+#ifndef SCALE_MODE
+#define SCALE_MODE 1
+#endif
+#ifndef SUPPRESS_MODE
+#define SUPPRESS_MODE 1
 #endif
 
 /* Everything one run needs inside IDA's callbacks (IDA's user data). */
@@ -63,18 +61,36 @@ typedef struct run_data {
   const daets_problem *p; /* the problem, read only */
   int neq;                /* number of equations */
   const int *index;       /* differentiation index per variable */
-  enum treatment treat;   /* error-test treatment of the high-index variables */
+  int *power;             /* weight of variable i is multiplied by h^power[i] */
   void *mem;              /* IDA memory: the weight function asks it for the step size */
   double rtol, atol;      /* tolerances, for the weight function */
   double h_first;         /* step size the weights assume before the first step */
   double *dfdy, *dfdyp;   /* neq x neq scratch for the problem's Jacobian */
   int fatal;              /* first negative code returned by a problem callback, 0 if none */
+#ifdef EWT_INPLACE
+  double *ewt_data, h_w;
+#endif
 } run_data;
 
 static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *user_data)
 {
   run_data *d = user_data;
   double *res = N_VGetArrayPointer(rv);
+#ifdef EWT_INPLACE
+  if (d->ewt_data) {
+    double h = 0.0;
+    IDAGetCurrentStep(d->mem, &h);
+    h = fabs(h);
+    if (h > 0.0 && h != d->h_w) {
+      for (int i = 0; i < d->neq; i++) {
+        for (int k = 0; k < d->power[i]; k++) {
+          d->ewt_data[i] *= h / d->h_w;
+        }
+      }
+      d->h_w = h;
+    }
+  }
+#endif
   int rc = daets_problem_res(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res);
   if (rc < 0) {
     if (!d->fatal) {
@@ -144,11 +160,15 @@ static int error_weights(N_Vector yv, N_Vector ewt, void *user_data)
   }
   for (int i = 0; i < d->neq; i++) {
     double scale = 1.0;
-    for (int k = 2; k <= d->index[i]; k++) {
+    for (int k = 0; k < d->power[i]; k++) {
       scale *= h;
     }
     w[i] = scale / (d->rtol * fabs(y[i]) + d->atol);
   }
+#ifdef EWT_INPLACE
+  d->ewt_data = w;
+  d->h_w = h;
+#endif
   return 0;
 }
 
@@ -233,8 +253,7 @@ static void collect_stats(void *mem, daets_stats *s)
   s->nlu = nsetups;
 }
 
-/* id_i = 1 when y_i' enters F (a nonzero in column i of dF/dy'), 0 otherwise; with
- * TREAT_SUPPRESS_HIGH every variable of index >= 2 is masked too. */
+/* id_i = 1 when y_i' enters F (a nonzero in column i of dF/dy'), 0 otherwise. */
 static int set_id(run_data *d, double t0, const double *y, const double *yp, N_Vector idv)
 {
   int n = d->neq;
@@ -250,7 +269,10 @@ static int set_id(run_data *d, double t0, const double *y, const double *yp, N_V
         differential = 1;
       }
     }
-    if (d->treat == TREAT_SUPPRESS_HIGH && d->index[j] >= 2) {
+    int high = d->index[j] >= 2;
+    d->power[j] = (SCALE_MODE == 1 || (SCALE_MODE == 2 && !differential)) && high
+                      ? d->index[j] - 1 : 0;
+    if (SUPPRESS_MODE == 2 && high) {
       differential = 0;
     }
     id[j] = differential ? 1.0 : 0.0;
@@ -266,6 +288,7 @@ typedef struct resources {
   SUNLinearSolver LS;
   void *mem;
   double *scratch;
+  int *power;
 } resources;
 
 static void release(resources *s)
@@ -286,6 +309,7 @@ static void release(resources *s)
     }
   }
   free(s->scratch);
+  free(s->power);
   if (s->ctx) {
     SUNContext_Free(&s->ctx);
   }
@@ -301,13 +325,14 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
     return daets_fail(r, DAETS_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
   s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
+  s->power = malloc(sizeof(int) * (size_t)n);
   s->yv = N_VNew_Serial(n, s->ctx);
   s->ypv = N_VNew_Serial(n, s->ctx);
   s->idv = N_VNew_Serial(n, s->ctx);
   s->dky = N_VNew_Serial(n, s->ctx);
   s->A = SUNDenseMatrix(n, n, s->ctx);
   s->mem = IDACreate(s->ctx);
-  if (!s->scratch || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->mem) {
+  if (!s->scratch || !s->power || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->mem) {
     return daets_fail(r, DAETS_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
   }
   s->LS = SUNLinSol_Dense(s->yv, s->A, s->ctx);
@@ -317,6 +342,7 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
   d->dfdy = s->scratch;
   d->dfdyp = s->scratch + (size_t)n * (size_t)n;
   d->mem = s->mem;
+  d->power = s->power;
   memcpy(N_VGetArrayPointer(s->yv), y, sizeof(double) * (size_t)n);
   memcpy(N_VGetArrayPointer(s->ypv), yp, sizeof(double) * (size_t)n);
 
@@ -326,9 +352,8 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
                       "the Jacobian at the initial point failed: %s", daets_strerror(rc));
   }
 
-  int scale = d->treat == TREAT_SCALE || d->treat == TREAT_SCALE_SUPPRESS;
-  int suppress = d->treat == TREAT_SUPPRESS || d->treat == TREAT_SCALE_SUPPRESS ||
-                 d->treat == TREAT_SUPPRESS_HIGH;
+  int scale = SCALE_MODE != 0;
+  int suppress = SUPPRESS_MODE != 0;
   long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
   int flag = IDASetErrFile(s->mem, NULL); /* the library never prints */
   if (flag == IDA_SUCCESS) {
@@ -359,6 +384,16 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
   if (flag == IDA_SUCCESS) {
     flag = IDASetStopTime(s->mem, tend);
   }
+#ifdef NLS_COEF
+  if (flag == IDA_SUCCESS) {
+    flag = IDASetNonlinConvCoef(s->mem, NLS_COEF);
+  }
+#endif
+#ifdef MAX_ORD
+  if (flag == IDA_SUCCESS) {
+    flag = IDASetMaxOrd(s->mem, MAX_ORD);
+  }
+#endif
   if (flag == IDA_SUCCESS && opt->h0 > 0.0) {
     flag = IDASetInitStep(s->mem, opt->h0);
   }
@@ -381,7 +416,6 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
       .p = p,
       .neq = n,
       .index = daets_problem_index(p),
-      .treat = IDA_INDEX_TREATMENT,
       .rtol = opt->rtol,
       .atol = opt->atol,
       .h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0),

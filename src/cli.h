@@ -15,6 +15,8 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_refsol(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 /* Print "daets: <message>" to stderr and return EXIT_USAGE. */
@@ -46,10 +48,17 @@ typedef struct run_record {
 int execute_run(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
                 run_record *rec);
 void free_run(run_record *rec);
+/* The test set's settings of a run at rtol: atol = rtol and h0 = h0_factor * rtol (the problem's
+ * daets_tolerance_plan) unless atol, h0 are given (> 0); max_steps 0 is the solver's default. */
+void test_set_options(const daets_problem *p, double rtol, double atol, double h0, long max_steps,
+                      daets_options *opt);
 
 void print_table_header(FILE *out);
 void print_table_row(FILE *out, const run_record *rec);
 void print_final_vector(FILE *out, const run_record *rec);
 void print_run_json(FILE *out, const run_record *rec);
+/* JSON pieces: a quoted, escaped string; a number, or null when it is not finite. */
+void json_string(FILE *out, const char *s);
+void json_number(FILE *out, double v);
 
 #endif /* DAETS_CLI_H */

@@ -32,6 +32,18 @@ int execute_run(const daets_problem *p, const char *solver, const daets_options 
   return rec->result.status;
 }
 
+void test_set_options(const daets_problem *p, double rtol, double atol, double h0, long max_steps,
+                      daets_options *opt)
+{
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  daets_options_default(opt);
+  opt->rtol = rtol;
+  opt->atol = atol > 0.0 ? atol : rtol;
+  opt->h0 = h0 > 0.0 ? h0 : plan.h0_factor * rtol;
+  opt->max_steps = max_steps;
+}
+
 void free_run(run_record *rec)
 {
   free(rec->y);
@@ -76,7 +88,7 @@ void print_final_vector(FILE *out, const run_record *rec)
   fprintf(out, "reference: %s\n", daets_problem_ref_source(rec->problem));
 }
 
-static void json_string(FILE *out, const char *s)
+void json_string(FILE *out, const char *s)
 {
   fputc('"', out);
   for (; *s; s++) {
@@ -93,7 +105,7 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* JSON has no NaN: a missing measure is null. */
-static void json_number(FILE *out, double v)
+void json_number(FILE *out, double v)
 {
   if (isfinite(v)) {
     fprintf(out, "%.17g", v);

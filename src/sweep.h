@@ -21,16 +21,16 @@ enum {
 /* One row of runs.csv.  Fixed size and pointer-free, so that a worker process sends it through a
  * pipe as it is. */
 typedef struct sweep_row {
-  char problem[SWEEP_ID_LEN];   /* problem id: the figures and tables are per problem */
-  char spec[SWEEP_SPEC_LEN];    /* canonical spec, all keys spelled out */
+  char problem[SWEEP_ID_LEN]; /* problem id: the figures and tables are per problem */
+  char spec[SWEEP_SPEC_LEN];  /* canonical spec, all keys spelled out */
   char solver[SWEEP_ID_LEN];
   double rtol, atol, h0;
-  int ok;                       /* 1: the run reached tend ("ok"); 0: "fail" */
-  char message[SWEEP_MSG_LEN];  /* where and why it failed; a note for an ok run without reference */
-  double scd, mescd;            /* NaN when failed or without reference */
+  int ok;                      /* 1: the run reached tend ("ok"); 0: "fail" */
+  char message[SWEEP_MSG_LEN]; /* where and why it failed; a note for an ok run without reference */
+  double scd, mescd;           /* NaN when failed or without reference */
   long steps, accepted, nres, nres_fd, njac, nlu;
   double cpu_seconds, cpu_min, cpu_max; /* median (without min, max), fastest, slowest */
-  int repeats;                  /* runs timed */
+  int repeats;                          /* runs timed */
 } sweep_row;
 
 /* One planned run. */

@@ -49,7 +49,9 @@ static void run_task(const sweep_task *task, int repeats, sweep_row *row)
   int rc = execute_run(task->problem, task->solver, &task->opt, repeats, &rec);
   const daets_result *r = &rec.result;
   row->ok = rc == 0;
-  if (rc != 0 && r->message[0]) {
+  if (rc != 0 && r->message[0] && strstr(r->message, daets_strerror(rc))) {
+    snprintf(row->message, sizeof row->message, "%s", r->message);
+  } else if (rc != 0 && r->message[0]) {
     snprintf(row->message, sizeof row->message, "%s (%s)", r->message, daets_strerror(rc));
   } else if (rc != 0) {
     snprintf(row->message, sizeof row->message, "%s", daets_strerror(rc));
@@ -186,9 +188,11 @@ static void reap(worker *w, char *why, size_t len)
   close_fd(&w->task_fd);
   close_fd(&w->result_fd);
   if (w->pid > 0 && waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status)) {
-    snprintf(why, len, "the run crashed: signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    snprintf(why, len, "the run crashed: signal %d (%s)", WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
   } else if (WIFEXITED(status)) {
-    snprintf(why, len, "the worker process exited with status %d before reporting", WEXITSTATUS(status));
+    snprintf(why, len, "the worker process exited with status %d before reporting",
+             WEXITSTATUS(status));
   } else {
     snprintf(why, len, "the worker process ended before reporting");
   }

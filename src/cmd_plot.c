@@ -1,0 +1,461 @@
+/* daets plot: the behaviour of the solution over the integration interval, as the figures of the
+ * Test Set for IVP Solvers (report 2.4) show it, and how well the hidden constraints hold.
+ *
+ * One run at the problem's default tolerance (daets list; --rtol overrides; atol = rtol,
+ * h0 = h0_factor rtol) with continuous output at --points equidistant times (daets_options
+ * tout/ntout/yout).  Default panels per problem, after the report's figures:
+ *   caraxis    x_l, y_l, x_r, y_r over t            (Figure II.17.2)
+ *   andrews    the seven angles modulo 2 pi over t  (Figure II.13.1)
+ *   crank      y_i, i = 2..7, 22, 23, 24 over t     (Figure II.19.4: rod angle, block, the four
+ *                                                    deformation modes, the multipliers)
+ *   pendulum   the trajectory (x, y), x and y over t (Hafner & Poell, eq. (1); y points down)
+ *   dpendulum  the trajectories (x1, y1), (x2, y2)   (eq. (6))
+ * and a last panel with max_i |g_i| of the position constraints and of their derivative along the
+ * solution (velocity level), from daets_problem_constraints.  Continuous output gives y only: these
+ * levels need only y in every formulation here, so y' is passed as zeros (the acceleration level,
+ * which needs y', is not drawn).  Between the steps the values come from the solver's
+ * interpolant, so these residuals include its error, not only the drift of the steps.
+ *
+ * --components LIST: items i (y_i over t), a-b (a range of them), i:j (y_j against y_i); angles
+ * are wrapped into (-pi, pi] with --wrap (Andrews' default).  The picture is drawn by gnuplot from
+ * FILE's stem + ".gp", a script with the data inside that can be edited and rerun. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+enum {
+  MAX_PANELS = 32,
+  MAX_NAMES = 32, /* components with a name in the tables below */
+  DEFAULT_POINTS = 1000,
+  PANEL_WIDTH = 440, /* pixels per panel */
+  PANEL_HEIGHT = 320
+};
+
+/* What to draw by default, and the names of the components (1-based; NULL: y_i). */
+typedef struct plot_default {
+  const char *problem;
+  const char *components;
+  int wrap;   /* angles: modulo 2 pi */
+  int y_down; /* the second coordinate of a trajectory points down (gravity along +y) */
+  const char *names[MAX_NAMES + 1];
+} plot_default;
+
+static const plot_default defaults[] = {
+    {.problem = "caraxis", /* report 2.4 section II.17.2: p = (x_l, y_l, x_r, y_r), q = p' */
+     .components = "1,2,3,4",
+     .names = {NULL, "x_l", "y_l", "x_r", "y_r", "x_l'", "y_l'", "x_r'", "y_r'", "λ_1", "λ_2"}},
+    {.problem = "andrews", /* Hairer & Wanner VII.7: the angles beta ... epsilon */
+     .components = "1-7",
+     .wrap = 1,
+     .names = {NULL, "β", "Θ", "γ", "Φ", "δ", "Ω", "ε"}},
+    {.problem = "crank", /* report 2.4 section II.19.2.1: p = (phi_1, phi_2, x_3), q_1..q_4 */
+     .components = "2-7,22-24",
+     .names = {NULL, "φ_1", "φ_2", "x_3", "q_1", "q_2", "q_3", "q_4", [22] = "λ_1", "λ_2", "λ_3"}},
+    {.problem = "pendulum", /* DESIGN: y = (x, y, vx, vy, F), y downwards */
+     .components = "1:2,1,2",
+     .y_down = 1,
+     .names = {NULL, "x", "y", "v_x", "v_y", "F"}},
+    {.problem = "dpendulum", /* DESIGN: y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2) */
+     .components = "1:2,3:4",
+     .y_down = 1,
+     .names = {NULL, "x_1", "y_1", "x_2", "y_2", "v_{x1}", "v_{y1}", "v_{x2}", "v_{y2}", "F_1",
+               "F_2"}},
+};
+
+typedef struct panel {
+  int x; /* component on the horizontal axis (1-based), 0: t */
+  int y; /* component on the vertical axis (1-based) */
+} panel;
+
+typedef struct plot_args {
+  const char *spec, *solver, *components, *out;
+  double rtol;
+  int points, wrap;
+} plot_args;
+
+static const plot_default *default_for(const char *problem)
+{
+  for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+    if (strcmp(defaults[i].problem, problem) == 0) {
+      return &defaults[i];
+    }
+  }
+  return NULL;
+}
+
+static int parse_plot_args(int argc, char **argv, plot_args *a)
+{
+  memset(a, 0, sizeof *a);
+  a->solver = "ida";
+  a->points = DEFAULT_POINTS;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    if (strcmp(arg, "--wrap") == 0) {
+      a->wrap = 1;
+    } else if (strcmp(arg, "--solver") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || check_solver(v) != 0) {
+        return -1;
+      }
+      a->solver = v;
+    } else if (strcmp(arg, "--components") == 0) {
+      if (!(a->components = option_value(argc, argv, &i))) {
+        return -1;
+      }
+    } else if (strcmp(arg, "--rtol") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, &a->rtol) != 0) {
+        return -1;
+      }
+    } else if (strcmp(arg, "--points") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 2, 1000000, &a->points) != 0) {
+        return -1;
+      }
+    } else if (strcmp(arg, "--out") == 0) {
+      if (!(a->out = option_value(argc, argv, &i))) {
+        return -1;
+      }
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      usage_error("unknown option '%s'; valid options: --solver, --components, --wrap, --rtol, "
+                  "--points, --out",
+                  arg);
+      return -1;
+    } else if (!a->spec) {
+      a->spec = arg;
+    } else {
+      usage_error("unexpected argument '%s' (one problem spec expected)", arg);
+      return -1;
+    }
+  }
+  if (!a->spec) {
+    usage_error("a problem spec is required, e.g. daets plot caraxis --out caraxis.png");
+    return -1;
+  }
+  size_t len = a->out ? strlen(a->out) : 0;
+  if (!a->out || len < 5 ||
+      (strcmp(a->out + len - 4, ".png") != 0 && strcmp(a->out + len - 4, ".svg") != 0)) {
+    usage_error("--out FILE is required, FILE ending .png or .svg");
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_index(const char *text, int neq, int *out)
+{
+  char opt[64];
+  snprintf(opt, sizeof opt, "--components (y_1..y_%d)", neq);
+  return parse_int(opt, text, 1, neq, out);
+}
+
+/* Items i, a-b, i:j separated by commas; returns the number of panels or -1 (reported). */
+static int parse_components(const char *text, int neq, panel *panels, int max)
+{
+  char buf[512];
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", text);
+  for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+    char *colon = strchr(item, ':'), *dash = strchr(item, '-');
+    int a = 0, b = 0;
+    if (colon) {
+      *colon = '\0';
+      if (parse_index(item, neq, &a) != 0 || parse_index(colon + 1, neq, &b) != 0) {
+        return -1;
+      }
+      if (n == max) {
+        break;
+      }
+      panels[n++] = (panel){a, b};
+      continue;
+    }
+    if (dash) {
+      *dash = '\0';
+    }
+    if (parse_index(item, neq, &a) != 0 || parse_index(dash ? dash + 1 : item, neq, &b) != 0) {
+      return -1;
+    }
+    for (int i = a; i <= b && n < max; i++) {
+      panels[n++] = (panel){0, i};
+    }
+  }
+  if (n == 0) {
+    usage_error("--components expects items i, a-b or i:j separated by commas, got '%s'", text);
+    return -1;
+  }
+  if (n == max) {
+    fprintf(stderr, "daets: warning: at most %d panels; the rest of --components is left out\n",
+            max);
+  }
+  return n;
+}
+
+static const char *name_of(const plot_default *d, int i)
+{
+  return (d && i <= MAX_NAMES) ? d->names[i] : NULL;
+}
+
+/* "y_{4} = q_1" (gnuplot enhanced text), or "y_{4}" for a component without a name. */
+static void component_label(char *buf, size_t len, const plot_default *d, int i, int wrap)
+{
+  const char *name = name_of(d, i);
+  snprintf(buf, len, "y_{%d}%s%s%s", i, name ? " = " : "", name ? name : "", wrap ? " mod 2π" : "");
+}
+
+/* An axis of a trajectory: the name, else y_{i}. */
+static void axis_label(char *buf, size_t len, const plot_default *d, int i)
+{
+  const char *name = name_of(d, i);
+  if (name) {
+    snprintf(buf, len, "%s", name);
+  } else {
+    snprintf(buf, len, "y_{%d}", i);
+  }
+}
+
+static void gp_quoted(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') {
+      fputc('\\', out);
+    }
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static const double PI = 3.14159265358979323846; /* M_PI is not C11 */
+
+static double wrapped(double v) { return remainder(v, 2.0 * PI); }
+
+/* The data of panel k: t or y_x against y_y, for the points the solver reached (yout not NaN).
+ * Wrapped angles get a break (blank line) where they jump by 2 pi. */
+static void write_panel_data(FILE *out, int k, const panel *pn, const double *tout,
+                             const double *yout, int npts, int neq, int wrap)
+{
+  fprintf(out, "$panel%d << EOD\n", k + 1);
+  double last = NAN;
+  for (int j = 0; j < npts; j++) {
+    const double *y = yout + (size_t)j * (size_t)neq;
+    double xv = pn->x ? y[pn->x - 1] : tout[j], yv = y[pn->y - 1];
+    if (isnan(yv) || isnan(xv)) {
+      continue;
+    }
+    if (wrap && !pn->x) {
+      yv = wrapped(yv);
+      if (fabs(yv - last) > PI) {
+        fputc('\n', out);
+      }
+      last = yv;
+    }
+    fprintf(out, "%.10g %.10g\n", xv, yv);
+  }
+  fputs("EOD\n", out);
+}
+
+/* max_i |g_i| at position and velocity level at every output point; 1 when written. */
+static int write_constraint_data(FILE *out, const daets_problem *p, const double *tout,
+                                 const double *yout, int npts)
+{
+  int neq = daets_problem_neq(p), nc = daets_problem_nconstraints(p);
+  if (nc <= 0) {
+    return 0;
+  }
+  double *work = calloc((size_t)(neq + 2 * nc), sizeof(double));
+  if (!work) {
+    return 0;
+  }
+  double *yp = work, *gpos = yp + neq, *gvel = gpos + nc; /* y' = 0: see the file comment */
+  fputs("$constraints << EOD\n", out);
+  for (int j = 0; j < npts; j++) {
+    const double *y = yout + (size_t)j * (size_t)neq;
+    if (isnan(y[0]) || daets_problem_constraints(p, tout[j], y, yp, gpos, gvel, NULL) != 0) {
+      continue;
+    }
+    double mp = 0.0, mv = 0.0;
+    for (int i = 0; i < nc; i++) {
+      mp = fmax(mp, fabs(gpos[i]));
+      mv = fmax(mv, fabs(gvel[i]));
+    }
+    /* an exact zero has no place on a log axis: NaN leaves the point out */
+    fprintf(out, "%.10g %.6e %.6e\n", tout[j], mp > 0.0 ? mp : NAN, mv > 0.0 ? mv : NAN);
+  }
+  fputs("EOD\n", out);
+  free(work);
+  return 1;
+}
+
+/* The script: data blocks, then one multiplot. */
+static int write_script(const char *path, const char *picture, const daets_problem *p,
+                        const plot_args *a, const daets_options *opt, const daets_result *r,
+                        const panel *panels, int npanels, const plot_default *d, const double *tout,
+                        const double *yout, int npts)
+{
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    return -1;
+  }
+  int neq = daets_problem_neq(p);
+  int wrap = a->wrap || (!a->components && d && d->wrap);
+  fprintf(out,
+          "# The solution of %s (%s) with %s, rtol = atol = %g, h0 = %g, from continuous\n"
+          "# output at %d points.  Written by `daets plot`; edit and rerun with:  gnuplot %s\n\n",
+          daets_problem_title(p), daets_problem_spec(p), a->solver, opt->rtol, opt->h0, npts,
+          strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+  for (int k = 0; k < npanels; k++) {
+    write_panel_data(out, k, &panels[k], tout, yout, npts, neq, wrap);
+  }
+  int has_constraints = write_constraint_data(out, p, tout, yout, npts);
+  int total = npanels + has_constraints;
+  int cols = (int)ceil(sqrt((double)total)), rows = (total + cols - 1) / cols;
+  const char *ext = picture + strlen(picture) - 3;
+  fputs("\nset encoding utf8\n", out);
+  if (strcmp(ext, "svg") == 0) {
+    fprintf(out,
+            "set terminal svg size %d,%d enhanced font \"Helvetica,12\" background \"white\"\n",
+            cols * PANEL_WIDTH, rows * PANEL_HEIGHT + 40);
+  } else {
+    fprintf(out, "set terminal pngcairo size %d,%d enhanced font \"Helvetica,10\"\n",
+            cols * PANEL_WIDTH, rows * PANEL_HEIGHT + 40);
+  }
+  fputs("set output ", out);
+  gp_quoted(out, picture);
+  char title[512];
+  snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", daets_problem_title(p),
+           daets_problem_spec(p), a->solver, opt->rtol,
+           r->status == 0 ? "" : " (the run failed before t_{end})");
+  fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
+  gp_quoted(out, title);
+  fputs("\nset grid\nunset key\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
+  char title_text[160], xlabel[64], ylabel[64];
+  for (int k = 0; k < npanels; k++) {
+    const panel *pn = &panels[k];
+    if (pn->x) { /* a path in the plane: equal scales */
+      axis_label(xlabel, sizeof xlabel, d, pn->x);
+      axis_label(ylabel, sizeof ylabel, d, pn->y);
+      snprintf(title_text, sizeof title_text, "trajectory (%s, %s)%s", xlabel, ylabel,
+               d && d->y_down ? ", gravity downwards" : "");
+      fputs("set size ratio -1\n", out);
+      fprintf(out, "set yrange [*:*] %s\n", d && d->y_down ? "reverse" : "noreverse");
+    } else {
+      component_label(title_text, sizeof title_text, d, pn->y, wrap);
+      snprintf(xlabel, sizeof xlabel, "t");
+      ylabel[0] = '\0';
+      fputs("set size noratio\nset yrange [*:*] noreverse\n", out);
+    }
+    fputs("set xlabel ", out);
+    gp_quoted(out, xlabel);
+    fputs("\nset ylabel ", out);
+    gp_quoted(out, ylabel);
+    fputs("\nset title ", out);
+    gp_quoted(out, title_text);
+    fprintf(out, "\nplot $panel%d using 1:2 with lines ls 1\n", k + 1);
+  }
+  if (has_constraints) {
+    fputs(
+        "set size noratio\nset yrange [*:*] noreverse\nset logscale y\nset format y \"10^{%L}\"\n"
+        "set key below horizontal\nset xlabel \"t\"\nset ylabel \"\"\n"
+        "set title \"hidden constraints: max_i |g_i|\"\n"
+        "plot $constraints using 1:2 with lines lw 1.2 lc rgb \"#0072b2\" title \"position\", \\\n"
+        "     $constraints using 1:3 with lines lw 1.2 lc rgb \"#d55e00\" title \"velocity\"\n",
+        out);
+  }
+  fputs("unset multiplot\nunset output\n", out);
+  return fclose(out) == 0 ? 0 : -1;
+}
+
+/* Split FILE into its folder ("." when none) and name; the script is the name's stem + ".gp". */
+static void split_path(const char *file, char *dir, size_t dirlen, char *name, size_t namelen,
+                       char *script, size_t scriptlen)
+{
+  const char *slash = strrchr(file, '/');
+  if (slash) {
+    snprintf(dir, dirlen, "%.*s", (int)(slash - file) > 0 ? (int)(slash - file) : 1, file);
+    snprintf(name, namelen, "%s", slash + 1);
+  } else {
+    snprintf(dir, dirlen, ".");
+    snprintf(name, namelen, "%s", file);
+  }
+  snprintf(script, scriptlen, "%.*s.gp", (int)strlen(name) - 4, name);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+  plot_args a;
+  if (parse_plot_args(argc, argv, &a) != 0) {
+    return EXIT_USAGE;
+  }
+  daets_problem *p = open_problem(a.spec);
+  if (!p) {
+    return EXIT_USAGE;
+  }
+  int neq = daets_problem_neq(p);
+  const plot_default *d = default_for(daets_problem_name(p));
+  const char *components = a.components ? a.components : (d ? d->components : "1");
+  panel panels[MAX_PANELS];
+  int npanels = parse_components(components, neq, panels, MAX_PANELS);
+  char dir[4096], name[1024], script[1024], path[5200];
+  split_path(a.out, dir, sizeof dir, name, sizeof name, script, sizeof script);
+  if (npanels < 0) {
+    daets_problem_destroy(p);
+    return EXIT_USAGE;
+  }
+  if (make_dirs(dir) != 0) {
+    daets_problem_destroy(p);
+    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+  }
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  daets_options opt;
+  test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
+  double *tout =
+      malloc(sizeof(double) * (size_t)a.points * (size_t)(neq + 2) + sizeof(double) * (size_t)neq);
+  if (!tout) {
+    daets_problem_destroy(p);
+    return usage_error("out of memory for %d output points", a.points);
+  }
+  double *yout = tout + a.points, *y = yout + (size_t)a.points * (size_t)neq;
+  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  for (int j = 0; j < a.points; j++) {
+    tout[j] = j + 1 < a.points ? t0 + (tend - t0) * j / (a.points - 1) : tend;
+  }
+  for (size_t i = 0; i < (size_t)a.points * (size_t)neq; i++) {
+    yout[i] = NAN; /* what the solver does not reach stays NaN and is left out */
+  }
+  opt.tout = tout;
+  opt.ntout = a.points;
+  opt.yout = yout;
+  daets_result r;
+  int rc = daets_solve(p, a.solver, &opt, 1, y, NULL, &r);
+  int status = EXIT_OK;
+  if (rc != 0) {
+    fprintf(stderr, "daets: %s failed on %s: %s (%s); drawing the part it computed\n", a.solver,
+            daets_problem_spec(p), r.message, daets_strerror(rc));
+    status = EXIT_FAILED_RUN;
+  }
+  snprintf(path, sizeof path, "%s/%s", dir, script);
+  if (write_script(path, name, p, &a, &opt, &r, panels, npanels, d, tout, yout, a.points) != 0) {
+    status = usage_error("cannot write %s: %s", path, strerror(errno));
+  } else {
+    char log[1100];
+    snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
+    int g = gnuplot_run(dir, script, log);
+    if (g == GNUPLOT_MISSING) {
+      fprintf(stderr,
+              "daets: gnuplot not found: wrote %s; run `gnuplot %s` in %s where gnuplot is "
+              "installed (Debian: gnuplot-nox)\n",
+              path, script, dir);
+      status = EXIT_FAILED_RUN;
+    } else if (g != GNUPLOT_OK) {
+      fprintf(stderr, "daets: gnuplot failed on %s; see %s/%s\n", path, dir, log);
+      status = EXIT_FAILED_RUN;
+    } else {
+      snprintf(path, sizeof path, "%s/%s", dir, log);
+      remove(path);
+      printf("%s (script %s/%s)\n", a.out, dir, script);
+    }
+  }
+  free(tout);
+  daets_problem_destroy(p);
+  return status;
+}

@@ -1,0 +1,593 @@
+/* daets sweep: the test set's work-precision experiment over problems, solvers and tolerances.
+ *
+ * Per problem, its daets_tolerance_plan gives the grid the report uses: rtol = 10^-(4 + m/m_div),
+ * m = 0..m_max (m_div = 4, m_max = 24 for the car axis and the slider crank, 8 and 48 for Andrews;
+ * report 2.4, sections II.17.4, II.13.4, II.19.4), atol = rtol, h0 = h0_factor * rtol (1e-2 rtol
+ * for the slider crank).  --m, --rtol, --atol and --h0 override the grid.
+ *
+ * The runs are ordered problem, solver, m.  --shard i/N takes the i-th of N contiguous, equal
+ * slices of that order, so that the shards' rows, concatenated in shard order, are the rows of the
+ * whole sweep in the same order; --jobs N runs a slice in N worker processes (sweep_pool.c).
+ * Results: DIR/runs.csv and runs.json (one row per run, failures included), DIR/<problem>-table.md,
+ * DIR/workprecision.gp and the diagrams it draws (sweep_output.c).  Rows are also appended to
+ * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400 };
+
+typedef struct sweep_args {
+  const char *specs[MAX_SPECS];
+  int nspecs;
+  const char *solvers[MAX_SPECS];
+  int nsolvers;
+  int m_lo, m_hi;          /* m range; m_hi < 0: the problem's 0..m_max */
+  double rtols[MAX_RTOLS]; /* --rtol list, replaces the m grid */
+  int nrtols;
+  double atol, h0; /* 0: the test set's (atol = rtol, h0 = h0_factor rtol) */
+  int repeat, jobs, shard, nshards;
+  long max_steps;
+  int plots;
+  const char *out;
+  const char *report; /* --report DIR: redo the outputs from DIR/runs.csv */
+} sweep_args;
+
+/* What the progress reports need, and where finished rows go. */
+typedef struct sweep_state {
+  sweep_row *rows;
+  int total, done, failed;
+  double start;  /* wall clock, seconds */
+  int tty;       /* stderr is a terminal: one live line */
+  FILE *partial; /* runs.partial.csv, or NULL */
+} sweep_state;
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+/* Split text at commas into at most max pieces of buf; returns the count, -1 when too many. */
+static int split_list(char *buf, const char **items, int max)
+{
+  int n = 0;
+  for (char *s = buf, *next; s; s = next) {
+    next = strchr(s, ',');
+    if (next) {
+      *next++ = '\0';
+    }
+    if (*s == '\0') {
+      continue;
+    }
+    if (n == max) {
+      return -1;
+    }
+    items[n++] = s;
+  }
+  return n;
+}
+
+static int parse_solvers(const char *text, char *buf, size_t len, sweep_args *a)
+{
+  const char *items[MAX_SPECS];
+  snprintf(buf, len, "%s", text);
+  int n = split_list(buf, items, MAX_SPECS);
+  if (n <= 0) {
+    usage_error("--solvers expects a comma-separated list of solvers, got '%s'", text);
+    return -1;
+  }
+  a->nsolvers = 0;
+  for (int i = 0; i < n; i++) {
+    if (check_solver(items[i]) != 0) {
+      return -1;
+    }
+    int dup = 0;
+    for (int j = 0; j < a->nsolvers; j++) {
+      dup = dup || strcmp(a->solvers[j], items[i]) == 0;
+    }
+    if (!dup) {
+      a->solvers[a->nsolvers++] = items[i];
+    }
+  }
+  return 0;
+}
+
+/* "A:B" or "A", 0 <= A <= B <= MAX_M. */
+static int parse_m(const char *text, sweep_args *a)
+{
+  char lo[32], *colon;
+  snprintf(lo, sizeof lo, "%s", text);
+  colon = strchr(lo, ':');
+  if (colon) {
+    *colon = '\0';
+  }
+  if (parse_int("--m", lo, 0, MAX_M, &a->m_lo) != 0 ||
+      parse_int("--m", colon ? colon + 1 : lo, 0, MAX_M, &a->m_hi) != 0) {
+    return -1;
+  }
+  if (a->m_lo > a->m_hi) {
+    usage_error("--m expects A:B with A <= B (rtol = 10^-(4+m/m_div), m = A..B), got '%s'", text);
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_rtols(const char *text, char *buf, size_t len, sweep_args *a)
+{
+  const char *items[MAX_RTOLS];
+  snprintf(buf, len, "%s", text);
+  int n = split_list(buf, items, MAX_RTOLS);
+  if (n <= 0) {
+    usage_error("--rtol expects a comma-separated list of at most %d tolerances, got '%s'",
+                MAX_RTOLS, text);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (parse_positive("--rtol", items[i], &a->rtols[i]) != 0) {
+      return -1;
+    }
+  }
+  a->nrtols = n;
+  return 0;
+}
+
+/* "i/N" with 1 <= i <= N. */
+static int parse_shard(const char *text, sweep_args *a)
+{
+  char buf[64], *slash;
+  snprintf(buf, sizeof buf, "%s", text);
+  slash = strchr(buf, '/');
+  if (!slash) {
+    usage_error("--shard expects i/N (the i-th of N slices, 1 <= i <= N), got '%s'", text);
+    return -1;
+  }
+  *slash = '\0';
+  if (parse_int("--shard N", slash + 1, 1, 1000000, &a->nshards) != 0 ||
+      parse_int("--shard i", buf, 1, a->nshards, &a->shard) != 0) {
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_buf, char *rtol_buf,
+                            size_t buflen)
+{
+  memset(a, 0, sizeof *a);
+  a->m_hi = -1;
+  a->repeat = a->jobs = a->shard = a->nshards = 1;
+  a->plots = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int steps = 0;
+    if (strcmp(arg, "--no-plots") == 0) {
+      a->plots = 0;
+      continue;
+    }
+    if (arg[0] != '-' || arg[1] == '\0') {
+      if (a->nspecs == MAX_SPECS) {
+        usage_error("at most %d problem specs", MAX_SPECS);
+        return -1;
+      }
+      a->specs[a->nspecs++] = arg;
+      continue;
+    }
+    static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
+                                             "--h0",      "--repeat", "--max-steps", "--jobs",
+                                             "--shard",   "--out",    "--report"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
+      known = known || strcmp(arg, with_value[k]) == 0;
+    }
+    if (!known) {
+      usage_error(
+          "unknown option '%s'; valid options: --solvers, --m, --rtol, --atol, --h0, --repeat, "
+          "--max-steps, --jobs, --shard, --out, --no-plots, --report",
+          arg);
+      return -1;
+    }
+    if (!(v = option_value(argc, argv, &i))) {
+      return -1;
+    }
+    int rc = 0;
+    if (strcmp(arg, "--solvers") == 0) {
+      rc = parse_solvers(v, solvers_buf, buflen, a);
+    } else if (strcmp(arg, "--m") == 0) {
+      rc = parse_m(v, a);
+    } else if (strcmp(arg, "--rtol") == 0) {
+      rc = parse_rtols(v, rtol_buf, buflen, a);
+    } else if (strcmp(arg, "--atol") == 0) {
+      rc = parse_positive(arg, v, &a->atol);
+    } else if (strcmp(arg, "--h0") == 0) {
+      rc = parse_positive(arg, v, &a->h0);
+    } else if (strcmp(arg, "--repeat") == 0) {
+      rc = parse_int(arg, v, 1, 1000, &a->repeat);
+    } else if (strcmp(arg, "--max-steps") == 0) {
+      rc = parse_int(arg, v, 1, 100000000, &steps);
+      a->max_steps = steps;
+    } else if (strcmp(arg, "--jobs") == 0) {
+      rc = parse_int(arg, v, 1, 256, &a->jobs);
+    } else if (strcmp(arg, "--shard") == 0) {
+      rc = parse_shard(v, a);
+    } else if (strcmp(arg, "--out") == 0) {
+      a->out = v;
+    } else {
+      a->report = v;
+    }
+    if (rc != 0) {
+      return -1;
+    }
+  }
+  if (a->report) {
+    if (a->nspecs || a->out) {
+      usage_error("--report DIR takes no problem specs and no --out: it redoes the outputs of DIR");
+      return -1;
+    }
+    return 0;
+  }
+  if (a->nspecs == 0) {
+    usage_error(
+        "a problem spec or 'all' is required, e.g. daets sweep caraxis --out DIR (see daets list)");
+    return -1;
+  }
+  if (!a->out) {
+    usage_error("--out DIR is required: the folder for runs.csv, runs.json, tables and diagrams");
+    return -1;
+  }
+  if (a->nrtols && a->m_hi >= 0) {
+    usage_error("give either --m or --rtol, not both");
+    return -1;
+  }
+  if (a->nsolvers == 0) {
+    for (int s = 0; s < daets_solver_count() && s < MAX_SPECS; s++) {
+      a->solvers[a->nsolvers++] = daets_solver_id(s);
+    }
+  }
+  return 0;
+}
+
+/* ---- the plan ----------------------------------------------------------------------------- */
+
+/* Open the problems of the specs ("all": every problem); -1 on bad input (reported). */
+static int open_problems(const sweep_args *a, daets_problem **problems, int *nproblems)
+{
+  int all = a->nspecs == 1 && strcmp(a->specs[0], "all") == 0;
+  int n = all ? daets_problem_count() : a->nspecs;
+  if (n > MAX_SPECS) {
+    n = MAX_SPECS;
+  }
+  *nproblems = 0;
+  for (int i = 0; i < n; i++) {
+    const char *spec = all ? daets_problem_id(i) : a->specs[i];
+    if (strcmp(spec, "all") == 0) {
+      usage_error("'all' stands alone: daets sweep all, or a list of problem specs");
+      return -1;
+    }
+    daets_problem *p = open_problem(spec);
+    if (!p) {
+      return -1;
+    }
+    problems[(*nproblems)++] = p;
+    for (int j = 0; j + 1 < *nproblems; j++) {
+      if (strcmp(daets_problem_name(problems[j]), daets_problem_name(p)) == 0) {
+        usage_error("%s and %s are the same problem: a sweep takes one configuration per problem "
+                    "(its files are named after the problem); sweep the other into another --out",
+                    daets_problem_spec(problems[j]), daets_problem_spec(p));
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The tolerances of problem p: the --rtol list, or the m grid. */
+static int tolerances_of(const daets_problem *p, const sweep_args *a, double *rtol)
+{
+  if (a->nrtols) {
+    memcpy(rtol, a->rtols, sizeof(double) * (size_t)a->nrtols);
+    return a->nrtols;
+  }
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  int lo = a->m_hi >= 0 ? a->m_lo : 0, hi = a->m_hi >= 0 ? a->m_hi : plan.m_max, n = 0;
+  for (int m = lo; m <= hi; m++) {
+    rtol[n++] = pow(10.0, -(4.0 + (double)m / plan.m_div));
+  }
+  return n;
+}
+
+/* All runs, in the order problem, solver, tolerance; *ntasks set.  NULL when out of memory. */
+static sweep_task *make_plan(const sweep_args *a, daets_problem *const *problems, int nproblems,
+                             int *ntasks)
+{
+  double rtol[MAX_M + MAX_RTOLS + 1];
+  int total = 0;
+  for (int i = 0; i < nproblems; i++) {
+    total += a->nsolvers * tolerances_of(problems[i], a, rtol);
+  }
+  sweep_task *tasks = calloc((size_t)(total ? total : 1), sizeof *tasks);
+  if (!tasks) {
+    return NULL;
+  }
+  int k = 0;
+  for (int i = 0; i < nproblems; i++) {
+    int nt = tolerances_of(problems[i], a, rtol);
+    for (int s = 0; s < a->nsolvers; s++) {
+      for (int t = 0; t < nt; t++, k++) {
+        tasks[k].problem = problems[i];
+        tasks[k].solver = a->solvers[s];
+        test_set_options(problems[i], rtol[t], a->atol, a->h0, a->max_steps, &tasks[k].opt);
+      }
+    }
+  }
+  *ntasks = total;
+  return tasks;
+}
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+static double wall_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void format_duration(char *buf, size_t len, double s)
+{
+  if (s < 60.0) {
+    snprintf(buf, len, "%.1f s", s);
+  } else if (s < 3600.0) {
+    snprintf(buf, len, "%d:%02d min", (int)s / 60, (int)s % 60);
+  } else {
+    snprintf(buf, len, "%d:%02d h", (int)s / 3600, (int)s % 3600 / 60);
+  }
+}
+
+static void print_run_line(const sweep_state *s, const sweep_row *r)
+{
+  fprintf(stderr, "daets sweep: [%*d/%d] %s %s rtol %.3g: ", s->total >= 1000 ? 4 : 3, s->done,
+          s->total, r->problem, r->solver, r->rtol);
+  if (!r->ok) {
+    fprintf(stderr, "failed: %s\n", r->message);
+  } else if (isfinite(r->scd)) {
+    fprintf(stderr, "ok, scd %.2f, mescd %.2f, %ld steps, %.4f s\n", r->scd, r->mescd, r->steps,
+            r->cpu_seconds);
+  } else {
+    fprintf(stderr, "ok (%s), %ld steps, %.4f s\n", r->message, r->steps, r->cpu_seconds);
+  }
+}
+
+/* A terminal gets one line, rewritten: done of total, elapsed, estimated remaining; failures are
+ * printed above it.  Anything else (a log file, a batch system) gets one line per run. */
+static void on_done(void *ctx, int task, const sweep_row *row)
+{
+  sweep_state *s = ctx;
+  s->rows[task] = *row;
+  s->done++;
+  s->failed += !row->ok;
+  if (s->partial) {
+    sweep_csv_row(s->partial, row);
+    fflush(s->partial);
+  }
+  if (!s->tty) {
+    print_run_line(s, row);
+    return;
+  }
+  if (!row->ok) {
+    fputs("\r\033[K", stderr);
+    print_run_line(s, row);
+  }
+  double elapsed = wall_now() - s->start;
+  char took[32], left[32];
+  format_duration(took, sizeof took, elapsed);
+  format_duration(left, sizeof left, elapsed / s->done * (s->total - s->done));
+  fprintf(stderr, "\r\033[Kdaets sweep: %d/%d runs, %s elapsed, about %s remaining, %d failed",
+          s->done, s->total, took, left, s->failed);
+  fflush(stderr);
+}
+
+/* ---- outputs ------------------------------------------------------------------------------ */
+
+static void join(char *buf, size_t len, const char *dir, const char *name)
+{
+  snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static int write_csv(const char *dir, const sweep_row *rows, int nrows)
+{
+  char path[4096], tmp[4200];
+  join(path, sizeof path, dir, "runs.csv");
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  if (!out) {
+    return -1;
+  }
+  sweep_csv_header(out);
+  for (int k = 0; k < nrows; k++) {
+    sweep_csv_row(out, &rows[k]);
+  }
+  if (fclose(out) != 0) {
+    return -1;
+  }
+  return rename(tmp, path);
+}
+
+/* runs.json, the tables, the script and (plots) the diagrams; returns 0 or -1 (reported). */
+static int write_reports(const char *dir, daets_problem *const *problems, int nproblems,
+                         const char *const *solvers, int nsolvers, const sweep_row *rows, int nrows,
+                         int plots)
+{
+  char path[4096], name[SWEEP_ID_LEN + 16];
+  join(path, sizeof path, dir, "runs.json");
+  if (sweep_write_json(path, rows, nrows) != 0) {
+    fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  for (int i = 0; i < nproblems; i++) {
+    snprintf(name, sizeof name, "%s-table.md", daets_problem_name(problems[i]));
+    join(path, sizeof path, dir, name);
+    if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
+      fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+      return -1;
+    }
+  }
+  join(path, sizeof path, dir, "workprecision.gp");
+  if (sweep_write_script(path, (const daets_problem *const *)problems, nproblems, solvers,
+                         nsolvers) != 0) {
+    fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  if (!plots) {
+    return 0;
+  }
+  int rc = gnuplot_run(dir, "workprecision.gp", "gnuplot.log");
+  if (rc == GNUPLOT_MISSING) {
+    fprintf(stderr,
+            "daets: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+            "and the tables are written); install gnuplot-nox and run `gnuplot "
+            "workprecision.gp` in %s\n",
+            dir);
+  } else if (rc != GNUPLOT_OK) {
+    fprintf(stderr, "daets: warning: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n",
+            dir, dir);
+  }
+  return 0;
+}
+
+/* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */
+static int report_again(const char *dir, int plots)
+{
+  char path[4096], msg[512];
+  sweep_row *rows = NULL;
+  int nrows = 0, nproblems = 0, nsolvers = 0, rc = EXIT_OK;
+  daets_problem *problems[MAX_SPECS];
+  const char *solvers[MAX_SPECS];
+  join(path, sizeof path, dir, "runs.csv");
+  if (sweep_csv_read(path, &rows, &nrows, msg, sizeof msg) != 0) {
+    return usage_error("%s", msg);
+  }
+  for (int k = 0; k < nrows && rc == EXIT_OK; k++) {
+    int seen = 0;
+    for (int i = 0; i < nproblems && !seen; i++) {
+      seen = strcmp(daets_problem_name(problems[i]), rows[k].problem) == 0;
+      if (seen && strcmp(daets_problem_spec(problems[i]), rows[k].spec) != 0) {
+        rc = usage_error("%s holds two configurations of %s (%s, %s): one per folder", path,
+                         rows[k].problem, daets_problem_spec(problems[i]), rows[k].spec);
+      }
+    }
+    if (!seen && rc == EXIT_OK && nproblems < MAX_SPECS) {
+      daets_problem *p = open_problem(rows[k].spec);
+      if (!p) {
+        rc = EXIT_USAGE;
+      } else {
+        problems[nproblems++] = p;
+      }
+    }
+    seen = 0;
+    for (int s = 0; s < nsolvers && !seen; s++) {
+      seen = strcmp(solvers[s], rows[k].solver) == 0;
+    }
+    if (!seen && nsolvers < MAX_SPECS) {
+      solvers[nsolvers++] = rows[k].solver;
+    }
+  }
+  int failed = 0;
+  for (int k = 0; k < nrows; k++) {
+    failed += !rows[k].ok;
+  }
+  if (rc == EXIT_OK) {
+    rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots) != 0
+             ? EXIT_USAGE
+             : (failed ? EXIT_FAILED_RUN : EXIT_OK);
+    fprintf(stderr, "daets sweep: %d runs (%d failed) from %s\n", nrows, failed, path);
+  }
+  for (int i = 0; i < nproblems; i++) {
+    daets_problem_destroy(problems[i]);
+  }
+  free(rows);
+  return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+  char solvers_buf[4096], rtol_buf[4096];
+  sweep_args a;
+  if (parse_sweep_args(argc, argv, &a, solvers_buf, rtol_buf, sizeof solvers_buf) != 0) {
+    return EXIT_USAGE;
+  }
+  if (a.report) {
+    return report_again(a.report, a.plots);
+  }
+  daets_problem *problems[MAX_SPECS];
+  int nproblems = 0, ntasks = 0, rc = EXIT_OK;
+  sweep_task *tasks = NULL;
+  sweep_state s;
+  memset(&s, 0, sizeof s);
+  if (open_problems(&a, problems, &nproblems) != 0) {
+    rc = EXIT_USAGE;
+  } else if (make_dirs(a.out) != 0) {
+    rc = usage_error("cannot create the output folder %s: %s", a.out, strerror(errno));
+  } else if (!(tasks = make_plan(&a, problems, nproblems, &ntasks))) {
+    rc = usage_error("out of memory");
+  }
+  if (rc != EXIT_OK) {
+    for (int i = 0; i < nproblems; i++) {
+      daets_problem_destroy(problems[i]);
+    }
+    return rc;
+  }
+  /* the shard's slice [lo, hi) of the whole plan */
+  int lo = (int)((long long)ntasks * (a.shard - 1) / a.nshards);
+  int hi = (int)((long long)ntasks * a.shard / a.nshards);
+  s.total = hi - lo;
+  s.rows = calloc((size_t)(s.total ? s.total : 1), sizeof *s.rows);
+  s.tty = isatty(STDERR_FILENO);
+  s.start = wall_now();
+  char partial[4096];
+  join(partial, sizeof partial, a.out, "runs.partial.csv");
+  s.partial = fopen(partial, "w");
+  if (s.partial) {
+    sweep_csv_header(s.partial);
+  }
+  if (a.nshards > 1) {
+    fprintf(stderr, "daets sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1, hi,
+            ntasks);
+  }
+  if (!s.rows) {
+    rc = usage_error("out of memory");
+  } else if (sweep_pool_run(tasks + lo, s.total, a.repeat, a.jobs, on_done, &s) != 0) {
+    fprintf(stderr, "daets: cannot start worker processes: %s\n", strerror(errno));
+  }
+  if (s.tty && s.total > 0) {
+    fputc('\n', stderr);
+  }
+  if (s.partial) {
+    fclose(s.partial);
+  }
+  if (rc == EXIT_OK) {
+    char took[32];
+    format_duration(took, sizeof took, wall_now() - s.start);
+    if (write_csv(a.out, s.rows, s.total) != 0) {
+      rc = usage_error("cannot write %s/runs.csv: %s", a.out, strerror(errno));
+    } else {
+      remove(partial);
+      if (write_reports(a.out, problems, nproblems, a.solvers, a.nsolvers, s.rows, s.total,
+                        a.plots) != 0) {
+        rc = EXIT_USAGE;
+      }
+    }
+    fprintf(stderr, "daets sweep: %d runs, %d failed, %s (%d job%s); results in %s\n", s.total,
+            s.failed, took, a.jobs, a.jobs > 1 ? "s" : "", a.out);
+  }
+  if (rc == EXIT_OK && s.failed) {
+    rc = EXIT_FAILED_RUN;
+  }
+  free(s.rows);
+  free(tasks);
+  for (int i = 0; i < nproblems; i++) {
+    daets_problem_destroy(problems[i]);
+  }
+  return rc;
+}

@@ -1,0 +1,232 @@
+/* The in-house BDF integrator (solvers/bdf.c), through daets_solve:
+ * - convergence on the pendulum against its exact solution (refsol_pendulum_state): the error of
+ *   the continuous output at fixed times and of y(tend) decreases with the tolerance;
+ * - every problem at rtol = atol = 1e-7 (h0 as the test set runs it) reaches a stated scd;
+ * - the order history of a car axis run (on_step) climbs above order 2, ends exactly on tend,
+ *   and the counters add up (steps = accepted + error-test failures + Newton failures);
+ * - hmax is respected, output at t0 and tend is exact;
+ * - a run stopped by max_steps fails cleanly, with "t = " and "h = " in the message. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "daets/daets.h"
+#include "refsol.h"
+
+enum { MAX_N = 32, NTIMES = 4, PEND_N = 5, PEND_NPOS = 2 };
+
+/* Observer state for on_step. */
+typedef struct history {
+  long calls;
+  int max_order;
+  long high_order_steps; /* steps taken at order 3 or more */
+  double last_t, hmax_seen, sum_h;
+  int monotone;
+} history;
+
+static void record(void *ctx, double t, double h, int order)
+{
+  history *hs = ctx;
+  if (hs->calls > 0 && !(t > hs->last_t)) {
+    hs->monotone = 0;
+  }
+  hs->calls++;
+  hs->last_t = t;
+  hs->sum_h += h;
+  hs->hmax_seen = fmax(hs->hmax_seen, h);
+  hs->max_order = order > hs->max_order ? order : hs->max_order;
+  hs->high_order_steps += order >= 3;
+}
+
+static daets_problem *create(const char *spec)
+{
+  daets_problem *p = NULL;
+  char msg[256];
+  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
+  CHECK(rc == 0 && p, "create %s: %s", spec, msg);
+  return p;
+}
+
+/* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
+static void options_for(const daets_problem *p, double rtol, daets_options *opt)
+{
+  daets_tolerance_plan plan;
+  daets_problem_tolerances(p, &plan);
+  daets_options_default(opt);
+  opt->rtol = opt->atol = rtol;
+  opt->h0 = plan.h0_factor * rtol;
+}
+
+/* Largest position error of the pendulum: at NTIMES output times (continuous output) and at
+ * tend (the returned y), against the exact solution. */
+static void pendulum_errors(double rtol, double *err_out, double *err_end)
+{
+  static const double times[NTIMES] = {1.0, 10.0, 33.3, 77.7};
+  daets_problem *p = create("pendulum");
+  if (!p) {
+    return;
+  }
+  double y[MAX_N], yp[MAX_N], yout[NTIMES * PEND_N], ex[PEND_N], exp_[PEND_N];
+  daets_options opt;
+  options_for(p, rtol, &opt);
+  opt.tout = times;
+  opt.ntout = NTIMES;
+  opt.yout = yout;
+  daets_result r;
+  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  CHECK(rc == 0, "pendulum rtol %g: %s", rtol, r.message);
+  *err_out = 0.0;
+  for (int k = 0; k < NTIMES; k++) {
+    refsol_pendulum_state(times[k], ex, exp_);
+    for (int i = 0; i < PEND_NPOS; i++) {
+      *err_out = fmax(*err_out, fabs(yout[k * PEND_N + i] - ex[i]));
+    }
+  }
+  refsol_pendulum_state(daets_problem_tend(p), ex, exp_);
+  *err_end = 0.0;
+  for (int i = 0; i < PEND_NPOS; i++) {
+    *err_end = fmax(*err_end, fabs(y[i] - ex[i]));
+  }
+  printf("pendulum rtol %.0e: position error at output times %.2e, at tend %.2e (%ld steps)\n", rtol,
+         *err_out, *err_end, r.stats.steps);
+  daets_problem_destroy(p);
+}
+
+static void test_pendulum_convergence(void)
+{
+  /* Measured (gcc 12, reference LAPACK), output times / tend: 1e-6: 2.8e-2 / 5.8e-2,
+   * 1e-8: 1.4e-3 / 3.3e-3, 1e-10: 3.3e-5 / 7.4e-5.  The pendulum runs 100 s (about 50 swings),
+   * so the error is mostly phase error accumulated over the interval. */
+  static const double rtol[3] = {1e-6, 1e-8, 1e-10};
+  static const double bound[3] = {0.2, 1e-2, 2.5e-4}; /* about 3x the measured error */
+  double eout[3] = {0}, eend[3] = {0};
+  for (int j = 0; j < 3; j++) {
+    pendulum_errors(rtol[j], &eout[j], &eend[j]);
+    CHECK(eout[j] <= bound[j] && eend[j] <= bound[j], "rtol %g: errors %.2e, %.2e above %.1e",
+          rtol[j], eout[j], eend[j], bound[j]);
+  }
+  for (int j = 1; j < 3; j++) {
+    /* two decades of tolerance buy at least one decade of accuracy */
+    CHECK(eout[j] <= 0.1 * eout[j - 1] && eend[j] <= 0.1 * eend[j - 1],
+          "no convergence from rtol %g to %g: %.2e -> %.2e, %.2e -> %.2e", rtol[j - 1], rtol[j],
+          eout[j - 1], eout[j], eend[j - 1], eend[j]);
+  }
+}
+
+static void test_scd_at_1e7(void)
+{
+  /* scd at rtol = atol = 1e-7, measured, and the floor checked here (0.3 below). */
+  static const struct {
+    const char *spec;
+    double measured, floor;
+  } cases[] = {
+      {"caraxis", 2.12, 1.8},  {"andrews", 2.71, 2.4},  {"crank", 3.01, 2.7},
+      {"pendulum", 1.27, 0.9}, {"dpendulum", 1.11, 0.8},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    daets_problem *p = create(cases[c].spec);
+    if (!p) {
+      continue;
+    }
+    double y[MAX_N], yp[MAX_N], yref[MAX_N];
+    daets_options opt;
+    options_for(p, 1e-7, &opt);
+    daets_result r;
+    int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+    CHECK(rc == 0, "%s: %s", cases[c].spec, r.message);
+    CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", cases[c].spec);
+    double scd = daets_scd(p, y, yref);
+    printf("%-10s rtol 1e-7: scd %.2f (stated %.2f), %ld steps, %ld residuals\n", cases[c].spec, scd,
+           cases[c].measured, r.stats.steps, r.stats.nres);
+    CHECK(scd >= cases[c].floor, "%s: scd %.2f below %.2f", cases[c].spec, scd, cases[c].floor);
+    const daets_stats *st = &r.stats;
+    CHECK(st->steps == st->accepted + st->nerrfail + st->nconvfail,
+          "%s: steps %ld != accepted %ld + error-test failures %ld + Newton failures %ld",
+          cases[c].spec, st->steps, st->accepted, st->nerrfail, st->nconvfail);
+    CHECK(st->njac >= 1 && st->nlu >= st->njac && st->nres >= st->accepted,
+          "%s: counters njac %ld nlu %ld nres %ld", cases[c].spec, st->njac, st->nlu, st->nres);
+    daets_problem_destroy(p);
+  }
+}
+
+static void test_caraxis_history(void)
+{
+  daets_problem *p = create("caraxis");
+  if (!p) {
+    return;
+  }
+  double y[MAX_N], yp[MAX_N];
+  daets_options opt;
+  options_for(p, 1e-7, &opt);
+  history hs = {.monotone = 1};
+  opt.on_step = record;
+  opt.on_step_ctx = &hs;
+  daets_result r;
+  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  CHECK(rc == 0, "caraxis: %s", r.message);
+  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  printf("caraxis rtol 1e-7: %ld accepted steps, max order %d, %ld steps at order >= 3\n", hs.calls,
+         hs.max_order, hs.high_order_steps);
+  CHECK(hs.calls == r.stats.accepted, "on_step called %ld times for %ld accepted steps", hs.calls,
+        r.stats.accepted);
+  CHECK(hs.max_order >= 4 && hs.max_order <= 5, "max order %d", hs.max_order);
+  CHECK(hs.high_order_steps >= hs.calls / 2, "only %ld of %ld steps above order 2",
+        hs.high_order_steps, hs.calls);
+  CHECK(hs.monotone, "on_step times do not increase");
+  CHECK(hs.last_t == tend, "last step ends at %.17g, not at tend %.17g", hs.last_t, tend);
+  CHECK(fabs(hs.sum_h - (tend - t0)) <= 1e-12 * (tend - t0), "steps add up to %.17g", hs.sum_h);
+
+  /* hmax, and output at t0 and tend */
+  const double hmax = 1e-2, tout[2] = {t0, tend};
+  double yout[2 * MAX_N], y0[MAX_N], yp0[MAX_N];
+  int n = daets_problem_neq(p);
+  daets_problem_init(p, y0, yp0);
+  history hs2 = {.monotone = 1};
+  opt.on_step_ctx = &hs2;
+  opt.hmax = hmax;
+  opt.tout = tout;
+  opt.ntout = 2;
+  opt.yout = yout;
+  rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  CHECK(rc == 0, "caraxis with hmax: %s", r.message);
+  CHECK(hs2.hmax_seen <= hmax, "step %.3e above hmax %.3e", hs2.hmax_seen, hmax);
+  int same0 = 1, same1 = 1;
+  for (int i = 0; i < n; i++) {
+    same0 &= yout[i] == y0[i];
+    same1 &= fabs(yout[n + i] - y[i]) <= 1e-14 * (1.0 + fabs(y[i]));
+  }
+  CHECK(same0, "output at t0 differs from the initial values");
+  CHECK(same1, "output at tend differs from the returned y(tend)");
+  daets_problem_destroy(p);
+}
+
+static void test_failure_path(void)
+{
+  daets_problem *p = create("andrews");
+  if (!p) {
+    return;
+  }
+  double y[MAX_N], yp[MAX_N];
+  daets_options opt;
+  options_for(p, 1e-7, &opt);
+  opt.max_steps = 20;
+  daets_result r;
+  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  printf("max_steps 20: status %d, message \"%s\"\n", rc, r.message);
+  CHECK(rc == DAETS_ERR_MAX_STEPS && r.status == rc, "status %d", rc);
+  CHECK(strstr(r.message, "t = ") && strstr(r.message, "h = "), "message \"%s\"", r.message);
+  CHECK(r.t >= daets_problem_t0(p) && r.t < daets_problem_tend(p) && r.h > 0.0,
+        "failure point t = %g, h = %g", r.t, r.h);
+  CHECK(r.stats.steps == 20, "%ld steps attempted", r.stats.steps);
+  daets_problem_destroy(p);
+}
+
+int main(void)
+{
+  test_pendulum_convergence();
+  test_scd_at_1e7();
+  test_caraxis_history();
+  test_failure_path();
+  return check_summary("test_bdf");
+}

@@ -1,0 +1,393 @@
+/* daets sweep and daets plot, through the command: every column of runs.csv, runs.json, the
+ * tables and the diagrams (PNG signature; skipped when gnuplot is absent); a forced failure is a
+ * row, not a gap; shards 1/2 + 2/2 and --jobs 2 give the rows of the plain sweep (counters and
+ * status compared, not CPU times); --report redoes the outputs of concatenated shards; a missing
+ * gnuplot only skips the pictures; bad input exits 2 naming the valid choices.
+ * Small problems at loose tolerances keep it fast under AddressSanitizer. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+enum { MAX_ROWS = 64, MAX_FIELDS = 32, LINE = 1024 };
+
+/* The columns the issue requires, in order, then ours. */
+static const char *const required[] = {
+    "problem", "spec",        "solver",  "rtol",    "atol",     "h0",   "status",
+    "message", "scd",         "mescd",   "steps",   "accepted", "nres", "njac",
+    "nlu",     "cpu_seconds", "cpu_min", "cpu_max", "repeats",
+};
+enum { NREQUIRED = (int)(sizeof required / sizeof required[0]) };
+enum {
+  COL_STATUS = 6,
+  COL_MESSAGE = 7,
+  COL_SCD = 8,
+  COL_MESCD = 9,
+  COL_STEPS = 10,
+  COL_CPU = 15,
+  COL_CPU_MAX = 17,
+  COL_REPEATS = 18
+};
+
+static char tmpdir[] = "/tmp/daets-test-sweep-XXXXXX";
+
+/* Run `daets <args>` with stdout and stderr captured; returns the exit status. */
+static int run_cli(const char *args, char *out, size_t len)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", DAETS_CLI, args);
+  FILE *f = popen(cmd, "r");
+  if (!f) {
+    return -1;
+  }
+  size_t used = 0, got;
+  while (used + 1 < len && (got = fread(out + used, 1, len - 1 - used, f)) > 0) {
+    used += got;
+  }
+  out[used] = '\0';
+  char sink[4096];
+  while (fread(sink, 1, sizeof sink, f) > 0) {
+  }
+  int status = pclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int cli(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int cli(char *out, size_t len, const char *fmt, ...)
+{
+  char args[1536];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  return run_cli(args, out, len);
+}
+
+static void expect(const char *args, int code, const char *must_mention)
+{
+  static char out[1 << 16];
+  int rc = run_cli(args, out, sizeof out);
+  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
+  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
+        must_mention, out);
+}
+
+/* Split a CSV line in place (RFC 4180 quotes); returns the number of fields. */
+static int split_csv(char *line, char **fields)
+{
+  int n = 0;
+  char *s = line;
+  line[strcspn(line, "\r\n")] = '\0';
+  for (;;) {
+    char *start = s, *dst = s;
+    if (*s == '"') {
+      for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+        *dst++ = *s;
+        s += (*s == '"');
+      }
+      s += (*s == '"');
+    }
+    while (*s && *s != ',') {
+      *dst++ = *s++;
+    }
+    char sep = *s;
+    *dst = '\0';
+    if (n < MAX_FIELDS) {
+      fields[n++] = start;
+    }
+    if (sep != ',') {
+      return n;
+    }
+    s++;
+  }
+}
+
+typedef struct table {
+  int nrows;
+  int nfields[MAX_ROWS];
+  char lines[MAX_ROWS][LINE];
+  char *f[MAX_ROWS][MAX_FIELDS];
+  char header[LINE];
+  int nheader;
+  char *h[MAX_FIELDS];
+} table;
+
+/* Read dir/runs.csv; returns 0 when it exists and has a header. */
+static int read_runs(const char *dir, table *t)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  memset(t, 0, sizeof *t);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    return -1;
+  }
+  if (!fgets(t->header, LINE, f)) {
+    fclose(f);
+    return -1;
+  }
+  t->nheader = split_csv(t->header, t->h);
+  while (t->nrows < MAX_ROWS && fgets(t->lines[t->nrows], LINE, f)) {
+    t->nfields[t->nrows] = split_csv(t->lines[t->nrows], t->f[t->nrows]);
+    t->nrows++;
+  }
+  fclose(f);
+  return 0;
+}
+
+/* The same rows, status and counters (not the CPU times, which differ from run to run). */
+static void same_rows(const table *a, const table *b, const char *what)
+{
+  CHECK(a->nrows == b->nrows && a->nrows > 0, "%s: %d rows against %d", what, a->nrows, b->nrows);
+  for (int r = 0; r < a->nrows && r < b->nrows; r++) {
+    for (int c = 0; c < COL_CPU && c < a->nfields[r]; c++) {
+      CHECK(strcmp(a->f[r][c], b->f[r][c]) == 0, "%s: row %d column %s: '%s' against '%s'", what,
+            r + 1, required[c], a->f[r][c], b->f[r][c]);
+    }
+  }
+}
+
+static int file_starts_with(const char *path, const unsigned char *magic, size_t len)
+{
+  unsigned char buf[16];
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return 0;
+  }
+  size_t got = fread(buf, 1, len, f);
+  fclose(f);
+  return got == len && memcmp(buf, magic, len) == 0;
+}
+
+static int exists(const char *dir, const char *name)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return access(path, R_OK) == 0;
+}
+
+static int count_in_file(const char *dir, const char *name, const char *needle)
+{
+  char path[512], line[4096];
+  int n = 0;
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    return -1;
+  }
+  while (fgets(line, sizeof line, f)) {
+    for (char *s = line; (s = strstr(s, needle)); s += strlen(needle)) {
+      n++;
+    }
+  }
+  fclose(f);
+  return n;
+}
+
+static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/* Every column, sensible values, the JSON, the table, the script and the pictures. */
+static void check_full_sweep(int have_gnuplot)
+{
+  static char out[1 << 16];
+  char dir[256];
+  table t;
+  snprintf(dir, sizeof dir, "%s/full", tmpdir);
+  int rc = cli(out, sizeof out, "sweep caraxis --m 0:1 --solvers ida,bdf --out %s", dir);
+  CHECK(rc == 0 || rc == 1, "sweep: exit %d:\n%s", rc, out);
+  CHECK(read_runs(dir, &t) == 0, "sweep: no %s/runs.csv:\n%s", dir, out);
+  CHECK(t.nheader >= NREQUIRED, "runs.csv header has %d columns", t.nheader);
+  for (int c = 0; c < NREQUIRED && c < t.nheader; c++) {
+    CHECK(strcmp(t.h[c], required[c]) == 0, "column %d is '%s', expected '%s'", c + 1, t.h[c],
+          required[c]);
+  }
+  CHECK(t.nrows == 4, "2 tolerances x 2 solvers: %d rows", t.nrows);
+  int failed = 0;
+  for (int r = 0; r < t.nrows; r++) {
+    char **f = t.f[r];
+    CHECK(t.nfields[r] == t.nheader, "row %d: %d fields, header %d", r + 1, t.nfields[r],
+          t.nheader);
+    if (t.nfields[r] < NREQUIRED) {
+      continue;
+    }
+    CHECK(strcmp(f[0], "caraxis") == 0 && strcmp(f[1], "caraxis") == 0,
+          "row %d: problem %s spec %s", r + 1, f[0], f[1]);
+    CHECK(strcmp(f[2], r < 2 ? "ida" : "bdf") == 0, "row %d: solver %s (order problem, solver, m)",
+          r + 1, f[2]);
+    double rtol = atof(f[3]);
+    CHECK(rtol == (r % 2 ? 5.623413252e-05 : 1e-4), "row %d: rtol %s, expected 10^-(4+m/4)", r + 1,
+          f[3]);
+    CHECK(strcmp(f[3], f[4]) == 0 && strcmp(f[3], f[5]) == 0,
+          "row %d: atol %s, h0 %s should be rtol %s", r + 1, f[4], f[5], f[3]);
+    int ok = strcmp(f[COL_STATUS], "ok") == 0;
+    CHECK(ok || strcmp(f[COL_STATUS], "fail") == 0, "row %d: status '%s'", r + 1, f[COL_STATUS]);
+    failed += !ok;
+    if (ok) {
+      CHECK(f[COL_SCD][0] && f[COL_MESCD][0], "row %d: ok without scd/mescd", r + 1);
+      CHECK(atol(f[COL_STEPS]) > 0, "row %d: steps %s", r + 1, f[COL_STEPS]);
+      for (int c = COL_STEPS; c <= COL_REPEATS; c++) {
+        CHECK(f[c][0] != '\0', "row %d: column %s empty", r + 1, required[c]);
+      }
+      CHECK(atof(f[COL_CPU]) <= atof(f[COL_CPU_MAX]), "row %d: cpu %s > cpu_max %s", r + 1,
+            f[COL_CPU], f[COL_CPU_MAX]);
+    } else {
+      CHECK(f[COL_MESSAGE][0] != '\0', "row %d: failed without a reason", r + 1);
+    }
+  }
+  CHECK(rc == (failed ? 1 : 0), "sweep: exit %d with %d failed runs", rc, failed);
+  CHECK(count_in_file(dir, "runs.json", "\"status\":") == t.nrows, "runs.json: %d objects, %d rows",
+        count_in_file(dir, "runs.json", "\"status\":"), t.nrows);
+  CHECK(count_in_file(dir, "caraxis-table.md", "| solver | rtol | atol | h0 | mescd | scd |") == 1,
+        "caraxis-table.md: no table header");
+  CHECK(exists(dir, "workprecision.gp"), "no workprecision.gp");
+  CHECK(!exists(dir, "runs.partial.csv"), "runs.partial.csv left behind");
+  if (!have_gnuplot) {
+    printf("test_sweep: gnuplot not found, PNG checks skipped\n");
+    return;
+  }
+  const char *pictures[] = {"caraxis-scd", "caraxis-mescd", "caraxis-scd-nres",
+                            "caraxis-mescd-nres"};
+  for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.png", dir, pictures[i]);
+    CHECK(file_starts_with(path, png_magic, sizeof png_magic), "%s: not a PNG file", path);
+    snprintf(path, sizeof path, "%s/%s.svg", dir, pictures[i]);
+    CHECK(file_starts_with(path, (const unsigned char *)"<?xml", 5), "%s: not an SVG file", path);
+  }
+}
+
+/* A step limit forces a failure: the run is a row with status fail and its reason. */
+static void check_failed_row(void)
+{
+  static char out[1 << 16];
+  char dir[256];
+  table t;
+  snprintf(dir, sizeof dir, "%s/fail", tmpdir);
+  int rc = cli(out, sizeof out,
+               "sweep caraxis --m 0:0 --solvers ida --max-steps 5 --no-plots --out %s", dir);
+  CHECK(rc == 1, "a failed run: exit %d, expected 1:\n%s", rc, out);
+  CHECK(read_runs(dir, &t) == 0 && t.nrows == 1, "a failed run: %d rows, expected 1", t.nrows);
+  if (t.nrows == 1 && t.nfields[0] >= NREQUIRED) {
+    CHECK(strcmp(t.f[0][COL_STATUS], "fail") == 0, "status '%s'", t.f[0][COL_STATUS]);
+    CHECK(strstr(t.f[0][COL_MESSAGE], "t = ") != NULL, "message '%s' should say where",
+          t.f[0][COL_MESSAGE]);
+    CHECK(t.f[0][COL_SCD][0] == '\0', "a failed run has no scd: '%s'", t.f[0][COL_SCD]);
+  }
+  CHECK(count_in_file(dir, "caraxis-table.md", "Failed runs") == 1,
+        "the table lists no failed runs");
+}
+
+/* Shards and jobs: the same rows as the plain sweep; --report on the concatenation. */
+static void check_shards_and_jobs(void)
+{
+  static char out[1 << 16];
+  const char *plan = "caraxis pendulum --m 0:1 --solvers ida,bdf --no-plots";
+  char whole[256], s1[256], s2[256], jobs[256], merged[256], cmd[1200];
+  table a, b;
+  snprintf(whole, sizeof whole, "%s/whole", tmpdir);
+  snprintf(s1, sizeof s1, "%s/shard1", tmpdir);
+  snprintf(s2, sizeof s2, "%s/shard2", tmpdir);
+  snprintf(jobs, sizeof jobs, "%s/jobs", tmpdir);
+  snprintf(merged, sizeof merged, "%s/merged", tmpdir);
+  cli(out, sizeof out, "sweep %s --out %s", plan, whole);
+  cli(out, sizeof out, "sweep %s --shard 1/2 --out %s", plan, s1);
+  cli(out, sizeof out, "sweep %s --shard 2/2 --out %s", plan, s2);
+  cli(out, sizeof out, "sweep %s --jobs 2 --out %s", plan, jobs);
+  CHECK(read_runs(whole, &a) == 0 && a.nrows == 8, "whole sweep: %d rows, expected 8", a.nrows);
+  CHECK(read_runs(jobs, &b) == 0, "--jobs 2: no runs.csv");
+  same_rows(&a, &b, "--jobs 2 against --jobs 1");
+
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s && awk 'FNR > 1 || NR == 1' %s/runs.csv %s/runs.csv > %s/runs.csv", merged,
+           s1, s2, merged);
+  CHECK(system(cmd) == 0, "%s failed", cmd);
+  CHECK(read_runs(merged, &b) == 0, "no merged runs.csv");
+  same_rows(&a, &b, "shards 1/2 + 2/2 against the whole");
+
+  int rc = cli(out, sizeof out, "sweep --report %s --no-plots", merged);
+  CHECK(rc == 0 || rc == 1, "--report: exit %d:\n%s", rc, out);
+  CHECK(exists(merged, "caraxis-table.md") && exists(merged, "pendulum-table.md") &&
+            exists(merged, "runs.json"),
+        "--report: tables or JSON missing");
+  CHECK(count_in_file(merged, "runs.json", "\"status\":") == 8,
+        "--report: runs.json should hold 8 runs");
+}
+
+/* No gnuplot: CSV, JSON and tables are written, a warning says the plots were skipped. */
+static void check_without_gnuplot(void)
+{
+  static char out[1 << 16];
+  char dir[256];
+  table t;
+  snprintf(dir, sizeof dir, "%s/nognuplot", tmpdir);
+  setenv("DAETS_GNUPLOT", "/nonexistent/gnuplot", 1);
+  int rc = cli(out, sizeof out, "sweep caraxis --m 0:0 --solvers ida --out %s", dir);
+  unsetenv("DAETS_GNUPLOT");
+  CHECK(rc == 0 || rc == 1, "without gnuplot: exit %d:\n%s", rc, out);
+  CHECK(strstr(out, "gnuplot not found") != NULL, "without gnuplot: no warning:\n%s", out);
+  CHECK(read_runs(dir, &t) == 0 && t.nrows == 1, "without gnuplot: %d rows", t.nrows);
+  CHECK(exists(dir, "runs.json") && exists(dir, "caraxis-table.md"),
+        "without gnuplot: JSON or table missing");
+}
+
+static void check_plot(int have_gnuplot)
+{
+  static char out[1 << 16];
+  char file[256];
+  snprintf(file, sizeof file, "%s/plot/caraxis.png", tmpdir);
+  int rc = cli(out, sizeof out, "plot caraxis --rtol 1e-5 --points 200 --out %s", file);
+  if (!have_gnuplot) {
+    CHECK(rc == 1 && strstr(out, "gnuplot not found"), "plot without gnuplot: exit %d:\n%s", rc,
+          out);
+    return;
+  }
+  CHECK(rc == 0, "plot: exit %d:\n%s", rc, out);
+  CHECK(file_starts_with(file, png_magic, sizeof png_magic), "%s: not a PNG file", file);
+  char script[256];
+  snprintf(script, sizeof script, "%s/plot", tmpdir);
+  CHECK(exists(script, "caraxis.gp"), "plot: no script next to the picture");
+}
+
+int main(void)
+{
+  if (!mkdtemp(tmpdir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  int have_gnuplot = system("gnuplot --version >/dev/null 2>&1") == 0;
+
+  const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
+  expect("sweep", 2, "problem spec or 'all' is required");
+  expect("sweep caraxis", 2, "--out DIR is required");
+  expect("sweep nosuch --out /tmp/daets-never", 2, problems);
+  expect("sweep caraxis --solvers ida,euler --out /tmp/daets-never", 2, "ida, radau5, bdf");
+  expect("sweep caraxis --m 5:2 --out /tmp/daets-never", 2, "A <= B");
+  expect("sweep caraxis --m x --out /tmp/daets-never", 2, "--m expects an integer");
+  expect("sweep caraxis --jobs 0 --out /tmp/daets-never", 2, "--jobs expects an integer from 1");
+  expect("sweep caraxis --shard 3/2 --out /tmp/daets-never", 2, "from 1 to 2");
+  expect("sweep caraxis --shard 1 --out /tmp/daets-never", 2, "i/N");
+  expect("sweep caraxis crank crank:index=3 --out /tmp/daets-never", 2,
+         "one configuration per problem");
+  expect("sweep caraxis --frob --out /tmp/daets-never", 2, "valid options");
+  expect("plot caraxis --out x.pdf", 2, ".png or .svg");
+  expect("plot nosuch --out x.png", 2, problems);
+  expect("plot caraxis --components 11 --out x.png", 2, "from 1 to 10");
+  CHECK(access("/tmp/daets-never", F_OK) != 0, "bad input must not create the output folder");
+
+  check_full_sweep(have_gnuplot);
+  check_failed_row();
+  check_shards_and_jobs();
+  check_without_gnuplot();
+  check_plot(have_gnuplot);
+
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (check_failed == 0 && system(cmd) != 0) {
+    fprintf(stderr, "could not remove %s\n", tmpdir);
+  }
+  return check_summary("test_sweep");
+}
