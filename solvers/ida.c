@@ -31,6 +31,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef IDA_DEBUG
+#include <stdio.h>
+#endif
+#ifdef IDA_DIAG
+#include <stdio.h>
+#include <stdlib.h>
+#include <ida/ida_impl.h>
+#endif
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -42,6 +50,9 @@
 #include "solver_type.h"
 
 #define DEFAULT_MAX_STEPS 1000000L
+#ifndef MAX_RESTARTS_IN_ROW
+#define MAX_RESTARTS_IN_ROW 3
+#endif
 /* IDA's own first step when none is given is at most 1e-3 |tout - t0| (IDASolve). */
 #define IDA_H0_FRACTION 1e-3
 
@@ -67,6 +78,7 @@ typedef struct run_data {
   double h_first;         /* step size the weights assume before the first step */
   double *dfdy, *dfdyp;   /* neq x neq scratch for the problem's Jacobian */
   int fatal;              /* first negative code returned by a problem callback, 0 if none */
+  int restarts;           /* restarts after a failed step */
 #ifdef EWT_INPLACE
   double *ewt_data, h_w;
 #endif
@@ -153,9 +165,11 @@ static int error_weights(N_Vector yv, N_Vector ewt, void *user_data)
   const double *y = N_VGetArrayPointer(yv);
   double *w = N_VGetArrayPointer(ewt);
   double h = 0.0;
+  long nst = 0;
+  IDAGetNumSteps(d->mem, &nst);
   IDAGetCurrentStep(d->mem, &h);
   h = fabs(h);
-  if (!(h > 0.0)) {
+  if (nst == 0 || !(h > 0.0)) {
     h = d->h_first;
   }
   for (int i = 0; i < d->neq; i++) {
@@ -233,7 +247,7 @@ static int fail_flag(daets_result *r, void *mem, const run_data *d, int flag)
   return status;
 }
 
-static void collect_stats(void *mem, daets_stats *s)
+static void collect_stats(void *mem, const daets_stats *base, daets_stats *s)
 {
   long nst = 0, netf = 0, ncfn = 0, nre = 0, nreLS = 0, nje = 0, nsetups = 0;
   IDAGetNumSteps(mem, &nst);
@@ -243,14 +257,14 @@ static void collect_stats(void *mem, daets_stats *s)
   IDAGetNumLinResEvals(mem, &nreLS);
   IDAGetNumJacEvals(mem, &nje);
   IDAGetNumLinSolvSetups(mem, &nsetups);
-  s->accepted = nst;
-  s->nerrfail = netf;
-  s->nconvfail = ncfn;
-  s->steps = nst + netf + ncfn;
-  s->nres = nre;
-  s->nres_fd = nreLS;
-  s->njac = nje;
-  s->nlu = nsetups;
+  s->accepted = base->accepted + nst;
+  s->nerrfail = base->nerrfail + netf;
+  s->nconvfail = base->nconvfail + ncfn;
+  s->steps = base->steps + nst + netf + ncfn;
+  s->nres = base->nres + nre;
+  s->nres_fd = base->nres_fd + nreLS;
+  s->njac = base->njac + nje;
+  s->nlu = base->nlu + nsetups;
 }
 
 /* id_i = 1 when y_i' enters F (a nonzero in column i of dF/dy'), 0 otherwise. */
@@ -389,6 +403,11 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
     flag = IDASetNonlinConvCoef(s->mem, NLS_COEF);
   }
 #endif
+#ifdef DCJ
+  if (flag == IDA_SUCCESS) {
+    flag = IDASetDeltaCjLSetup(s->mem, DCJ);
+  }
+#endif
 #ifdef MAX_ORD
   if (flag == IDA_SUCCESS) {
     flag = IDASetMaxOrd(s->mem, MAX_ORD);
@@ -433,13 +452,60 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
   int status = setup(p, opt, y, yp, &d, &s, r);
   int next_out = 0;
   double t = t0;
+  daets_stats base = {0}; /* counters of the runs before the last restart */
+  int restarts_in_row = 0;
   while (status == 0) {
     int flag = IDASolve(s.mem, tend, &t, s.yv, s.ypv, IDA_ONE_STEP);
-    collect_stats(s.mem, &r->stats);
+    collect_stats(s.mem, &base, &r->stats);
+#ifdef IDA_DIAG
+    if (flag < 0) {
+      IDAMem im = (IDAMem)s.mem;
+      double *ee = N_VGetArrayPointer(im->ida_ee), *w = N_VGetArrayPointer(im->ida_ewt);
+      double *yy = N_VGetArrayPointer(s.yv);
+      fprintf(stderr, "flag %d t=%.10g hh=%.3e hused=%.3e kk=%d kused=%d\n", flag, im->ida_tn, im->ida_hh, im->ida_hused, im->ida_kk, im->ida_kused);
+      for (int i = 0; i < n; i++) {
+        fprintf(stderr, "  %d ee=% .3e w=% .3e ee*w=% .3e y=% .6e\n", i, ee[i], w[i], ee[i] * w[i], yy[i]);
+      }
+    }
+#endif
+    if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && restarts_in_row < MAX_RESTARTS_IN_ROW &&
+        r->stats.steps < max_steps) {
+      double h = 0.0;
+      IDAGetCurrentStep(s.mem, &h);
+      base = r->stats;
+      d.h_first = fabs(h);
+      restarts_in_row++;
+      d.restarts++;
+      flag = IDAReInit(s.mem, t, s.yv, s.ypv);
+      if (flag == IDA_SUCCESS) {
+        flag = IDASetInitStep(s.mem, h);
+      }
+      if (flag == IDA_SUCCESS) {
+        continue;
+      }
+    }
     if (flag < 0) {
       status = fail_flag(r, s.mem, &d, flag);
       break;
     }
+    restarts_in_row = 0;
+#ifdef IDA_DIAG
+    {
+      double g[8];
+      daets_problem_constraints(p, t, N_VGetArrayPointer(s.yv), N_VGetArrayPointer(s.ypv), g, NULL, NULL);
+      long nni = 0, nsu = 0;
+      double hu = 0, cj = 0;
+      int ku = 0;
+      IDAGetNumNonlinSolvIters(s.mem, &nni);
+      IDAGetNumLinSolvSetups(s.mem, &nsu);
+      IDAGetLastStep(s.mem, &hu);
+      IDAGetLastOrder(s.mem, &ku);
+      IDAGetCurrentCj(s.mem, &cj);
+      if (getenv("DIAG_T") && t > atof(getenv("DIAG_T"))) {
+        fprintf(stderr, "t=%.8f h=%.3e k=%d g=% .2e nni=%ld nsetups=%ld cj=%.3e\n", t, hu, ku, g[0], nni, nsu, cj);
+      }
+    }
+#endif
     /* Interpolate inside the step just taken, [t - h, t]. */
     for (; next_out < opt->ntout && opt->tout[next_out] <= t; next_out++) {
       int dflag = IDAGetDky(s.mem, opt->tout[next_out], 0, s.dky);
@@ -481,6 +547,9 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
     memcpy(y, N_VGetArrayPointer(s.yv), sizeof(double) * (size_t)n);
     memcpy(yp, N_VGetArrayPointer(s.ypv), sizeof(double) * (size_t)n);
   }
+#ifdef IDA_DEBUG
+  fprintf(stderr, "restarts %d\n", d.restarts);
+#endif
   release(&s);
   return status;
 }

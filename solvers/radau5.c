@@ -1,7 +1,9 @@
 /* radau5: the 3-stage Radau IIA method (order 5, stage order 3) for fully implicit DAEs
- * F(t, y, y') = 0, with the step-size control, simplified Newton iteration and continuous output
- * of RADAU5 (Hairer & Wanner, Solving ODEs II, 2nd ed., Sections IV.8 and VI.6; the DAE error
- * scaling of Hairer, Lubich & Roche, LNM 1409, and of the RADAU5 documentation).
+ * F(t, y, y') = 0, with the simplified Newton iteration, step-size control and continuous output
+ * of RADAU5.  Sources: E. Hairer, G. Wanner, Solving Ordinary Differential Equations II, 2nd ed.
+ * (Springer 1996), Sections IV.5 (the method), IV.8 (implementation of implicit Runge-Kutta
+ * methods) and VII.4 (Radau IIA for DAEs of index 2 and 3); E. Hairer, C. Lubich, M. Roche,
+ * LNM 1409 (1989); the documentation of the RADAU5 code (tolerances, index scaling, defaults).
  *
  * Method.  c = ((4 - sqrt6)/10, (4 + sqrt6)/10, 1), A the collocation matrix (a_ij = integral
  * over [0, c_i] of the j-th Lagrange polynomial on c).  The unknowns of a step from t_n are the
@@ -14,52 +16,55 @@
  * For F = M y' - f(t, y) this is exactly RADAU5 applied to M y' = f, so the test set's RADAU
  * figures are the yardstick; the form needs no mass matrix and serves every formulation.
  *
- * Simplified Newton.  With J = dF/dy and M = dF/dy' frozen at some earlier point (t_j, y_j, y'_j),
- * dG_i/dZ_j = M (A^{-1})_ij / h + J delta_ij, i.e. the 3n matrix (A^{-1}/h) (x) M + I (x) J.  The
- * eigen-decomposition T^{-1} A^{-1} T = [gamma 0 0; 0 alpha -beta; 0 beta alpha] and the change
- * of unknowns Z = (T (x) I) V split it into (HW IV.8, (8.8)-(8.11) with I -> M, -J -> J)
+ * Simplified Newton.  With J = dF/dy and M = dF/dy' frozen at an earlier accepted point,
+ * dG_i/dZ_j ~ M (A^{-1})_ij / h + J delta_ij, i.e. the 3n x 3n matrix (A^{-1}/h) (x) M + I (x) J.
+ * The eigen-decomposition T^{-1} A^{-1} T = [gamma 0 0; 0 alpha -beta; 0 beta alpha] and the
+ * change of unknowns Z = (T (x) I) V split it into one real and one complex n x n system
+ * (HW IV.8; for M y' = f the matrices are RADAU5's, since there J = -df/dy):
  *
- *   E1 dV_1 = -(T^{-1} G)_1,          E1 = (gamma/h) M + J,
+ *   E1 dV_1 = -(T^{-1} G)_1,                                 E1 = (gamma/h) M + J,
  *   E2 (dV_2 + i dV_3) = -((T^{-1} G)_2 + i (T^{-1} G)_3),   E2 = ((alpha + i beta)/h) M + J,
  *
- * one real and one complex n x n factorization (solvers/lapack.h).  The convergence rate theta
- * and the stopping test faccon * ||dV|| <= fnewt, the predicted-divergence step reduction, the
- * Jacobian reuse when theta <= 0.001 and the factorization reuse when 1 <= h_new/h <= 1.2 are
- * those of RADAU5 (HW IV.8, "Stopping criterion" and "Some implementation details").  Starting
- * values: the collocation polynomial of the previous step, extrapolated; on the first step the
- * linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from Z = 0).
+ * factored through solvers/lapack.h.  The convergence rate theta, the stopping test
+ * faccon ||dV|| <= fnewt, the step reduction when divergence is predicted, the Jacobian reuse while
+ * theta <= 0.001 and the factorization reuse while 1 <= h_new/h <= 1.2 are those of RADAU5.
+ * Starting values: the collocation polynomial of the previous step, extrapolated; before the first
+ * accepted step the linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from Z = 0).
  *
- * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 (8.18)-(8.19) uses
- * b^_0 = gamma_0 = 1/gamma on y'_n and gives the raw estimate
+ * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 has the weight
+ * b^_0 = gamma_0 = 1/gamma on y'_n and order 3; with e = A^{-T} (b^ - b) its raw estimate is
  *
- *   delta = gamma_0 h y'_n + sum_i e_i Z_i,   e = A^{-T} (b^ - b).
+ *   delta = gamma_0 h y'_n + sum_i e_i Z_i.
  *
- * For stiff and algebraic components delta is useless unfiltered; RADAU5 uses
- * err = (M - h gamma_0 J_f)^{-1} M delta for M y' = f (HW IV.8 (8.20), VI.6).  The analogue for
- * F(t, y, y') = 0 linearizes F around (y_n, y'_n): a perturbation d of y with the derivative
- * fixed changes F by J d, one of y' by M d', and the filter that damps the stiff modes of the
- * linearized problem M u' + J u = 0 is (M + h gamma_0 J)^{-1} M.  Since
- * M + h gamma_0 J = h gamma_0 E1, the factored real iteration matrix serves:
+ * Unfiltered, delta is useless for stiff and algebraic components; for M y' = f RADAU5 uses
+ * err = (M - h gamma_0 df/dy)^{-1} M delta (HW IV.8 and VI.6): one linearized solve of the
+ * embedded formula made implicit by a term gamma_0 h y'_{n+1}.  For F(t, y, y') = 0 a change u of
+ * y_{n+1} with u' = u / (h gamma_0) changes F by (M / (h gamma_0) + J) u, so the same solve has the
+ * matrix M + h gamma_0 J, and the filter is (M + h gamma_0 J)^{-1} M.  As M + h gamma_0 J =
+ * h gamma_0 E1, the factored real iteration matrix serves:
  *
- *   err = E1^{-1} M (y'_n + sum_i (d_i / h) Z_i),   d_i = e_i / gamma_0,
+ *   err = E1^{-1} M (y'_n + sum_i (d_i / h) Z_i),   d = e / gamma_0
+ *       = (-(13 + 7 sqrt6)/3, (-13 + 7 sqrt6)/3, -1/3),
  *
- * with d = (-(13 + 7 sqrt6)/3, (-13 + 7 sqrt6)/3, -1/3), identical to RADAU5's right-hand side
- * f(t_n, y_n) + M sum d_i Z_i / h, because f(t_n, y_n) = M y'_n at a consistent point.  After a
- * rejection or on the first step an estimate >= 1 is refined once as in HW (8.21):
- * err~ = E1^{-1} (M (y'_n + sum (d_i/h) Z_i) - F(t_n, y_n + err, y'_n)), the implicit-form
- * counterpart of f(t_n, y_n + err) + M sum d_i Z_i / h.  No extra residual at y_n is needed:
- * y'_n is the last stage derivative W_3 of the previous step.
+ * for F = M y' - f identical to RADAU5's E1^{-1} (f(t_n, y_n) + M sum (d_i/h) Z_i), because
+ * f(t_n, y_n) = M y'_n.  On the first step and after a rejection an estimate >= 1 is refined
+ * once, as RADAU5 does: err~ = E1^{-1} (M (y'_n + sum (d_i/h) Z_i) - F(t_n, y_n + err, y'_n)), the
+ * implicit-form counterpart of f(t_n, y_n + err) + M sum (d_i/h) Z_i.  No residual at (t_n, y_n)
+ * is needed: y'_n is the last stage derivative W_3 of the previous step (RADAU5 spends one
+ * evaluation of f per step on it).
  *
  * Norms and tolerances.  err and the Newton increments are measured in the RMS norm weighted by
- * sc_i = atol' + rtol' |y_{n,i}|, where, as in RADAU5, rtol' = 0.1 rtol^(2/3) and
- * atol' = rtol' atol / rtol (the estimate is O(h^4) while the global error is O(h^5)); components
- * of index 2 have sc_i / h, of index 3 sc_i / h^2 (daets_problem_index), as RADAU5 does for DAEs up
- * to index 3 (HW VII.8; Hairer, Lubich & Roche).  New step: h_new = h / quot with
- * quot = clamp(err^(1/4) / fac, 1/8, 5), fac = min(0.9, 0.9 (1 + 2 nit) / (newt + 2 nit)), and
- * after an accepted step the predictive controller of Gustafsson (HW IV.8 (8.25)).
+ * sc_i = atol' + rtol' |y_{n,i}|, rtol' = 0.08 rtol^(2/3), atol' = rtol' atol / rtol (RADAU5's
+ * transformation with 0.08 for 0.1: the estimate is O(h^4), the global error O(h^5)); components
+ * of index 2 have sc_i / h, those of index 3 sc_i / h^2 (daets_problem_index), as RADAU5 does for
+ * DAEs up to index 3.  New step size: h_new = h / quot, quot = clamp(err^(1/4) / fac, 1/8, 5),
+ * fac = min(0.9, 0.9 (1 + 2 nit) / (newt + 2 nit)), after an accepted step the predictive
+ * controller of Gustafsson (HW IV.8), all as in RADAU5.  Two additions: h_new is capped so that
+ * the predicted Newton contraction theta (h_new/h)^2 stays below 0.5, and when two steps remain
+ * they are made equal (RADAU5 may leave a short last step, whose index-3 components are poor).
  *
- * Continuous output: the collocation polynomial u of degree 3 through (t_n, y_n) and
- * (t_n + c_i h, y_n + Z_i) (HW IV.8, "Dense output"). */
+ * Continuous output: the collocation polynomial of degree 3 through (t_n, y_n) and
+ * (t_n + c_i h, y_n + Z_i) (HW IV.8, dense output). */
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -95,6 +100,8 @@ static const double TOL_FACTOR = 0.08;
 /* Largest predicted Newton contraction factor a step-size increase may lead to (not in RADAU5,
  * whose step-size increases on Andrews' problem end in Newton failures nearly every other step). */
 static const double THETA_TARGET = 0.5;
+/* Polishing Newton iterations (see newton) stop when the increment shrinks by less than this. */
+static const double POLISH_CONTRACTION = 0.5;
 
 /* The Radau IIA tableau and its eigen-decomposition, computed from c at the start of a run. */
 typedef struct tableau {
@@ -133,7 +140,9 @@ typedef struct radau {
   double *g[NSTAGE];   /* stage residuals, then the Newton corrections dV */
   double complex *zrhs; /* right-hand side / solution of the complex system */
   double *ystage;      /* y_n + Z_i */
-  double *scal;        /* error weights sc_i */
+  double *scal;        /* error weights sc_i (index-scaled) */
+  double *nscal;       /* weights of the Newton stopping test (see set_weights) */
+  int *differential;   /* 1 when y'_i enters F (column i of dF/dy' nonzero) */
   double *err;         /* error estimate */
   double *mq;          /* M (y'_n + sum d_i Z_i / h) */
   double *cont_y;      /* y at the start of the last accepted step */
@@ -152,7 +161,9 @@ static double det3(double m[NSTAGE][NSTAGE])
          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 }
 
-/* inv = m^{-1} by the adjugate (3 x 3 only; m is well conditioned here). */
+/* inv = m^{-1} by the adjugate (3 x 3 only; m is well conditioned here).  The matrix parameters
+ * of det3 and inverse3 are not const-qualified: C11 does not convert double (*)[3] to
+ * const double (*)[3] implicitly. */
 static void inverse3(double m[NSTAGE][NSTAGE], double inv[NSTAGE][NSTAGE])
 {
   double det = det3(m);
@@ -183,9 +194,9 @@ static void null_vector(double complex b[NSTAGE][NSTAGE], double complex x[NSTAG
   }
 }
 
-/* Radau IIA, s = 3 (HW IV.5, Table 5.6), its eigen-decomposition (HW IV.8) and the
- * error-estimate weights (HW IV.8 (8.18)-(8.20)).  T is normalized as in RADAU5: the real
- * eigenvector has unit 2-norm, the complex one a third component equal to 1. */
+/* Radau IIA, s = 3 (HW IV.5), its eigen-decomposition and the error-estimate weights (HW IV.8).
+ * T is normalized as in RADAU5: the real eigenvector has unit 2-norm, the complex one a third
+ * component equal to 1 (the scaling of T enters the Newton norm). */
 static void tableau_init(tableau *tb)
 {
   double sq6 = sqrt(6.0);
@@ -273,13 +284,22 @@ static void tableau_init(tableau *tb)
 
 /* ---- workspace --------------------------------------------------------------------------- */
 
+/* The next count doubles of the one allocation. */
+static double *take(double **cursor, size_t count)
+{
+  double *piece = *cursor;
+  *cursor += count;
+  return piece;
+}
+
+/* All work arrays of a run in one allocation: complex first, then double, then int, so that each
+ * part stays aligned for its type. */
 static int workspace_alloc(radau *s)
 {
   size_t n = (size_t)s->n, nn = n * n;
-  /* complex first, then double, then int: each part stays aligned for its type */
-  size_t ncomplex = nn + n;
-  size_t ndouble = 3 * nn + 5 * NSTAGE * n + 5 * n;
-  size_t nint = 2 * n;
+  size_t ncomplex = nn + n;                          /* e2, zrhs */
+  size_t ndouble = 3 * nn + 5 * NSTAGE * n + 6 * n;  /* as handed out below */
+  size_t nint = 3 * n;                               /* ipiv1, ipiv2, differential */
   char *mem = malloc(ncomplex * sizeof(double complex) + ndouble * sizeof(double) +
                      nint * sizeof(int));
   if (!mem) {
@@ -288,27 +308,26 @@ static int workspace_alloc(radau *s)
   s->block = mem;
   s->e2 = (double complex *)mem;
   s->zrhs = s->e2 + nn;
-  double *d = (double *)(s->zrhs + n);
-  s->dfdy = d;
-  s->dfdyp = d + nn;
-  s->e1 = d + 2 * nn;
-  d += 3 * nn;
+  double *cursor = (double *)(s->zrhs + n);
+  s->dfdy = take(&cursor, nn);
+  s->dfdyp = take(&cursor, nn);
+  s->e1 = take(&cursor, nn);
   for (int i = 0; i < NSTAGE; i++) {
-    s->z[i] = d;
-    s->v[i] = d + n;
-    s->w[i] = d + 2 * n;
-    s->g[i] = d + 3 * n;
-    s->cont_z[i] = d + 4 * n;
-    d += 5 * n;
+    s->z[i] = take(&cursor, n);
+    s->v[i] = take(&cursor, n);
+    s->w[i] = take(&cursor, n);
+    s->g[i] = take(&cursor, n);
+    s->cont_z[i] = take(&cursor, n);
   }
-  s->ystage = d;
-  s->scal = d + n;
-  s->err = d + 2 * n;
-  s->mq = d + 3 * n;
-  s->cont_y = d + 4 * n;
-  int *ip = (int *)(d + 5 * n);
-  s->ipiv1 = ip;
-  s->ipiv2 = ip + n;
+  s->ystage = take(&cursor, n);
+  s->scal = take(&cursor, n);
+  s->nscal = take(&cursor, n);
+  s->err = take(&cursor, n);
+  s->mq = take(&cursor, n);
+  s->cont_y = take(&cursor, n);
+  s->ipiv1 = (int *)cursor;
+  s->ipiv2 = s->ipiv1 + n;
+  s->differential = s->ipiv2 + n;
   return 0;
 }
 
@@ -331,12 +350,16 @@ static int factorize(radau *s, double h)
   return rc;
 }
 
-/* Error weights at y_n for a step of size h: tolerance, divided by h^(index - 1) for the
- * index-2 and index-3 components. */
+/* Weights at y_n for a step of size h.  Error test (scal): the tolerance divided by h^(index - 1)
+ * for the index-2 and index-3 components, as RADAU5 (their error estimate overstates the error
+ * by these powers of h).  Newton test (nscal): the same for algebraic components, whose Newton
+ * error stays in the step, but the plain tolerance for differential ones: their Newton error is a
+ * true error that every later step inherits, and the 1/h of the error weights would let it grow
+ * like T tol / h^2 over an interval T (the pendulum's velocities lose digits as h shrinks). */
 static void set_weights(radau *s, const double *y, double h)
 {
   for (int i = 0; i < s->n; i++) {
-    double sc = s->atol + s->rtol * fabs(y[i]);
+    double base = s->atol + s->rtol * fabs(y[i]), sc = base;
     int idx = s->index ? s->index[i] : 1;
     if (idx == 2) {
       sc /= h;
@@ -344,6 +367,22 @@ static void set_weights(radau *s, const double *y, double h)
       sc /= h * h;
     }
     s->scal[i] = sc;
+    s->nscal[i] = s->differential[i] ? base : sc;
+  }
+}
+
+/* Which components are differential: those whose derivative enters F. */
+static void classify(radau *s)
+{
+  int n = s->n;
+  for (int j = 0; j < n; j++) {
+    s->differential[j] = 0;
+    for (int i = 0; i < n; i++) {
+      if (DAETS_AT(s->dfdyp, n, i, j) != 0.0) {
+        s->differential[j] = 1;
+        break;
+      }
+    }
   }
 }
 
@@ -404,7 +443,7 @@ static void stages_from_v(radau *s, double h)
 }
 
 /* Newton starting values for a step of size h from y_n with derivative yp: the previous
- * collocation polynomial extrapolated (HW IV.8 (8.12)), or c_i h y'_n before the first accepted
+ * collocation polynomial extrapolated (HW IV.8), or c_i h y'_n before the first accepted
  * step. */
 static void starting_values(radau *s, double h, const double *yp, int have_poly)
 {
@@ -438,19 +477,27 @@ static void starting_values(radau *s, double h, const double *yp, int have_poly)
 /* Simplified Newton iteration for the stage equations of the step [t, t + h] from y.
  * Returns 0 and the outcome, or a negative code (residual failure, LAPACK internal error).
  * theta and faccon carry over between steps as in RADAU5; hfac is the suggested step-size
- * factor for NEWTON_SLOW. */
+ * factor for NEWTON_SLOW; iters the iterations RADAU5's test needed.
+ *
+ * Convergence: RADAU5's test faccon ||dV|| <= fnewt in the error weights decides success,
+ * failure and slow convergence.  Once it holds, the iteration goes on (polishing) until the same
+ * test holds in the Newton weights nscal, or the increments in that norm stop shrinking (the
+ * roundoff level: differential index-2 components of a tiny step cannot be resolved to the plain
+ * tolerance), or the iteration limit is reached; none of these count as a failure. */
 static int newton(radau *s, double t, double h, const double *y, int *iters, double *theta,
                   double *faccon, double *hfac, enum newton_outcome *outcome)
 {
   const tableau *tb = &s->tb;
-  int n = s->n;
-  double dynold = 1.0, thqold = 1.0;
+  int n = s->n, polishing = 0;
+  double dynold = 1.0, thqold = 1.0, dyno_strict_old = INFINITY;
   *faccon = pow(fmax(*faccon, UROUND), 0.8);
   *theta = THETA_REUSE_JAC;
   *outcome = NEWTON_FAILED;
   for (int newt = 0;;) {
-    *iters = newt;
     if (newt >= NEWTON_MAX_ITER) {
+      if (polishing) {
+        *outcome = NEWTON_CONVERGED;
+      }
       return 0;
     }
     for (int i = 0; i < NSTAGE; i++) {
@@ -488,40 +535,55 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       s->g[2][k] = cimag(s->zrhs[k]);
     }
     newt++;
-    *iters = newt;
     double dyno = sqrt((sum_squares(n, s->g[0], s->scal) + sum_squares(n, s->g[1], s->scal) +
                         sum_squares(n, s->g[2], s->scal)) /
                        (NSTAGE * n));
-    if (!isfinite(dyno)) {
-      return 0;
-    }
-    if (newt > 1 && newt < NEWTON_MAX_ITER) {
-      double thq = dyno / dynold;
-      *theta = newt == 2 ? thq : sqrt(thq * thqold);
-      thqold = thq;
-      if (*theta >= THETA_DIVERGE) {
+    double dyno_strict =
+        sqrt((sum_squares(n, s->g[0], s->nscal) + sum_squares(n, s->g[1], s->nscal) +
+              sum_squares(n, s->g[2], s->nscal)) /
+             (NSTAGE * n));
+    if (polishing) {
+      if (!(dyno_strict <= POLISH_CONTRACTION * dyno_strict_old)) {
+        *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
         return 0;
       }
-      *faccon = *theta / (1.0 - *theta);
-      /* the error left after the remaining iterations, if the rate stays theta */
-      double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
-      if (dyth >= 1.0) {
-        double qnewt = fmax(1e-4, fmin(20.0, dyth));
-        *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
-        *outcome = NEWTON_SLOW;
+    } else {
+      *iters = newt;
+      if (!isfinite(dyno)) {
         return 0;
       }
+      if (newt > 1 && newt < NEWTON_MAX_ITER) {
+        double thq = dyno / dynold;
+        *theta = newt == 2 ? thq : sqrt(thq * thqold);
+        thqold = thq;
+        if (*theta >= THETA_DIVERGE) {
+          return 0;
+        }
+        *faccon = *theta / (1.0 - *theta);
+        /* the error left after the remaining iterations, if the rate stays theta */
+        double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
+        if (dyth >= 1.0) {
+          double qnewt = fmax(1e-4, fmin(20.0, dyth));
+          *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
+          *outcome = NEWTON_SLOW;
+          return 0;
+        }
+      }
+      dynold = fmax(dyno, UROUND);
     }
-    dynold = fmax(dyno, UROUND);
     for (int i = 0; i < NSTAGE; i++) {
       for (int k = 0; k < n; k++) {
         s->v[i][k] += s->g[i][k];
       }
     }
     stages_from_v(s, h);
-    if (*faccon * dyno <= s->fnewt) {
-      *outcome = NEWTON_CONVERGED;
-      return 0;
+    if (polishing || *faccon * dyno <= s->fnewt) {
+      if (*faccon * dyno_strict <= s->fnewt) {
+        *outcome = NEWTON_CONVERGED;
+        return 0;
+      }
+      polishing = 1;
+      dyno_strict_old = dyno_strict;
     }
   }
 }
@@ -630,6 +692,7 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
                           "the Jacobian cannot be evaluated at an accepted point (%s)",
                           daets_strerror(rc));
       }
+      classify(s);
       fresh_jac = 1;
       need_lu = 1;
     }
@@ -706,7 +769,7 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
     s->stats->accepted++;
     nsing = 0;
     if (!first) {
-      /* predictive controller of Gustafsson (HW IV.8 (8.25)) */
+      /* predictive controller of Gustafsson (HW IV.8) */
       double facgus = (hacc / h) * pow(err * err / erracc, 0.25) / SAFETY;
       facgus = fmax(QUOT_MIN, fmin(QUOT_MAX, facgus));
       quot = fmax(quot, facgus);
