@@ -87,9 +87,7 @@ static void bench_problem(const daets_problem *p, const char *const *solvers, in
   for (int s = 0; s < nsolvers; s++) {
     for (int k = 0; k < plan.ntable; k++) {
       daets_options opt;
-      daets_options_default(&opt);
-      opt.rtol = opt.atol = plan.table_rtol[k];
-      opt.h0 = plan.h0_factor * opt.rtol;
+      test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
       run_record rec;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
       const daets_stats *st = &rec.result.stats;

@@ -67,17 +67,6 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
   return 0;
 }
 
-static void tolerances_for(const daets_problem *p, const run_args *a, double rtol, daets_options *opt)
-{
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options_default(opt);
-  opt->rtol = rtol;
-  opt->atol = a->atol > 0.0 ? a->atol : rtol;
-  opt->h0 = a->h0 > 0.0 ? a->h0 : plan.h0_factor * rtol;
-  opt->max_steps = a->max_steps;
-}
-
 static void print_step(void *ctx, double t, double h, int order)
 {
   fprintf((FILE *)ctx, "step t = %.16e h = %.6e order = %d\n", t, h, order);
@@ -96,7 +85,7 @@ int cmd_run(int argc, char **argv)
   daets_tolerance_plan plan;
   daets_problem_tolerances(p, &plan);
   daets_options opt;
-  tolerances_for(p, &a, a.rtol > 0.0 ? a.rtol : plan.default_rtol, &opt);
+  test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
   if (a.history) {
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
@@ -139,7 +128,7 @@ static int table_for(const daets_problem *p, const run_args *a)
   int nrows = a->rtol > 0.0 ? 1 : plan.ntable;
   for (int k = 0; k < nrows; k++) {
     daets_options opt;
-    tolerances_for(p, a, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], &opt);
+    test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     run_record rec;
     if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
       nfail++;
