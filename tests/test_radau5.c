@@ -8,7 +8,10 @@
  * - every problem at rtol = atol = 1e-7 (h0 as the test set runs it) reaches a stated scd;
  * - the published RADAU rows of report 2.4 (Tables II.17.2, II.13.3, II.19.3, where RADAU keeps
  *   3 stages): at most the published #f, scd and mescd no more than SLACK below the published;
- * - every problem over its tolerance range rtol = 10^-(4 + m/m_div), m = 0..m_max, without failure;
+ * - every problem over its tolerance range rtol = 10^-(4 + m/m_div), m = 0..m_max, without failure,
+ *   and with a final step no shorter than the step before it (the end-point rule: two equal steps
+ *   rather than a short remainder, also after a rejected attempt at the last step, which the slider
+ *   crank at rtol 1e-4 makes);
  * - continuous output halfway between steps against the exact pendulum solution (no worse than
  *   at the steps themselves); output points at t0 and tend; the on_step observer; the last step
  *   ends exactly at tend;
@@ -190,6 +193,24 @@ static void test_published_rows(void)
   }
 }
 
+/* The sizes of the last two accepted steps, from the on_step observer. */
+typedef struct last_steps {
+  double h_before, h_last;
+} last_steps;
+
+static void record_step(void *ctx, double t, double h, int order)
+{
+  (void)t;
+  (void)order;
+  last_steps *ls = ctx;
+  ls->h_before = ls->h_last;
+  ls->h_last = h;
+}
+
+/* Relative slack of the comparison of the last two steps: the second of two equal halves of the
+ * rest is tend - (t + h), which differs from h by the rounding of t + h. */
+static const double STEP_ROUNDING = 1e-9;
+
 static void test_tolerance_ranges(void)
 {
   static const char *const specs[] = {"caraxis", "andrews",  "andrews:jac=approx",
@@ -198,17 +219,31 @@ static void test_tolerance_ranges(void)
     daets_problem *p = create(specs[c]);
     daets_tolerance_plan plan;
     daets_problem_tolerances(p, &plan);
-    int failures = 0;
+    int failures = 0, short_last = 0;
     for (int m = 0; m <= plan.m_max; m++) {
       double tol = pow(10.0, -(4.0 + (double)m / plan.m_div)), y[NMAX];
+      daets_options opt;
+      daets_options_default(&opt);
+      opt.rtol = opt.atol = tol;
+      opt.h0 = plan.h0_factor * tol;
+      last_steps ls = {0.0, 0.0};
+      opt.on_step = record_step;
+      opt.on_step_ctx = &ls;
       daets_result r;
-      if (solve(p, tol, plan.h0_factor, y, &r) != 0 || !isfinite(y[0])) {
+      if (daets_solve(p, "radau5", &opt, 1, y, NULL, &r) != 0 || !isfinite(y[0])) {
         failures++;
         fprintf(stderr, "%s m = %d: %s\n", specs[c], m, r.message);
+      } else if (ls.h_last < ls.h_before * (1.0 - STEP_ROUNDING)) {
+        short_last++;
+        fprintf(stderr, "%s m = %d: last step %.3e after %.3e\n", specs[c], m, ls.h_last,
+                ls.h_before);
       }
     }
-    printf("%-20s m = 0..%d: %d failures\n", specs[c], plan.m_max, failures);
+    printf("%-20s m = 0..%d: %d failures, %d short last steps\n", specs[c], plan.m_max, failures,
+           short_last);
     CHECK(failures == 0, "%s: %d failed runs", specs[c], failures);
+    CHECK(short_last == 0, "%s: %d runs end with a step shorter than the one before", specs[c],
+          short_last);
     daets_problem_destroy(p);
   }
 }
