@@ -37,6 +37,22 @@
  * h r with r = 0.9 (2 est + 1e-4)^(-1/(k+1)) in [0.25, 0.9] and order knew, then h/4 at knew,
  * then h/4 at order 1.
  *
+ * Stability-limited order.  BDF3-5 are not A-stable: on an undamped mode y' = i omega y (the
+ * elastic modes of the slider crank, omega up to 2.3e4) BDF3 and BDF4 amplify for h omega up to
+ * 1.92 and 4.71, BDF5 for h omega in (0.711, 9.36) (at h omega = 1: by 1.04, 1.11, 1.13 per
+ * step).  The error test alone lets h grow into that range; the mode grows until the test fails,
+ * the order collapses and climbs again: at rtol = 1e-4 the crank took 2.7 times the steps of
+ * order 2 alone, with wrong elastic accelerations at tend.  So the eigenvalues lambda of the
+ * pencil (dF/dy, -dF/dy') are computed (LAPACK dggev) with a new Jacobian (see EIG_REFRESH), and
+ * the order and step chosen for accuracy after an accepted step are kept only if no mode is
+ * amplified by more than GROWTH_MAX per step (constant-step characteristic polynomial at
+ * z = h lambda, Schur-Cohn test).  Otherwise that order with its step cut to the stability limit
+ * competes with every lower order at the step of its own constant-step error estimate (each cut
+ * the same way; order 2 is A-stable): the largest step wins, the rule by which LSODE chooses
+ * among orders q-1, q, q+1 (its step ratios rhdn, rhsm, rhup; A. C. Hindmarsh, ODEPACK, 1983).
+ * CVODE's stability limit detection (STALD) infers the dominant root from the history of the
+ * step instead; with the analytic Jacobian at hand the eigenvalues themselves are more direct.
+ *
  * Index-aware norm.  All norms are weighted RMS norms with w_i = TOL_FACTOR (rtol |y_i(t_n)| +
  * atol), TOL_FACTOR = 1/30 (see its definition), except
  * that the weight of a component of differentiation index 2 is divided by h and of index 3 by
@@ -53,6 +69,7 @@
  * A recoverable (positive) or non-finite residual counts as a convergence failure: h is cut by 4.
  *
  * The code is written from the formulas in BCP ch. 5, not translated from DASSL. */
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -102,6 +119,30 @@ static const double STEP_RAISE_MIN = 1.5;   /* raise h only by a predicted facto
 static const double STEP_RAISE_MAX = 2.0;   /* and never by more than this */
 static const double STEP_CUT_MIN = 0.5;     /* smallest factor after an accepted step */
 static const double STEP_CUT_MAX = 0.9;     /* a reduced step is at least 10% smaller */
+/* Stability limit of orders 3-5 (see stable_at).  A step is stable when no mode of the
+ * linearization is amplified by more than GROWTH_MAX per step.  Exactly 1 is not usable: on an
+ * undamped mode (lambda = i omega) BDF3 and BDF4 amplify by 1 + O((h omega)^4) and
+ * 1 + O((h omega)^6) for every h, a growth of the size of their truncation error, which the error
+ * test controls; BDF5 damps up to h omega = 0.711 and then amplifies steeply (1.01 at 0.775, 1.13
+ * at 1).  The limits h omega (BDF3, 4, 5) for GROWTH_MAX - 1 = 1e-3, 1e-2, 3e-2 are 0.26, 0.38,
+ * 0.72; 0.49, 0.57, 0.78; 0.75, 0.70, 0.83.  Measured on the slider crank (undamped elastic modes
+ * up to omega = 22606) at rtol = 1e-4 (residual evaluations, mescd): no limit 4761, -0.78; 3e-2
+ * 3210, 0.12; 1e-2 1889, 0.23; 1e-3 1889, 0.23, but 1e-3 and 3e-3 trap the order at 2 over parts
+ * of rtol = 1e-5..1e-6 (scd -0.15 on average over the 25 tolerances of the test set; 1e-2:
+ * -0.03).  The other four problems are unaffected by any of these values. */
+static const double GROWTH_MAX = 1.01;
+static const double STABLE_SEARCH_FACTOR = 0.95; /* see stable_step */
+static const double STABLE_SEARCH_MIN = 0.1;
+/* The eigenvalues are recomputed (dggev, O(n^3)) with a new Jacobian only when some entry of
+ * dF/dy or dF/dy' has moved by more than EIG_REFRESH times the largest entry since the last
+ * computation, and not within EIG_MIN_STEPS accepted steps of it: the stiff modes of the
+ * multibody problems move with the geometry, slowly against the step size.  Recomputing at every
+ * Jacobian took 4 times the instructions of the code without the limit on Andrews' problem and
+ * 2.4 times on the slider crank (rtol 1e-7); with these settings, +37% on Andrews, +34% on the
+ * car axis and the double pendulum, +14% on the pendulum, +7% on the crank (1e-6), at unchanged
+ * results (callgrind). */
+static const double EIG_REFRESH = 0.01;
+enum { EIG_MIN_STEPS = 20 };
 
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct bdf {
@@ -138,6 +179,18 @@ typedef struct bdf {
   double *dfdy, *dfdyp;       /* Jacobian at the point of the last evaluation */
   double *lu;                 /* LU factors of dfdy + cjold dfdyp */
   int *ipiv;
+
+  /* stability limit (see stable_at) */
+  double *eig_re, *eig_im;      /* finite eigenvalues of the pencil, Re <= 0 <= Im */
+  int neig;                     /* how many */
+  int have_eig;                 /* 1 once computed (or attempted) */
+  long eig_step;                /* accepted steps at that computation */
+  double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from */
+  double eig_jmax;              /* its largest entry */
+  double *ggev_a, *ggev_b;      /* dggev's copies of the pencil (overwritten) */
+  double *ggev_beta, *ggev_work;
+  double charpoly[MAX_ORDER + 1][MAX_ORDER + 1]; /* see set_char_polynomials */
+
   void *block; /* the single allocation */
 
   daets_stats *st;
@@ -176,7 +229,8 @@ static void set_scaled_weights(bdf *s)
 static int allocate(bdf *s)
 {
   size_t n = (size_t)s->n;
-  size_t ndoubles = (MAX_ORDER + 2) * n + 6 * n + 3 * n * n;
+  size_t lwork = (size_t)daets_ggev_lwork(s->n);
+  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 7 * n * n + lwork;
   s->block = malloc(ndoubles * sizeof(double) + n * sizeof(int));
   if (!s->block) {
     return DAETS_ERR_NOMEM;
@@ -196,7 +250,17 @@ static int allocate(bdf *s)
   s->dfdy = w;
   s->dfdyp = w + n * n;
   s->lu = w + 2 * n * n;
-  s->ipiv = (int *)(w + 3 * n * n);
+  s->ggev_a = w + 3 * n * n;
+  s->ggev_b = w + 4 * n * n;
+  w += 5 * n * n;
+  s->eig_re = w;
+  s->eig_im = w + n;
+  s->ggev_beta = w + 2 * n;
+  s->ggev_work = w + 3 * n;
+  w += 3 * n + lwork;
+  s->eig_dfdy = w;
+  s->eig_dfdyp = w + n * n;
+  s->ipiv = (int *)(w + 2 * n * n);
   memset(s->block, 0, ndoubles * sizeof(double));
   return 0;
 }
@@ -217,6 +281,132 @@ static int residual(bdf *s, double t, const double *y, const double *yp, double 
   return 0;
 }
 
+/* Coefficients c[k][m] (of zeta^m) of the BDF-k characteristic polynomial at z = 0,
+ *     p_k(zeta) = sum_{j=1..k} (1/j) (zeta - 1)^j zeta^(k-j),
+ * from sum_j (1/j) nabla^j y_n+1 = z y_n+1 with y_n = zeta^n; at z the polynomial is
+ * p_k(zeta) - z zeta^k. */
+static void set_char_polynomials(double c[MAX_ORDER + 1][MAX_ORDER + 1])
+{
+  memset(c, 0, sizeof(double) * (MAX_ORDER + 1) * (MAX_ORDER + 1));
+  for (int k = 1; k <= MAX_ORDER; k++) {
+    for (int j = 1; j <= k; j++) {
+      double binom = 1.0; /* binom(j, i) */
+      for (int i = 0; i <= j; i++) {
+        c[k][k - j + i] += ((j - i) % 2 ? -binom : binom) / (double)j;
+        binom = binom * (double)(j - i) / (double)(i + 1);
+      }
+    }
+  }
+}
+
+static double abs2(double complex x) { return creal(x) * creal(x) + cimag(x) * cimag(x); }
+
+/* 1 when every root of p_k(zeta) - z zeta^k (coefficients c = c[k] above) lies in
+ * |zeta| < radius: the Schur-Cohn test on the polynomial in w = zeta / radius.  For p of degree m
+ * with coefficients a_0..a_m, all roots lie in the open unit disc iff |a_m| > |a_0| and the same
+ * holds for the degree m-1 polynomial (conj(a_m) p(w) - a_0 w^m conj(p(1/conj(w)))) / w (by
+ * Rouche's theorem; P. Henrici, Applied and Computational Complex Analysis I, section 6.8). */
+static int roots_inside(const double *c, int k, double complex z, double radius)
+{
+  double complex a[MAX_ORDER + 1], next[MAX_ORDER + 1];
+  double scale = 1.0;
+  for (int m = 0; m <= k; m++) {
+    a[m] = c[m] * scale;
+    if (m == k) {
+      a[m] -= z * scale;
+    }
+    scale *= radius;
+  }
+  for (int m = k; m > 0; m--) {
+    if (abs2(a[m]) <= abs2(a[0])) {
+      return 0;
+    }
+    for (int j = 1; j <= m; j++) {
+      next[j - 1] = conj(a[m]) * a[j] - a[0] * conj(a[m - j]);
+    }
+    memcpy(a, next, sizeof(double complex) * (size_t)m);
+  }
+  return 1;
+}
+
+/* 1 when BDF-k at constant step h amplifies no mode exp(lambda t) of the last pencil by more
+ * than GROWTH_MAX per step.  Orders 1 and 2 are A-stable.  A mode with Re lambda > 0 grows in
+ * the solution too; what matters is the growth the method adds, so such a mode is tested with
+ * Re lambda = 0.  Only |z| in [Z_SAFE, LOCUS_BOUND] needs the test: beyond sum_{j=1..5} 2^j/j
+ * (the largest |z| on the boundary locus, at zeta = -1) lies the unbounded part of every
+ * stability region, and below Z_SAFE no order amplifies by more than GROWTH_MAX (the smallest
+ * such |z| with Re z <= 0 is 0.49, BDF3 on the imaginary axis; BDF4 0.57, BDF5 0.775, found by
+ * computing the roots on a polar grid). */
+static const double LOCUS_BOUND = 2.0 + 2.0 + 8.0 / 3.0 + 4.0 + 32.0 / 5.0;
+static const double Z_SAFE = 0.45;
+static int stable_at(const bdf *s, int k, double h)
+{
+  if (k <= 2) {
+    return 1;
+  }
+  for (int i = 0; i < s->neig; i++) {
+    double complex z = h * (s->eig_re[i] + I * s->eig_im[i]);
+    double z2 = abs2(z);
+    if (z2 >= Z_SAFE * Z_SAFE && z2 <= LOCUS_BOUND * LOCUS_BOUND &&
+        !roots_inside(s->charpoly[k], k, z, GROWTH_MAX)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Eigenvalues lambda of the linearized DAE, dF/dy v + lambda dF/dy' v = 0, i.e. of the pencil
+ * (dF/dy, -dF/dy') of a new Jacobian (unless it is close to the last one, see EIG_REFRESH): the
+ * finite ones, one of each conjugate pair, real parts clipped to <= 0 (see stable_at).  Without
+ * them (QZ failed) no order is limited. */
+static void update_eigenvalues(bdf *s)
+{
+  size_t nn = (size_t)s->n * (size_t)s->n;
+  if (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS) {
+    return;
+  }
+  if (s->have_eig) {
+    double tol = EIG_REFRESH * s->eig_jmax;
+    size_t i = 0;
+    while (i < nn && fabs(s->dfdy[i] - s->eig_dfdy[i]) <= tol &&
+           fabs(s->dfdyp[i] - s->eig_dfdyp[i]) <= tol) {
+      i++;
+    }
+    if (i == nn) {
+      return;
+    }
+  }
+  s->have_eig = 1;
+  s->eig_step = s->st->accepted;
+  memcpy(s->eig_dfdy, s->dfdy, sizeof(double) * nn);
+  memcpy(s->eig_dfdyp, s->dfdyp, sizeof(double) * nn);
+  s->eig_jmax = 0.0;
+  for (size_t i = 0; i < nn; i++) {
+    s->eig_jmax = fmax(s->eig_jmax, fmax(fabs(s->dfdy[i]), fabs(s->dfdyp[i])));
+  }
+  for (size_t i = 0; i < nn; i++) {
+    s->ggev_a[i] = s->dfdy[i];
+    s->ggev_b[i] = -s->dfdyp[i];
+  }
+  s->neig = 0;
+  if (daets_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
+      0) {
+    return;
+  }
+  for (int j = 0; j < s->n; j++) {
+    if (s->eig_im[j] < 0.0 || s->ggev_beta[j] == 0.0) {
+      continue; /* the second of a conjugate pair, or infinite */
+    }
+    double re = s->eig_re[j] / s->ggev_beta[j], im = s->eig_im[j] / s->ggev_beta[j];
+    if (!isfinite(re) || !isfinite(im)) {
+      continue;
+    }
+    s->eig_re[s->neig] = fmin(re, 0.0);
+    s->eig_im[s->neig] = fabs(im);
+    s->neig++;
+  }
+}
+
 /* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
 static int new_matrix(bdf *s)
 {
@@ -235,6 +425,7 @@ static int new_matrix(bdf *s)
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;
+  update_eigenvalues(s);
   return daets_lu_factor(n, s->lu, s->ipiv);
 }
 
@@ -448,6 +639,67 @@ static double error_test(bdf *s)
   return s->ck * enorm;
 }
 
+/* Next step size from the error estimate est at order k: raised only by a factor of at least
+ * STEP_RAISE_MIN (then by at most STEP_RAISE_MAX), else kept or cut. */
+static double next_step(double h, double est, int k)
+{
+  double r = pow(2.0 * est + 1e-4, -1.0 / (double)(k + 1));
+  if (r >= STEP_RAISE_MIN) {
+    return h * fmin(r, STEP_RAISE_MAX);
+  }
+  if (r <= 1.0) {
+    return h * fmax(STEP_CUT_MIN, fmin(STEP_CUT_MAX, r));
+  }
+  return h;
+}
+
+/* Constant-step estimate of the local error at order j <= k of the step just taken at order k,
+ * sigma_j |e + sum_{m=j+1..k} phi*_m| (DASSL's erk, erkm1 and erkm2 for j = k, k-1, k-2). */
+static double estimate_at(bdf *s, int j, int k)
+{
+  memcpy(s->delta, s->e, sizeof(double) * (size_t)s->n);
+  for (int m = j + 1; m <= k; m++) {
+    for (int i = 0; i < s->n; i++) {
+      s->delta[i] += s->phi[m][i];
+    }
+  }
+  return s->sigma[j] * wnorm(s, s->delta);
+}
+
+/* The largest step h' <= h, down to h STABLE_SEARCH_MIN, at which order k is stable (0 if none):
+ * a scan in factors STABLE_SEARCH_FACTOR, since the stable steps need not form an interval
+ * (BDF5 on an undamped mode: stable for h omega < 0.71 and > 9.4). */
+static double stable_step(const bdf *s, int k, double h)
+{
+  for (double f = 1.0; f >= STABLE_SEARCH_MIN; f *= STABLE_SEARCH_FACTOR) {
+    if (stable_at(s, k, f * h)) {
+      return f * h;
+    }
+  }
+  return 0.0;
+}
+
+/* The order s->k chosen for accuracy is unstable at the step *hnew it asks for.  Candidates: that
+ * order with *hnew, and every order from 2 to the order kused of the step just accepted with the
+ * step of its own constant-step error estimate, each step cut to the stability limit of its
+ * order; the one with the largest step wins (LSODE's rule).  Order 2 is A-stable. */
+static void choose_stable(bdf *s, int kused, double *hnew)
+{
+  int kbest = 2;
+  double hbest = next_step(s->h, estimate_at(s, 2, kused), 2);
+  int ktop = s->k > kused ? s->k : kused;
+  for (int j = ktop; j > 2; j--) {
+    double h = j == s->k ? *hnew : next_step(s->h, estimate_at(s, j, kused), j);
+    h = stable_step(s, j, h);
+    if (h > hbest) {
+      kbest = j;
+      hbest = h;
+    }
+  }
+  s->k = kbest;
+  *hnew = hbest;
+}
+
 /* Bookkeeping of an accepted step: next order and step size, then the divided differences. */
 static void accept_step(bdf *s)
 {
@@ -455,6 +707,9 @@ static void accept_step(bdf *s)
   s->kold = k;
   s->hold = s->h;
   if (s->knew == k - 1 || k == MAX_ORDER) {
+    s->phase = 1;
+  }
+  if (s->phase == 0 && !stable_at(s, k + 1, 2.0 * s->h)) {
     s->phase = 1;
   }
   double hnew = s->h;
@@ -484,11 +739,9 @@ static void accept_step(bdf *s)
         s->est = erkp1;
       }
     }
-    double r = pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
-    if (r >= STEP_RAISE_MIN) {
-      hnew = s->h * fmin(r, STEP_RAISE_MAX);
-    } else if (r <= 1.0) {
-      hnew = s->h * fmax(STEP_CUT_MIN, fmin(STEP_CUT_MAX, r));
+    hnew = next_step(s->h, s->est, s->k);
+    if (!stable_at(s, s->k, hnew)) {
+      choose_stable(s, k, &hnew);
     }
   }
   s->h = hnew;
@@ -698,6 +951,7 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
   s.rtol = opt->rtol;
   s.atol = opt->atol;
   s.st = &r->stats;
+  set_char_polynomials(s.charpoly);
   memset(&r->stats, 0, sizeof r->stats);
   if (allocate(&s) != 0) {
     return daets_fail(r, DAETS_ERR_NOMEM, daets_problem_t0(p), 0.0, "out of memory");

@@ -1,4 +1,4 @@
-/* LAPACK wrappers: dgetrf/dgetrs and zgetrf/zgetrs (reference LAPACK, Fortran calling
+/* LAPACK wrappers: dgetrf/dgetrs, zgetrf/zgetrs and dggev (reference LAPACK, Fortran calling
  * convention: arguments by reference, a hidden length argument after character arguments). */
 #include <stddef.h>
 
@@ -14,6 +14,10 @@ extern void zgetrf_(const int *m, const int *n, double complex *a, const int *ld
 extern void zgetrs_(const char *trans, const int *n, const int *nrhs, const double complex *a,
                     const int *lda, const int *ipiv, double complex *b, const int *ldb, int *info,
                     size_t trans_len);
+extern void dggev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
+                   double *b, const int *ldb, double *alphar, double *alphai, double *beta,
+                   double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
+                   const int *lwork, int *info, size_t jobvl_len, size_t jobvr_len);
 
 static int map_info(int info)
 {
@@ -49,4 +53,20 @@ int daets_zlu_solve(int n, const double complex *lu, const int *ipiv, double com
   int info = 0, one = 1;
   zgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
   return map_info(info);
+}
+
+/* The minimum LWORK of dggev. */
+int daets_ggev_lwork(int n) { return n > 0 ? 8 * n : 1; }
+
+int daets_ggev(int n, double *a, double *b, double *alphar, double *alphai, double *beta,
+               double *work)
+{
+  int info = 0, one = 1, lwork = daets_ggev_lwork(n);
+  double unused = 0.0; /* vl and vr are not referenced without eigenvectors */
+  dggev_("N", "N", &n, a, &n, b, &n, alphar, alphai, beta, &unused, &one, &unused, &one, work,
+         &lwork, &info, 1, 1);
+  if (info > 0) {
+    return DAETS_ERR_SOLVER;
+  }
+  return info < 0 ? DAETS_ERR_INTERNAL : 0;
 }
