@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "support.h"
 #include "daets/daets.h"
 #include "refsol.h"
 
@@ -43,37 +44,18 @@ static void record(void *ctx, double t, double h, int order)
   hs->high_order_steps += order >= 3;
 }
 
-static daets_problem *create(const char *spec)
-{
-  daets_problem *p = NULL;
-  char msg[256];
-  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
-  CHECK(rc == 0 && p, "create %s: %s", spec, msg);
-  return p;
-}
-
-/* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
-static void options_for(const daets_problem *p, double rtol, daets_options *opt)
-{
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options_default(opt);
-  opt->rtol = opt->atol = rtol;
-  opt->h0 = plan.h0_factor * rtol;
-}
-
 /* Largest position error of the pendulum: at NTIMES output times (continuous output) and at
  * tend (the returned y), against the exact solution. */
 static void pendulum_errors(double rtol, double *err_out, double *err_end)
 {
   static const double times[NTIMES] = {1.0, 10.0, 33.3, 77.7};
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N], yout[NTIMES * PEND_N], ex[PEND_N], exp_[PEND_N];
   daets_options opt;
-  options_for(p, rtol, &opt);
+  test_options(p, rtol, &opt);
   opt.tout = times;
   opt.ntout = NTIMES;
   opt.yout = yout;
@@ -129,13 +111,13 @@ static void test_scd_at_1e7(void)
       {"pendulum", 2.14, 1.8}, {"dpendulum", 3.07, 2.7},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    daets_problem *p = create(cases[c].spec);
+    daets_problem *p = create_problem(cases[c].spec);
     if (!p) {
       continue;
     }
     double y[MAX_N], yp[MAX_N], yref[MAX_N];
     daets_options opt;
-    options_for(p, 1e-7, &opt);
+    test_options(p, 1e-7, &opt);
     daets_result r;
     int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
     CHECK(rc == 0, "%s: %s", cases[c].spec, r.message);
@@ -156,13 +138,13 @@ static void test_scd_at_1e7(void)
 
 static void test_caraxis_history(void)
 {
-  daets_problem *p = create("caraxis");
+  daets_problem *p = create_problem("caraxis");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N];
   daets_options opt;
-  options_for(p, 1e-7, &opt);
+  test_options(p, 1e-7, &opt);
   history hs = {.monotone = 1};
   opt.on_step = record;
   opt.on_step_ctx = &hs;
@@ -208,13 +190,13 @@ static void test_caraxis_history(void)
 /* Order history and result of a slider crank run at rtol (h0 = 1e-2 rtol, as the test set). */
 static void crank_run(double rtol, history *hs, double *mescd, daets_stats *st)
 {
-  daets_problem *p = create("crank");
+  daets_problem *p = create_problem("crank");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N], yref[MAX_N];
   daets_options opt;
-  options_for(p, rtol, &opt);
+  test_options(p, rtol, &opt);
   opt.on_step = record;
   opt.on_step_ctx = hs;
   daets_result r;
@@ -253,13 +235,13 @@ static void test_stability_limit(void)
 
 static void test_failure_path(void)
 {
-  daets_problem *p = create("andrews");
+  daets_problem *p = create_problem("andrews");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N];
   daets_options opt;
-  options_for(p, 1e-7, &opt);
+  test_options(p, 1e-7, &opt);
   opt.max_steps = 20;
   daets_result r;
   int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);

@@ -2,30 +2,9 @@
  * failure exits 1 with status "fail" and where and why; good runs exit 0. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "check.h"
-
-/* Run `daets <args>` with stdout and stderr captured; returns the exit status. */
-static int run_cli(const char *args, char *out, size_t len)
-{
-  char cmd[1024];
-  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", DAETS_CLI, args);
-  FILE *f = popen(cmd, "r");
-  if (!f) {
-    return -1;
-  }
-  size_t used = 0, got;
-  while (used + 1 < len && (got = fread(out + used, 1, len - 1 - used, f)) > 0) {
-    used += got;
-  }
-  out[used] = '\0';
-  char sink[4096];
-  while (fread(sink, 1, sizeof sink, f) > 0) {
-  }
-  int status = pclose(f);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+#include "support.h"
 
 static void expect(const char *args, int code, const char *must_mention)
 {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "support.h"
 #include "daets/daets.h"
 #include "refsol.h"
 
@@ -51,34 +52,15 @@ static void record(void *ctx, double t, double h, int order)
   hs->max_order = order > hs->max_order ? order : hs->max_order;
 }
 
-static daets_problem *create(const char *spec)
-{
-  daets_problem *p = NULL;
-  char msg[256];
-  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
-  CHECK(rc == 0 && p, "create %s: %s", spec, msg);
-  return p;
-}
-
-/* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
-static void options_for(const daets_problem *p, double rtol, daets_options *opt)
-{
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options_default(opt);
-  opt->rtol = opt->atol = rtol;
-  opt->h0 = plan.h0_factor * rtol;
-}
-
 static void test_scd_at_1e8(void)
 {
   for (int k = 0; k < NPROBLEMS; k++) {
-    daets_problem *p = create(scd_at_1e8[k].id);
+    daets_problem *p = create_problem(scd_at_1e8[k].id);
     if (!p) {
       continue;
     }
     daets_options opt;
-    options_for(p, 1e-8, &opt);
+    test_options(p, 1e-8, &opt);
     double y[MAX_N], yp[MAX_N], ref[MAX_N];
     daets_result r;
     int rc = daets_solve(p, "ida", &opt, 1, y, yp, &r);
@@ -109,7 +91,7 @@ static void test_scd_at_1e8(void)
 static void test_whole_range(void)
 {
   for (int k = 0; k < NPROBLEMS; k++) {
-    daets_problem *p = create(scd_at_1e8[k].id);
+    daets_problem *p = create_problem(scd_at_1e8[k].id);
     if (!p) {
       continue;
     }
@@ -119,7 +101,7 @@ static void test_whole_range(void)
     CHECK(daets_problem_ref(p, ref) == 0, "%s: no reference", scd_at_1e8[k].id);
     for (int m = 0; m <= M_MAX; m++) {
       daets_options opt;
-      options_for(p, pow(10.0, -(4.0 + (double)m / M_DIV)), &opt);
+      test_options(p, pow(10.0, -(4.0 + (double)m / M_DIV)), &opt);
       double y[MAX_N], yp[MAX_N];
       daets_result r;
       if (daets_solve(p, "ida", &opt, 1, y, yp, &r) != DAETS_OK) {
@@ -139,7 +121,7 @@ static void test_whole_range(void)
 /* Continuous output and the step observer on the pendulum. */
 static void test_dense_output(void)
 {
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
@@ -156,7 +138,7 @@ static void test_dense_output(void)
   double yout[NTOUT * PEND_N];
   history hs = {0, 99, 0, 0.0, 0.0, 1};
   daets_options opt;
-  options_for(p, 1e-8, &opt);
+  test_options(p, 1e-8, &opt);
   opt.tout = tout;
   opt.ntout = NTOUT;
   opt.yout = yout;
@@ -198,14 +180,14 @@ static void test_dense_output(void)
 
 static void test_hmax(void)
 {
-  daets_problem *p = create("caraxis");
+  daets_problem *p = create_problem("caraxis");
   if (!p) {
     return;
   }
   const double hmax = 1e-2;
   history hs = {0, 99, 0, 0.0, 0.0, 1};
   daets_options opt;
-  options_for(p, 1e-6, &opt);
+  test_options(p, 1e-6, &opt);
   opt.hmax = hmax;
   opt.on_step = record;
   opt.on_step_ctx = &hs;
@@ -219,12 +201,12 @@ static void test_hmax(void)
 
 static void test_max_steps(void)
 {
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
   daets_options opt;
-  options_for(p, 1e-6, &opt);
+  test_options(p, 1e-6, &opt);
   opt.max_steps = 5;
   double y[PEND_N], yp[PEND_N];
   daets_result r;

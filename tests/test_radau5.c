@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "support.h"
 #include "daets/daets.h"
 #include "refsol.h"
 
@@ -30,15 +31,6 @@ enum { NMAX = 32, PEND_N = 5, PEND_X = 0, PEND_Y = 1 };
 /* End-point digits of index-2 and index-3 components vary by 0.1 to 0.3 with the step sequence
  * (measured over nearby tolerances), so the published rows are checked with this slack. */
 static const double SLACK = 0.1;
-
-static daets_problem *create(const char *spec)
-{
-  daets_problem *p = NULL;
-  char msg[256];
-  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
-  CHECK(rc == 0 && p, "create %s: %s", spec, msg);
-  return p;
-}
 
 /* One run with rtol = atol = tol and h0 = h0_factor tol; returns the status. */
 static int solve(const daets_problem *p, double tol, double h0_factor, double *y, daets_result *r)
@@ -74,7 +66,7 @@ static double slope(const double *u, const double *v, int n)
 
 static void test_local_order(void)
 {
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   /* h = 2^-5, 2^-6, 2^-7 with the tolerance each needs (see the header) */
   const int log2h[] = {5, 6, 7};
   const double tol[] = {3e-7, 1e-7, 1e-8};
@@ -105,7 +97,7 @@ static void test_local_order(void)
  * law (rtol' ~ rtol^(2/3), an O(h^4) estimate) a method of order 5 gives err ~ rtol^(5/6). */
 static void test_tolerance_slope(void)
 {
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   enum { NT = 13 };
   double lt[NT], le[NT];
   for (int m = 0; m < NT; m++) {
@@ -137,7 +129,7 @@ static void test_scd_at_1e7(void)
       {"dpendulum", 2.1},           /* 2.41 */
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    daets_problem *p = create(cases[c].spec);
+    daets_problem *p = create_problem(cases[c].spec);
     daets_tolerance_plan plan;
     daets_problem_tolerances(p, &plan);
     double y[NMAX], yref[NMAX];
@@ -171,7 +163,7 @@ static void test_published_rows(void)
       {"crank", 1e-4, 0.20, 1.90, 717},
   };
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-    daets_problem *p = create(rows[k].spec);
+    daets_problem *p = create_problem(rows[k].spec);
     daets_tolerance_plan plan;
     daets_problem_tolerances(p, &plan);
     double y[NMAX], yref[NMAX];
@@ -216,7 +208,7 @@ static void test_tolerance_ranges(void)
   static const char *const specs[] = {"caraxis", "andrews",  "andrews:jac=approx",
                                       "crank",   "pendulum", "dpendulum"};
   for (size_t c = 0; c < sizeof specs / sizeof specs[0]; c++) {
-    daets_problem *p = create(specs[c]);
+    daets_problem *p = create_problem(specs[c]);
     daets_tolerance_plan plan;
     daets_problem_tolerances(p, &plan);
     int failures = 0, short_last = 0;
@@ -277,7 +269,7 @@ static void on_step(void *ctx, double t, double h, int order)
  * collocation polynomial).  The error between steps must stay close to the error at the steps. */
 static void test_dense_output(void)
 {
-  daets_problem *p = create("pendulum");
+  daets_problem *p = create_problem("pendulum");
   enum { CAP = 4000, TMAX = 10 };
   double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
   static double steps[CAP], tout[2 * CAP + 2], yout[(2 * CAP + 2) * PEND_N];
@@ -338,7 +330,7 @@ static void test_dense_output(void)
 
 static void test_failure(void)
 {
-  daets_problem *p = create("caraxis");
+  daets_problem *p = create_problem("caraxis");
   double y[NMAX];
   daets_options opt;
   daets_options_default(&opt);

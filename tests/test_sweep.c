@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "support.h"
 
 enum { MAX_ROWS = 64, MAX_FIELDS = 32, LINE = 1024 };
 
@@ -33,27 +33,6 @@ enum {
 };
 
 static char tmpdir[] = "/tmp/daets-test-sweep-XXXXXX";
-
-/* Run `daets <args>` with stdout and stderr captured; returns the exit status. */
-static int run_cli(const char *args, char *out, size_t len)
-{
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", DAETS_CLI, args);
-  FILE *f = popen(cmd, "r");
-  if (!f) {
-    return -1;
-  }
-  size_t used = 0, got;
-  while (used + 1 < len && (got = fread(out + used, 1, len - 1 - used, f)) > 0) {
-    used += got;
-  }
-  out[used] = '\0';
-  char sink[4096];
-  while (fread(sink, 1, sizeof sink, f) > 0) {
-  }
-  int status = pclose(f);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static int cli(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
