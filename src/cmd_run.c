@@ -2,7 +2,8 @@
  *
  * Defaults follow the test set's runs: atol = rtol, h0 = h0_factor * rtol (1e-2 rtol for the
  * slider crank, rtol otherwise); without --rtol, run uses the problem's default tolerance and table
- * uses the tolerances of the published run-characteristics table. */
+ * uses the tolerances of the published run-characteristics table.  --hmax bounds the step size
+ * (not part of the test set's runs: its tables give rtol, atol and h0 only). */
 #include <string.h>
 
 #include "cli.h"
@@ -11,6 +12,7 @@ typedef struct run_args {
   const char *spec;
   const char *solver;
   double rtol, atol, h0; /* 0: not given */
+  double hmax;           /* 0: no bound */
   int repeat;
   long max_steps; /* 0: the solver's default */
   int json;
@@ -30,8 +32,12 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
         return -1;
       }
       a->solver = v;
-    } else if (strcmp(arg, "--rtol") == 0 || strcmp(arg, "--atol") == 0 || strcmp(arg, "--h0") == 0) {
-      double *dst = arg[2] == 'r' ? &a->rtol : arg[2] == 'a' ? &a->atol : &a->h0;
+    } else if (strcmp(arg, "--rtol") == 0 || strcmp(arg, "--atol") == 0 ||
+               strcmp(arg, "--h0") == 0 || strcmp(arg, "--hmax") == 0) {
+      double *dst = arg[2] == 'r'   ? &a->rtol
+                    : arg[2] == 'a' ? &a->atol
+                    : arg[3] == '0' ? &a->h0
+                                    : &a->hmax;
       if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, dst) != 0) {
         return -1;
       }
@@ -50,7 +56,8 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     } else if (allow_extra && strcmp(arg, "--history") == 0) {
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --rtol, --atol, --h0, --repeat%s",
+      usage_error("unknown option '%s'; valid options: --solver, --rtol, --atol, --h0, --hmax, "
+                  "--repeat%s",
                   arg, allow_extra ? ", --max-steps, --json, --history" : "");
       return -1;
     } else if (!a->spec) {
@@ -86,6 +93,7 @@ int cmd_run(int argc, char **argv)
   daets_problem_tolerances(p, &plan);
   daets_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
+  opt.hmax = a.hmax;
   if (a.history) {
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
@@ -129,6 +137,7 @@ static int table_for(const daets_problem *p, const run_args *a)
   for (int k = 0; k < nrows; k++) {
     daets_options opt;
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
+    opt.hmax = a->hmax;
     run_record rec;
     if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
       nfail++;

@@ -142,6 +142,8 @@ void print_run_json(FILE *out, const run_record *rec)
   json_number(out, rec->opt.atol);
   fputs(", \"h0\": ", out);
   json_number(out, rec->opt.h0);
+  fputs(", \"hmax\": ", out);
+  json_number(out, rec->opt.hmax);
   fprintf(out, ", \"status\": \"%s\", \"message\": ", r->status == 0 ? "ok" : "fail");
   json_string(out, r->status == 0 ? "" : r->message);
   fputs(", \"t\": ", out);

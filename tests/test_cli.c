@@ -33,9 +33,11 @@ int main(void)
   expect("run caraxis --rtol 0", 2, "positive and finite");
   expect("run caraxis --atol -1e-6", 2, "positive and finite");
   expect("run caraxis --h0 0", 2, "positive and finite");
+  expect("run caraxis --hmax -1", 2, "positive and finite");
+  expect("run caraxis --hmax", 2, "needs a value");
   expect("run caraxis --rtol", 2, "needs a value");
   expect("run caraxis --repeat 0", 2, "integer from 1");
-  expect("run caraxis --frob", 2, "valid options");
+  expect("run caraxis --frob", 2, "--hmax");
   expect("run caraxis pendulum", 2, "unexpected argument");
   expect("table nosuch", 2, problems);
   expect("check nosuch", 2, problems);
@@ -52,5 +54,10 @@ int main(void)
   expect("run caraxis --max-steps 5 --json", 1, "\"status\": \"fail\"");
   expect("run caraxis --max-steps 5", 1, "t = ");
   expect("run pendulum --rtol 1e-8 --atol 1e-8 --json", 0, "\"status\": \"ok\"");
+  /* hmax reaches the solver: the run takes 1783 steps, but 2500 steps of at most 1e-3 cannot
+   * cover [0, 3] */
+  expect("run caraxis --solver bdf --max-steps 2500", 0, "Car axis");
+  expect("run caraxis --solver bdf --hmax 1e-3 --max-steps 2500", 1, "maximum number of steps");
+  expect("run caraxis --solver bdf --hmax 0.25 --json", 0, "\"hmax\": 0.25");
   return check_summary("test_cli");
 }
