@@ -116,7 +116,7 @@ static const double RATE_FAIL = 0.9; /* observed rate above this: diverging */
  * 0.005 at 1e-8; below rtol = 5e-10 the floor LOCAL_RTOL_MIN holds (f = 0.01 at 1e-10).  Measured
  * over the test set's tolerance ranges (daets sweep, slope of scd against -log10 rtol, fixed 1/30
  * -> proportional): car axis 0.84 -> 1.00, pendulum 0.84 -> 1.03, double pendulum 1.03 -> 1.29,
- * Andrews 1.06 -> 1.16, slider crank 0.52 -> 0.74; mean scd +0.45, +0.53, +0.43, +0.59, +0.38 for
+ * Andrews 1.06 -> 1.16, slider crank 0.52 -> 0.74; mean scd +0.45, +0.38, +0.59, +0.53, +0.43 for
  * 26%, 25%, 25%, 25%, 76% more residual evaluations.  The local relative tolerance is never driven
  * below LOCAL_RTOL_MIN (nor the factor above 1): below it the error estimates of orders 3-5 on the
  * slider crank are rounding noise, the order drops and the step with it (rtol = 1e-12 with factor
