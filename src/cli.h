@@ -39,8 +39,8 @@ typedef struct run_record {
   const char *solver;
   daets_options opt;
   daets_result result;
-  double *y;       /* y(tend), neq values */
-  double *yref;    /* reference, neq values, or NULL when the configuration has none */
+  double *y;    /* y(tend), neq values */
+  double *yref; /* reference, neq values, or NULL when the configuration has none */
   double scd, mescd;
 } run_record;
 
@@ -60,5 +60,7 @@ void print_run_json(FILE *out, const run_record *rec);
 /* JSON pieces: a quoted, escaped string; a number, or null when it is not finite. */
 void json_string(FILE *out, const char *s);
 void json_number(FILE *out, double v);
+void json_field_string(FILE *out, const char *key, const char *s); /* , "key": "s" */
+void json_field_number(FILE *out, const char *key, double v);      /* , "key": v */
 
 #endif /* DAETS_CLI_H */

@@ -114,6 +114,19 @@ void json_number(FILE *out, double v)
   }
 }
 
+/* ", \"key\": value": a field after the first of an object. */
+void json_field_string(FILE *out, const char *key, const char *s)
+{
+  fprintf(out, ", \"%s\": ", key);
+  json_string(out, s);
+}
+
+void json_field_number(FILE *out, const char *key, double v)
+{
+  fprintf(out, ", \"%s\": ", key);
+  json_number(out, v);
+}
+
 static void json_vector(FILE *out, const double *v, int n)
 {
   fputc('[', out);
@@ -132,37 +145,25 @@ void print_run_json(FILE *out, const run_record *rec)
   const daets_problem *p = rec->problem;
   fputs("{\"problem\": ", out);
   json_string(out, daets_problem_name(p));
-  fputs(", \"spec\": ", out);
-  json_string(out, daets_problem_spec(p));
-  fputs(", \"solver\": ", out);
-  json_string(out, rec->solver);
-  fputs(", \"rtol\": ", out);
-  json_number(out, rec->opt.rtol);
-  fputs(", \"atol\": ", out);
-  json_number(out, rec->opt.atol);
-  fputs(", \"h0\": ", out);
-  json_number(out, rec->opt.h0);
-  fputs(", \"hmax\": ", out);
-  json_number(out, rec->opt.hmax);
+  json_field_string(out, "spec", daets_problem_spec(p));
+  json_field_string(out, "solver", rec->solver);
+  json_field_number(out, "rtol", rec->opt.rtol);
+  json_field_number(out, "atol", rec->opt.atol);
+  json_field_number(out, "h0", rec->opt.h0);
+  json_field_number(out, "hmax", rec->opt.hmax);
   fprintf(out, ", \"status\": \"%s\", \"message\": ", r->status == 0 ? "ok" : "fail");
   json_string(out, r->status == 0 ? "" : r->message);
-  fputs(", \"t\": ", out);
-  json_number(out, r->t);
-  fputs(", \"scd\": ", out);
-  json_number(out, rec->scd);
-  fputs(", \"mescd\": ", out);
-  json_number(out, rec->mescd);
+  json_field_number(out, "t", r->t);
+  json_field_number(out, "scd", rec->scd);
+  json_field_number(out, "mescd", rec->mescd);
   fprintf(out,
           ", \"steps\": %ld, \"accepted\": %ld, \"nres\": %ld, \"nres_fd\": %ld, \"njac\": %ld, "
           "\"nlu\": %ld, \"nerrfail\": %ld, \"nconvfail\": %ld",
           r->stats.steps, r->stats.accepted, r->stats.nres, r->stats.nres_fd, r->stats.njac,
           r->stats.nlu, r->stats.nerrfail, r->stats.nconvfail);
-  fputs(", \"cpu_seconds\": ", out);
-  json_number(out, r->cpu_seconds);
-  fputs(", \"cpu_min\": ", out);
-  json_number(out, r->cpu_min);
-  fputs(", \"cpu_max\": ", out);
-  json_number(out, r->cpu_max);
+  json_field_number(out, "cpu_seconds", r->cpu_seconds);
+  json_field_number(out, "cpu_min", r->cpu_min);
+  json_field_number(out, "cpu_max", r->cpu_max);
   fprintf(out, ", \"repeats\": %d, \"y\": ", r->repeats);
   json_vector(out, rec->y, daets_problem_neq(p));
   fputs(", \"yref\": ", out);

@@ -249,30 +249,20 @@ int sweep_write_json(const char *path, const sweep_row *rows, int nrows)
     const sweep_row *r = &rows[k];
     fputs("  {\"problem\": ", out);
     json_string(out, r->problem);
-    fputs(", \"spec\": ", out);
-    json_string(out, r->spec);
-    fputs(", \"solver\": ", out);
-    json_string(out, r->solver);
-    fputs(", \"rtol\": ", out);
-    json_number(out, r->rtol);
-    fputs(", \"atol\": ", out);
-    json_number(out, r->atol);
-    fputs(", \"h0\": ", out);
-    json_number(out, r->h0);
+    json_field_string(out, "spec", r->spec);
+    json_field_string(out, "solver", r->solver);
+    json_field_number(out, "rtol", r->rtol);
+    json_field_number(out, "atol", r->atol);
+    json_field_number(out, "h0", r->h0);
     fprintf(out, ", \"status\": \"%s\", \"message\": ", r->ok ? "ok" : "fail");
     json_string(out, r->message);
-    fputs(", \"scd\": ", out);
-    json_number(out, r->scd);
-    fputs(", \"mescd\": ", out);
-    json_number(out, r->mescd);
+    json_field_number(out, "scd", r->scd);
+    json_field_number(out, "mescd", r->mescd);
     fprintf(out, ", \"steps\": %ld, \"accepted\": %ld, \"nres\": %ld, \"njac\": %ld, \"nlu\": %ld",
             r->steps, r->accepted, r->nres, r->njac, r->nlu);
-    fputs(", \"cpu_seconds\": ", out);
-    json_number(out, r->cpu_seconds);
-    fputs(", \"cpu_min\": ", out);
-    json_number(out, r->cpu_min);
-    fputs(", \"cpu_max\": ", out);
-    json_number(out, r->cpu_max);
+    json_field_number(out, "cpu_seconds", r->cpu_seconds);
+    json_field_number(out, "cpu_min", r->cpu_min);
+    json_field_number(out, "cpu_max", r->cpu_max);
     fprintf(out, ", \"repeats\": %d, \"nres_fd\": %ld}%s\n", r->repeats, r->nres_fd,
             k + 1 < nrows ? "," : "");
   }
