@@ -203,8 +203,7 @@ static void test_published_rows(void)
            rows[k].spec, rows[k].rtol, mescd, rows[k].mescd, scd, rows[k].scd, st.nres, limit);
     CHECK(st.nres <= limit, "%s %.0e: #f %ld > %ld", rows[k].spec, rows[k].rtol, st.nres, limit);
     CHECK(scd >= rows[k].scd - SLACK, "%s %.0e: scd %.2f", rows[k].spec, rows[k].rtol, scd);
-    CHECK(mescd >= rows[k].mescd - SLACK, "%s %.0e: mescd %.2f", rows[k].spec, rows[k].rtol,
-          mescd);
+    CHECK(mescd >= rows[k].mescd - SLACK, "%s %.0e: mescd %.2f", rows[k].spec, rows[k].rtol, mescd);
   }
 
   /* The slider crank rows at rtol 1e-6 (MEBDFI 0.03 / 3.03 / 15099) and 1e-8 (2.72 / 5.71 /
