@@ -1,5 +1,6 @@
-/* Helpers the test executables share: creating a problem, the test set's run options, and
- * running the daets command with its output captured.  Include after check.h. */
+/* Helpers the test executables share: creating a problem, the test set's run options, a run as
+ * the test set makes it and the check of published run-table rows, and running the daets command
+ * with its output captured.  Include after check.h. */
 #ifndef DAETS_TEST_SUPPORT_H
 #define DAETS_TEST_SUPPORT_H
 
@@ -27,6 +28,63 @@ static inline void test_options(const daets_problem *p, double rtol, daets_optio
   daets_options_default(opt);
   opt->rtol = opt->atol = rtol;
   opt->h0 = plan.h0_factor * rtol;
+}
+
+enum { SUPPORT_MAX_N = 64 };
+
+/* One run of solver on spec as the test set makes it (rtol = atol, h0 = h0_factor rtol): scd,
+ * mescd and the counters of the run.  Returns the status. */
+static inline int run_as_test_set(const char *spec, const char *solver, double rtol, double *scd,
+                                  double *mescd, daets_stats *st)
+{
+  daets_problem *p = create_problem(spec);
+  if (!p) {
+    return -1;
+  }
+  double y[SUPPORT_MAX_N], yref[SUPPORT_MAX_N];
+  daets_options opt;
+  test_options(p, rtol, &opt);
+  daets_result r;
+  int rc =
+      daets_problem_neq(p) <= SUPPORT_MAX_N ? daets_solve(p, solver, &opt, 1, y, NULL, &r) : -1;
+  CHECK(rc == 0, "%s %s rtol %g: %s", solver, spec, rtol, rc == -1 ? "too large" : r.message);
+  CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", spec);
+  *scd = rc == 0 ? daets_scd(p, y, yref) : 0.0;
+  *mescd = rc == 0 ? daets_mescd(p, y, yref, opt.rtol, opt.atol) : 0.0;
+  *st = r.stats;
+  daets_problem_destroy(p);
+  return rc;
+}
+
+/* A row of a published run table (report 2.4): spec, rtol = atol, mescd, scd and #f as printed. */
+typedef struct published_row {
+  const char *spec;
+  double rtol, mescd, scd;
+  long nfev;
+} published_row;
+
+/* Each row run with solver: at most nfev_factor times the printed #f, scd and mescd no more than
+ * slack below the printed values (code: the published code's name, for the output). */
+static inline void check_published_rows(const char *solver, const char *code,
+                                        const published_row *rows, size_t nrows, double nfev_factor,
+                                        double slack)
+{
+  for (size_t k = 0; k < nrows; k++) {
+    const published_row *w = &rows[k];
+    double scd = 0.0, mescd = 0.0;
+    daets_stats st = {0};
+    if (run_as_test_set(w->spec, solver, w->rtol, &scd, &mescd, &st) != 0) {
+      continue;
+    }
+    long limit = (long)(nfev_factor * (double)w->nfev);
+    printf("%-20s %.0e: mescd %5.2f (%s %5.2f) scd %5.2f (%5.2f) #f %5ld (limit %5ld) steps %ld "
+           "#Jac %ld #LU %ld\n",
+           w->spec, w->rtol, mescd, code, w->mescd, scd, w->scd, st.nres, limit, st.steps, st.njac,
+           st.nlu);
+    CHECK(st.nres <= limit, "%s %.0e: #f %ld > %ld", w->spec, w->rtol, st.nres, limit);
+    CHECK(scd >= w->scd - slack, "%s %.0e: scd %.2f", w->spec, w->rtol, scd);
+    CHECK(mescd >= w->mescd - slack, "%s %.0e: mescd %.2f", w->spec, w->rtol, mescd);
+  }
 }
 
 /* Run `daets <args>` (the build's command, DAETS_CLI) with stdout and stderr captured in out;

@@ -148,28 +148,6 @@ static void test_scd_at_1e7(void)
   }
 }
 
-/* One run as the test set makes it (rtol = atol, h0 = h0_factor rtol); scd, mescd and the
- * counters of the run.  Returns the status. */
-static int row_run(const char *spec, double rtol, double *scd, double *mescd, daets_stats *st)
-{
-  daets_problem *p = create_problem(spec);
-  if (!p) {
-    return -1;
-  }
-  double y[MAX_N], yp[MAX_N], yref[MAX_N];
-  daets_options opt;
-  test_options(p, rtol, &opt);
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
-  CHECK(rc == 0, "%s rtol %g: %s", spec, rtol, r.message);
-  CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", spec);
-  *scd = daets_scd(p, y, yref);
-  *mescd = daets_mescd(p, y, yref, opt.rtol, opt.atol);
-  *st = r.stats;
-  daets_problem_destroy(p);
-  return rc;
-}
-
 static void test_published_rows(void)
 {
   /* report 2.4, the MEBDFI rows: Table II.17.2 (car axis, h0 = rtol), II.13.3 (Andrews, h0 =
@@ -177,11 +155,7 @@ static void test_published_rows(void)
    * rtol).  Measured (mescd / scd / #f): car axis 1.55 / 0.47 / 871, 4.80 / 3.56 / 2632,
    * 7.13 / 5.94 / 6604; Andrews approximate 0.31 / 2.46 / 450, 1.99 / 4.22 / 1531, exact
    * -0.41 / 1.53 / 442, 2.85 / 5.63 / 1171; slider crank 0.23 / 2.54 / 1935. */
-  static const struct {
-    const char *spec;
-    double rtol, mescd, scd;
-    long nfev;
-  } rows[] = {
+  static const published_row rows[] = {
       {"caraxis", 1e-4, 0.88, -0.23, 1246},
       {"caraxis", 1e-7, 4.65, 3.34, 2797},
       {"caraxis", 1e-10, 4.21, 2.08, 5624},
@@ -191,20 +165,7 @@ static void test_published_rows(void)
       {"andrews", 1e-7, 1.25, 3.50, 1222},
       {"crank", 1e-4, 0.22, 1.49, 1593},
   };
-  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-    double scd = 0.0, mescd = 0.0;
-    daets_stats st;
-    memset(&st, 0, sizeof st);
-    if (row_run(rows[k].spec, rows[k].rtol, &scd, &mescd, &st) != 0) {
-      continue;
-    }
-    long limit = 3 * rows[k].nfev / 2;
-    printf("%-20s %.0e: mescd %5.2f (MEBDFI %5.2f) scd %5.2f (%5.2f) #f %5ld (limit %5ld)\n",
-           rows[k].spec, rows[k].rtol, mescd, rows[k].mescd, scd, rows[k].scd, st.nres, limit);
-    CHECK(st.nres <= limit, "%s %.0e: #f %ld > %ld", rows[k].spec, rows[k].rtol, st.nres, limit);
-    CHECK(scd >= rows[k].scd - SLACK, "%s %.0e: scd %.2f", rows[k].spec, rows[k].rtol, scd);
-    CHECK(mescd >= rows[k].mescd - SLACK, "%s %.0e: mescd %.2f", rows[k].spec, rows[k].rtol, mescd);
-  }
+  check_published_rows("bdf", "MEBDFI", rows, sizeof rows / sizeof rows[0], 1.5, SLACK);
 
   /* The slider crank rows at rtol 1e-6 (MEBDFI 0.03 / 3.03 / 15099) and 1e-8 (2.72 / 5.71 /
    * 28395) are not reached, measured -0.07 / 2.93 / 8346 and 1.77 / 4.76 / 27549: the reference
@@ -222,10 +183,10 @@ static void test_published_rows(void)
     double scd = 0.0, mescd = 0.0, rtol = short_rows[k].rtol;
     daets_stats st;
     memset(&st, 0, sizeof st);
-    if (row_run("crank", rtol, &scd, &mescd, &st) != 0) {
+    if (run_as_test_set("crank", "bdf", rtol, &scd, &mescd, &st) != 0) {
       continue;
     }
-    long limit = 3 * short_rows[k].nfev / 2;
+    long limit = (long)(1.5 * (double)short_rows[k].nfev);
     printf("crank %.0e (short of MEBDFI): mescd %5.2f scd %5.2f #f %5ld (limit %5ld)\n", rtol,
            mescd, scd, st.nres, limit);
     CHECK(st.nres <= limit, "crank %.0e: #f %ld > %ld", rtol, st.nres, limit);
@@ -334,20 +295,8 @@ static void test_stability_limit(void)
 /* scd of one run at rtol = atol (h0 as the test set); the stats in *st. */
 static double scd_at(const char *spec, double rtol, daets_stats *st)
 {
-  daets_problem *p = create_problem(spec);
-  if (!p) {
-    return 0.0;
-  }
-  double y[MAX_N], yp[MAX_N], yref[MAX_N];
-  daets_options opt;
-  test_options(p, rtol, &opt);
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
-  CHECK(rc == 0, "%s rtol %g: %s", spec, rtol, r.message);
-  CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", spec);
-  double scd = rc == 0 ? daets_scd(p, y, yref) : 0.0;
-  *st = r.stats;
-  daets_problem_destroy(p);
+  double scd = 0.0, mescd = 0.0;
+  run_as_test_set(spec, "bdf", rtol, &scd, &mescd, st);
   return scd;
 }
 
