@@ -5,6 +5,7 @@
 #define DAETS_TEST_SUPPORT_H
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "check.h"
@@ -107,6 +108,16 @@ static inline int run_cli(const char *args, char *out, size_t len)
   }
   int status = pclose(f);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* `daets <args>` exits with code and its output mentions must_mention. */
+static inline void expect(const char *args, int code, const char *must_mention)
+{
+  static char out[1 << 16];
+  int rc = run_cli(args, out, sizeof out);
+  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
+  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
+        must_mention, out);
 }
 
 #endif /* DAETS_TEST_SUPPORT_H */

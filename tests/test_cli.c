@@ -6,15 +6,6 @@
 #include "check.h"
 #include "support.h"
 
-static void expect(const char *args, int code, const char *must_mention)
-{
-  static char out[1 << 16];
-  int rc = run_cli(args, out, sizeof out);
-  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
-  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
-        must_mention, out);
-}
-
 int main(void)
 {
   const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";

@@ -46,15 +46,6 @@ static int cli(char *out, size_t len, const char *fmt, ...)
   return run_cli(args, out, len);
 }
 
-static void expect(const char *args, int code, const char *must_mention)
-{
-  static char out[1 << 16];
-  int rc = run_cli(args, out, sizeof out);
-  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
-  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
-        must_mention, out);
-}
-
 /* Split a CSV line in place (RFC 4180 quotes); returns the number of fields. */
 static int split_csv(char *line, char **fields)
 {
