@@ -108,7 +108,7 @@ static int set_option(void *params, const char *key, const char *value, char *ms
       snprintf(msg, msglen, "unknown option '%s' for problem 'andrews'; valid: jac=exact|approx",
                key);
     }
-    return DAETS_ERR_SPEC;
+    return MBDAE_ERR_SPEC;
   }
   if (strcmp(value, "exact") == 0) {
     a->jac = JAC_EXACT;
@@ -121,7 +121,7 @@ static int set_option(void *params, const char *key, const char *value, char *ms
                "jac=exact|approx",
                value);
     }
-    return DAETS_ERR_SPEC;
+    return MBDAE_ERR_SPEC;
   }
   return 0;
 }
@@ -388,7 +388,7 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
       dfdyp[j] = 0.0;
     }
     for (int i = 0; i < ACC; i++) {
-      DAETS_AT(dfdyp, NEQ, i, i) = 1.0;
+      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
     }
   }
   if (!dfdy) {
@@ -402,14 +402,14 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
     dfdy[j] = 0.0;
   }
   for (int i = 0; i < NQ; i++) {
-    DAETS_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
-    DAETS_AT(dfdy, NEQ, VEL + i, ACC + i) = -1.0;
+    MBDAE_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
+    MBDAE_AT(dfdy, NEQ, VEL + i, ACC + i) = -1.0;
     for (int j = 0; j < NQ; j++) {
-      DAETS_AT(dfdy, NEQ, ACC + i, ACC + j) = -m[i][j];
+      MBDAE_AT(dfdy, NEQ, ACC + i, ACC + j) = -m[i][j];
     }
     for (int k = 0; k < NLAM; k++) {
-      DAETS_AT(dfdy, NEQ, ACC + i, LAM + k) = -G[k][i];
-      DAETS_AT(dfdy, NEQ, LAM + k, POS + i) = -G[k][i];
+      MBDAE_AT(dfdy, NEQ, ACC + i, LAM + k) = -G[k][i];
+      MBDAE_AT(dfdy, NEQ, LAM + k, POS + i) = -G[k][i];
     }
   }
   if (p->jac == JAC_APPROX) {
@@ -422,8 +422,8 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   lambda_hessian(q, lam, h);
   for (int i = 0; i < NQ; i++) {
     for (int j = 0; j < NQ; j++) {
-      DAETS_AT(dfdy, NEQ, ACC + i, POS + j) = -(dm[i][j] - dfq[i][j] + h[i][j]);
-      DAETS_AT(dfdy, NEQ, ACC + i, VEL + j) = dfv[i][j];
+      MBDAE_AT(dfdy, NEQ, ACC + i, POS + j) = -(dm[i][j] - dfq[i][j] + h[i][j]);
+      MBDAE_AT(dfdy, NEQ, ACC + i, VEL + j) = dfv[i][j];
     }
   }
   return 0;
@@ -528,7 +528,7 @@ static void describe(const void *params, problem_info *info)
                      "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits";
 }
 
-const problem_type daets_problem_andrews = {
+const problem_type mbdae_problem_andrews = {
     .id = "andrews",
     .title = "Andrews' squeezing mechanism",
     .neq = NEQ,

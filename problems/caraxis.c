@@ -174,8 +174,8 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
       dfdyp[j] = 0.0;
     }
     for (int i = 0; i < NPOS; i++) {
-      DAETS_AT(dfdyp, NEQ, POS + i, POS + i) = 1.0;
-      DAETS_AT(dfdyp, NEQ, VEL + i, VEL + i) = k;
+      MBDAE_AT(dfdyp, NEQ, POS + i, POS + i) = 1.0;
+      MBDAE_AT(dfdyp, NEQ, VEL + i, VEL + i) = k;
     }
   }
   if (!dfdy) {
@@ -192,7 +192,7 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
     dfdy[j] = 0.0;
   }
   for (int i = 0; i < NPOS; i++) {
-    DAETS_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
+    MBDAE_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
   }
   /* df/dp: spring stiffness plus the 2 lambda_2 coupling of the bar constraint; F = K q' - f. */
   double df[NPOS][NPOS] = {{0.0}};
@@ -208,15 +208,15 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   }
   for (int i = 0; i < NPOS; i++) {
     for (int j = 0; j < NPOS; j++) {
-      DAETS_AT(dfdy, NEQ, VEL + i, POS + j) = -df[i][j];
+      MBDAE_AT(dfdy, NEQ, VEL + i, POS + j) = -df[i][j];
     }
   }
   /* df/dlambda = G^T, G = dphi/dp; rows 9-10 are -phi, so their derivative is -G. */
   double g[NLAM][NPOS] = {{w.x, w.y, 0.0, 0.0}, {2.0 * dx, 2.0 * dy, -2.0 * dx, -2.0 * dy}};
   for (int a = 0; a < NLAM; a++) {
     for (int j = 0; j < NPOS; j++) {
-      DAETS_AT(dfdy, NEQ, VEL + j, LAM + a) = -g[a][j];
-      DAETS_AT(dfdy, NEQ, LAM + a, POS + j) = -g[a][j];
+      MBDAE_AT(dfdy, NEQ, VEL + j, LAM + a) = -g[a][j];
+      MBDAE_AT(dfdy, NEQ, LAM + a, POS + j) = -g[a][j];
     }
   }
   return 0;
@@ -299,7 +299,7 @@ static void describe(const void *params, problem_info *info)
                      "Alphaserver DS20E, atol = rtol = h0 = 1e-24; 21 digits";
 }
 
-const problem_type daets_problem_caraxis = {
+const problem_type mbdae_problem_caraxis = {
     .id = "caraxis",
     .title = "Car axis problem",
     .neq = NEQ,

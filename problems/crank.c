@@ -396,7 +396,7 @@ static int res(const void *params, double t, const double *y, const double *yp, 
   }
   for (int i = 0; i < NEQ; i++) {
     if (!isfinite(r[i])) {
-      return DAETS_RECOVERABLE;
+      return MBDAE_RECOVERABLE;
     }
   }
   return 0;
@@ -558,7 +558,7 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   if (dfdyp) {
     memset(dfdyp, 0, sizeof(double) * NEQ * NEQ);
     for (int i = 0; i < NDIFF; i++) {
-      DAETS_AT(dfdyp, NEQ, i, i) = 1.0;
+      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
     }
   }
   if (!dfdy) {
@@ -570,7 +570,7 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   state_setup(&fe, y, &st);
   memset(dfdy, 0, sizeof(double) * NEQ * NEQ);
   for (int i = 0; i < NDIFF; i++) {
-    DAETS_AT(dfdy, NEQ, i, VEL + i) = -1.0;
+    MBDAE_AT(dfdy, NEQ, i, VEL + i) = -1.0;
   }
 
   /* rows 15..21: ALG_SIGN * (M a - f + G^T lambda) */
@@ -582,12 +582,12 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   forces_derivative(par, &fe, &st, dfx, dfv);
   for (int i = 0; i < NX; i++) {
     for (int j = 0; j < NX; j++) {
-      DAETS_AT(dfdy, NEQ, ACC + i, POS + j) = ALG_SIGN * (dma[i][j] - dfx[i][j] + dgl[i][j]);
-      DAETS_AT(dfdy, NEQ, ACC + i, VEL + j) = ALG_SIGN * (-dfv[i][j]);
-      DAETS_AT(dfdy, NEQ, ACC + i, ACC + j) = ALG_SIGN * m[i][j];
+      MBDAE_AT(dfdy, NEQ, ACC + i, POS + j) = ALG_SIGN * (dma[i][j] - dfx[i][j] + dgl[i][j]);
+      MBDAE_AT(dfdy, NEQ, ACC + i, VEL + j) = ALG_SIGN * (-dfv[i][j]);
+      MBDAE_AT(dfdy, NEQ, ACC + i, ACC + j) = ALG_SIGN * m[i][j];
     }
     for (int k = 0; k < NC; k++) {
-      DAETS_AT(dfdy, NEQ, ACC + i, LAM + k) = ALG_SIGN * g[k][i];
+      MBDAE_AT(dfdy, NEQ, ACC + i, LAM + k) = ALG_SIGN * g[k][i];
     }
   }
 
@@ -596,9 +596,9 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   constraint_derivative(par->index, &st, cx, cv, ca);
   for (int k = 0; k < NC; k++) {
     for (int j = 0; j < NX; j++) {
-      DAETS_AT(dfdy, NEQ, LAM + k, POS + j) = ALG_SIGN * cx[k][j];
-      DAETS_AT(dfdy, NEQ, LAM + k, VEL + j) = ALG_SIGN * cv[k][j];
-      DAETS_AT(dfdy, NEQ, LAM + k, ACC + j) = ALG_SIGN * ca[k][j];
+      MBDAE_AT(dfdy, NEQ, LAM + k, POS + j) = ALG_SIGN * cx[k][j];
+      MBDAE_AT(dfdy, NEQ, LAM + k, VEL + j) = ALG_SIGN * cv[k][j];
+      MBDAE_AT(dfdy, NEQ, LAM + k, ACC + j) = ALG_SIGN * ca[k][j];
     }
   }
   return 0;
@@ -712,7 +712,7 @@ static int is_default(const crank_params *par)
 static int ref(const void *params, double *yref)
 {
   if (!is_default(params)) {
-    return DAETS_ERR_NOREF;
+    return MBDAE_ERR_NOREF;
   }
   memcpy(yref, yref_default, sizeof yref_default);
   return 0;
@@ -786,7 +786,7 @@ static int set_option(void *params, const char *key, const char *value, char *ms
                OPTIONS_HELP);
     }
   }
-  return DAETS_ERR_SPEC;
+  return MBDAE_ERR_SPEC;
 }
 
 static void format_options(const void *params, char *buf, size_t len)
@@ -826,7 +826,7 @@ static void describe(const void *params, problem_info *info)
   info->ref_source = is_default(par) ? REF_SOURCE : NO_REF_SOURCE;
 }
 
-const problem_type daets_problem_crank = {
+const problem_type mbdae_problem_crank = {
     .id = "crank",
     .title = "Flexible slider crank",
     .neq = NEQ,

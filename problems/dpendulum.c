@@ -100,35 +100,35 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
       dfdy[i] = 0.0;
     }
     for (int i = 0; i < VEL; i++) {
-      DAETS_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
+      MBDAE_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
     }
-    DAETS_AT(dfdy, NEQ, VX1, X1) = f1 + f2;
-    DAETS_AT(dfdy, NEQ, VX1, X2) = -f2;
-    DAETS_AT(dfdy, NEQ, VX1, F1) = y[X1];
-    DAETS_AT(dfdy, NEQ, VX1, F2) = dx;
-    DAETS_AT(dfdy, NEQ, VY1, Y1) = f1 + f2;
-    DAETS_AT(dfdy, NEQ, VY1, Y2) = -f2;
-    DAETS_AT(dfdy, NEQ, VY1, F1) = y[Y1];
-    DAETS_AT(dfdy, NEQ, VY1, F2) = dy;
-    DAETS_AT(dfdy, NEQ, VX2, X1) = -f2;
-    DAETS_AT(dfdy, NEQ, VX2, X2) = f2;
-    DAETS_AT(dfdy, NEQ, VX2, F2) = -dx;
-    DAETS_AT(dfdy, NEQ, VY2, Y1) = -f2;
-    DAETS_AT(dfdy, NEQ, VY2, Y2) = f2;
-    DAETS_AT(dfdy, NEQ, VY2, F2) = -dy;
-    DAETS_AT(dfdy, NEQ, LAM, X1) = -2.0 * y[X1];
-    DAETS_AT(dfdy, NEQ, LAM, Y1) = -2.0 * y[Y1];
-    DAETS_AT(dfdy, NEQ, LAM + 1, X1) = -2.0 * dx;
-    DAETS_AT(dfdy, NEQ, LAM + 1, X2) = 2.0 * dx;
-    DAETS_AT(dfdy, NEQ, LAM + 1, Y1) = -2.0 * dy;
-    DAETS_AT(dfdy, NEQ, LAM + 1, Y2) = 2.0 * dy;
+    MBDAE_AT(dfdy, NEQ, VX1, X1) = f1 + f2;
+    MBDAE_AT(dfdy, NEQ, VX1, X2) = -f2;
+    MBDAE_AT(dfdy, NEQ, VX1, F1) = y[X1];
+    MBDAE_AT(dfdy, NEQ, VX1, F2) = dx;
+    MBDAE_AT(dfdy, NEQ, VY1, Y1) = f1 + f2;
+    MBDAE_AT(dfdy, NEQ, VY1, Y2) = -f2;
+    MBDAE_AT(dfdy, NEQ, VY1, F1) = y[Y1];
+    MBDAE_AT(dfdy, NEQ, VY1, F2) = dy;
+    MBDAE_AT(dfdy, NEQ, VX2, X1) = -f2;
+    MBDAE_AT(dfdy, NEQ, VX2, X2) = f2;
+    MBDAE_AT(dfdy, NEQ, VX2, F2) = -dx;
+    MBDAE_AT(dfdy, NEQ, VY2, Y1) = -f2;
+    MBDAE_AT(dfdy, NEQ, VY2, Y2) = f2;
+    MBDAE_AT(dfdy, NEQ, VY2, F2) = -dy;
+    MBDAE_AT(dfdy, NEQ, LAM, X1) = -2.0 * y[X1];
+    MBDAE_AT(dfdy, NEQ, LAM, Y1) = -2.0 * y[Y1];
+    MBDAE_AT(dfdy, NEQ, LAM + 1, X1) = -2.0 * dx;
+    MBDAE_AT(dfdy, NEQ, LAM + 1, X2) = 2.0 * dx;
+    MBDAE_AT(dfdy, NEQ, LAM + 1, Y1) = -2.0 * dy;
+    MBDAE_AT(dfdy, NEQ, LAM + 1, Y2) = 2.0 * dy;
   }
   if (dfdyp) {
     for (int i = 0; i < NEQ * NEQ; i++) {
       dfdyp[i] = 0.0;
     }
     for (int i = 0; i < LAM; i++) {
-      DAETS_AT(dfdyp, NEQ, i, i) = 1.0;
+      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
     }
   }
   return 0;
@@ -179,7 +179,7 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
-const problem_type daets_problem_dpendulum = {
+const problem_type mbdae_problem_dpendulum = {
     .id = "dpendulum",
     .title = "Double pendulum (Cartesian coordinates)",
     .neq = NEQ,

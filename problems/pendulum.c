@@ -82,21 +82,21 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
     for (int i = 0; i < NEQ * NEQ; i++) {
       dfdy[i] = 0.0;
     }
-    DAETS_AT(dfdy, NEQ, X, VX) = -1.0;
-    DAETS_AT(dfdy, NEQ, Y, VY) = -1.0;
-    DAETS_AT(dfdy, NEQ, VX, X) = y[F];
-    DAETS_AT(dfdy, NEQ, VX, F) = y[X];
-    DAETS_AT(dfdy, NEQ, VY, Y) = y[F];
-    DAETS_AT(dfdy, NEQ, VY, F) = y[Y];
-    DAETS_AT(dfdy, NEQ, F, X) = -2.0 * y[X];
-    DAETS_AT(dfdy, NEQ, F, Y) = -2.0 * y[Y];
+    MBDAE_AT(dfdy, NEQ, X, VX) = -1.0;
+    MBDAE_AT(dfdy, NEQ, Y, VY) = -1.0;
+    MBDAE_AT(dfdy, NEQ, VX, X) = y[F];
+    MBDAE_AT(dfdy, NEQ, VX, F) = y[X];
+    MBDAE_AT(dfdy, NEQ, VY, Y) = y[F];
+    MBDAE_AT(dfdy, NEQ, VY, F) = y[Y];
+    MBDAE_AT(dfdy, NEQ, F, X) = -2.0 * y[X];
+    MBDAE_AT(dfdy, NEQ, F, Y) = -2.0 * y[Y];
   }
   if (dfdyp) {
     for (int i = 0; i < NEQ * NEQ; i++) {
       dfdyp[i] = 0.0;
     }
     for (int i = X; i <= VY; i++) {
-      DAETS_AT(dfdyp, NEQ, i, i) = 1.0;
+      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
     }
   }
   return 0;
@@ -136,7 +136,7 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
-const problem_type daets_problem_pendulum = {
+const problem_type mbdae_problem_pendulum = {
     .id = "pendulum",
     .title = "Pendulum (Cartesian coordinates)",
     .neq = NEQ,

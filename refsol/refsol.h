@@ -1,4 +1,4 @@
-/* The reference generators of daets: the references this project computes itself, in
+/* The reference generators of mbdae: the references this project computes itself, in
  * quadruple precision (GCC's __float128, libquadmath), rather than copying them from the test set.
  *
  * - pendulum (Hafner & Poell, eq. (1)): the exact solution in Jacobi elliptic functions,
@@ -8,10 +8,10 @@
  *   refsol/dpendulum_ref.c; its output is the committed file refsol/dpendulum.txt.
  *
  * The write functions print exactly the content of the committed data file (the driver exposes
- * them as `daets refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
+ * them as `mbdae refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
  * They return 0 on success, -1 when writing to `out` failed. */
-#ifndef DAETS_REFSOL_H
-#define DAETS_REFSOL_H
+#ifndef MBDAE_REFSOL_H
+#define MBDAE_REFSOL_H
 
 #include <stdio.h>
 
@@ -34,4 +34,4 @@ void refsol_pendulum_state(double t, double y[5], double yp[5]);
 }
 #endif
 
-#endif /* DAETS_REFSOL_H */
+#endif /* MBDAE_REFSOL_H */

@@ -56,7 +56,7 @@
  * Index-aware norm.  All norms are weighted RMS norms with w_i = f (rtol |y_i(t_n)| + atol), f the
  * local tolerance factor of local_tol_factor (tolerance proportionality, see there), except
  * that the weight of a component of differentiation index 2 is divided by h and of index 3 by
- * h^2 (daets_problem_index): equivalently its error is multiplied by h or h^2.  This is the device
+ * h^2 (mbdae_problem_index): equivalently its error is multiplied by h or h^2.  This is the device
  * of MEBDFI (J. R. Cash, Proc. R. Soc. Lond. A 459 (2003) 797-815) and RADAU5 (Hairer & Wanner,
  * Solving ODEs II, section VII.8): in an index-3 system any perturbation of the positions
  * reappears divided by h in the velocities and by h^2 in the multipliers, so an unscaled test
@@ -114,7 +114,7 @@ static const double RATE_FAIL = 0.9; /* observed rate above this: diverging */
  * RADAU5 transforms its tolerance for the same reason, rtol -> 0.1 rtol^(2/3)).  TOL_PROP_C = 0.2
  * gives f = 1/32 at rtol = 1e-4, the fixed factor 1/30 this code used before, 0.008 at 1e-7 and
  * 0.005 at 1e-8; below rtol = 5e-10 the floor LOCAL_RTOL_MIN holds (f = 0.01 at 1e-10).  Measured
- * over the test set's tolerance ranges (daets sweep, slope of scd against -log10 rtol, fixed 1/30
+ * over the test set's tolerance ranges (mbdae sweep, slope of scd against -log10 rtol, fixed 1/30
  * -> proportional): car axis 0.84 -> 1.00, pendulum 0.84 -> 1.03, double pendulum 1.03 -> 1.29,
  * Andrews 1.06 -> 1.16, slider crank 0.52 -> 0.74; mean scd +0.45, +0.38, +0.59, +0.53, +0.43 for
  * 26%, 25%, 25%, 25%, 76% more residual evaluations.  The local relative tolerance is never driven
@@ -157,7 +157,7 @@ enum { EIG_MIN_STEPS = 20 };
 
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct bdf {
-  const daets_problem *p;
+  const mbdae_problem *p;
   const int *index; /* differentiation index per variable */
   int n;
   double rtol, atol;
@@ -205,7 +205,7 @@ typedef struct bdf {
 
   void *block; /* the single allocation */
 
-  daets_stats *st;
+  mbdae_stats *st;
 } bdf;
 
 /* The factor f of the error weights at the user's rtol (see TOL_PROP_C). */
@@ -248,11 +248,11 @@ static void set_scaled_weights(bdf *s)
 static int allocate(bdf *s)
 {
   size_t n = (size_t)s->n;
-  size_t lwork = (size_t)daets_ggev_lwork(s->n);
+  size_t lwork = (size_t)mbdae_ggev_lwork(s->n);
   size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 7 * n * n + lwork;
   s->block = malloc(ndoubles * sizeof(double) + n * sizeof(int));
   if (!s->block) {
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   double *w = s->block;
   for (int j = 0; j < MAX_ORDER + 2; j++) {
@@ -288,13 +288,13 @@ static int allocate(bdf *s)
 static int residual(bdf *s, double t, const double *y, const double *yp, double *res)
 {
   s->st->nres++;
-  int rc = daets_problem_res(s->p, t, y, yp, res);
+  int rc = mbdae_problem_res(s->p, t, y, yp, res);
   if (rc != 0) {
     return rc;
   }
   for (int i = 0; i < s->n; i++) {
     if (!isfinite(res[i])) {
-      return DAETS_RECOVERABLE;
+      return MBDAE_RECOVERABLE;
     }
   }
   return 0;
@@ -408,7 +408,7 @@ static void update_eigenvalues(bdf *s)
     s->ggev_b[i] = -s->dfdyp[i];
   }
   s->neig = 0;
-  if (daets_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
+  if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
       0) {
     return;
   }
@@ -431,21 +431,21 @@ static int new_matrix(bdf *s)
 {
   int n = s->n;
   s->st->njac++;
-  int rc = daets_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
+  int rc = mbdae_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
   if (rc != 0) {
     return rc;
   }
   for (size_t i = 0; i < (size_t)n * (size_t)n; i++) {
     s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
     if (!isfinite(s->lu[i])) {
-      return DAETS_RECOVERABLE;
+      return MBDAE_RECOVERABLE;
     }
   }
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;
   update_eigenvalues(s);
-  return daets_lu_factor(n, s->lu, s->ipiv);
+  return mbdae_lu_factor(n, s->lu, s->ipiv);
 }
 
 /* Coefficients of the step from s->t with s->h and order s->k (BCP ch. 5), the
@@ -552,7 +552,7 @@ static int correct(bdf *s)
       s->need_jac = 0;
       s->jac_current = 1;
       rc = new_matrix(s);
-      if (rc == DAETS_ERR_SINGULAR) {
+      if (rc == MBDAE_ERR_SINGULAR) {
         s->need_jac = 1;
         return FAIL_SINGULAR;
       }
@@ -571,7 +571,7 @@ static int correct(bdf *s)
       for (int i = 0; i < s->n; i++) {
         s->delta[i] *= scale;
       }
-      rc = daets_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+      rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
       if (rc < 0) {
         return rc;
       }
@@ -838,9 +838,9 @@ static double initial_step(bdf *s, const double *yp0, double tdist)
   return h;
 }
 
-static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_result *r)
+static int run(bdf *s, const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
 {
-  double t0 = daets_problem_t0(s->p), tend = daets_problem_tend(s->p);
+  double t0 = mbdae_problem_t0(s->p), tend = mbdae_problem_tend(s->p);
   long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
   double hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
   int nout = 0, n = s->n;
@@ -873,7 +873,7 @@ static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_re
     s->h = limit_step(s->h, told, tend, opt->hmax);
     for (;;) {
       if (s->st->steps >= max_steps) {
-        return daets_fail(r, DAETS_ERR_MAX_STEPS, told, s->h,
+        return mbdae_fail(r, MBDAE_ERR_MAX_STEPS, told, s->h,
                           "maximum number of steps (%ld) reached", max_steps);
       }
       s->st->steps++;
@@ -886,7 +886,7 @@ static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_re
       int rc = correct(s);
       if (rc < 0) {
         restore(s, told);
-        return daets_fail(r, rc, told, s->h, "%s", daets_strerror(rc));
+        return mbdae_fail(r, rc, told, s->h, "%s", mbdae_strerror(rc));
       }
       double err = 0.0;
       if (rc == CONVERGED) {
@@ -902,11 +902,11 @@ static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_re
         s->st->nconvfail++;
         if (rc == FAIL_SINGULAR) {
           if (++nsf >= MAX_SINGULAR_FAILS) {
-            return daets_fail(r, DAETS_ERR_SINGULAR, told, s->h,
+            return mbdae_fail(r, MBDAE_ERR_SINGULAR, told, s->h,
                               "singular iteration matrix %d times on one step", nsf);
           }
         } else if (++ncf >= MAX_CONV_FAILS) {
-          return daets_fail(r, rc == FAIL_RESIDUAL ? DAETS_ERR_RES : DAETS_ERR_CONV, told, s->h,
+          return mbdae_fail(r, rc == FAIL_RESIDUAL ? MBDAE_ERR_RES : MBDAE_ERR_CONV, told, s->h,
                             "%s %d times on one step",
                             rc == FAIL_RESIDUAL ? "residual could not be evaluated"
                                                 : "Newton iteration failed to converge",
@@ -932,7 +932,7 @@ static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_re
         static const char *const cause[] = {"error-test failures", "Newton failures",
                                             "singular iteration matrices",
                                             "residual evaluation failures"};
-        return daets_fail(r, rc == CONVERGED ? DAETS_ERR_ERRTEST : DAETS_ERR_STEP_TOO_SMALL, told,
+        return mbdae_fail(r, rc == CONVERGED ? MBDAE_ERR_ERRTEST : MBDAE_ERR_STEP_TOO_SMALL, told,
                           s->h, "step size below the minimum %.3e after %s", hmin, cause[rc]);
       }
     }
@@ -952,21 +952,21 @@ static int run(bdf *s, const daets_options *opt, double *y, double *yp, daets_re
       opt->on_step(opt->on_step_ctx, s->t, hused, kused);
     }
   }
-  r->status = DAETS_OK;
+  r->status = MBDAE_OK;
   r->t = s->t;
   r->h = s->hold;
   r->message[0] = '\0';
-  return DAETS_OK;
+  return MBDAE_OK;
 }
 
-static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp,
-                     daets_result *r)
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
 {
   bdf s;
   memset(&s, 0, sizeof s);
   s.p = p;
-  s.n = daets_problem_neq(p);
-  s.index = daets_problem_index(p);
+  s.n = mbdae_problem_neq(p);
+  s.index = mbdae_problem_index(p);
   s.rtol = opt->rtol;
   s.atol = opt->atol;
   s.tol_factor = local_tol_factor(opt->rtol);
@@ -974,13 +974,13 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
   set_char_polynomials(s.charpoly);
   memset(&r->stats, 0, sizeof r->stats);
   if (allocate(&s) != 0) {
-    return daets_fail(r, DAETS_ERR_NOMEM, daets_problem_t0(p), 0.0, "out of memory");
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
   int status = run(&s, opt, y, yp, r);
   free(s.block);
   return status;
 }
 
-const solver_type daets_solver_bdf = {
+const solver_type mbdae_solver_bdf = {
     "bdf", "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test",
     integrate};

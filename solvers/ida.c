@@ -3,7 +3,7 @@
  *
  * IDA solves F(t, y, y') = 0 by replacing y' with the BDF formula, so every step is a Newton
  * iteration on G(y) = F(t, y, y'_pred + cj (y - y_pred)) with the iteration matrix
- * J = dF/dy + cj dF/dy' (cj = alpha_s / h), assembled here from daets_problem_jac.
+ * J = dF/dy + cj dF/dy' (cj = alpha_s / h), assembled here from mbdae_problem_jac.
  * The run starts from the consistent y, y' it is given (no IDACalcIC), in IDA_ONE_STEP mode with
  * the stop time tend, so IDA never steps past tend; output times are interpolated (IDAGetDky)
  * inside the step that covers them.
@@ -21,7 +21,7 @@
  * changes make all five problems run over rtol = atol = 10^-(4+m/4), m = 0..24 (h0 = rtol,
  * crank 1e-2 rtol) without a failure:
  *  1. Index-aware error weights (IDAWFtolerances): w_i = h^(k_i-1) / (rtol |y_i| + atol), with
- *     k_i = daets_problem_index and h the step about to be tried, as RADAU5 scales its index-2 and
+ *     k_i = mbdae_problem_index and h the step about to be tried, as RADAU5 scales its index-2 and
  *     index-3 components; the weights enter both the error test and the Newton stopping test.
  *     Algebraic variables are, in addition, left out of the error test (IDASetSuppressAlg).
  *  2. Newton stopping test (our SUNNonlinSolConvTestFn on IDA's own Newton solver, same
@@ -86,7 +86,7 @@
 
 /* Everything one run needs inside IDA's callbacks (IDA's user data). */
 typedef struct run_data {
-  const daets_problem *p; /* the problem, read only */
+  const mbdae_problem *p; /* the problem, read only */
   int neq;                /* number of equations */
   const int *index;       /* differentiation index per variable */
   void *mem;              /* IDA memory: the weight function asks it for the step size */
@@ -101,7 +101,7 @@ static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *us
 {
   run_data *d = user_data;
   double *res = N_VGetArrayPointer(rv);
-  int rc = daets_problem_res(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res);
+  int rc = mbdae_problem_res(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res);
   if (rc < 0) {
     if (!d->fatal) {
       d->fatal = rc;
@@ -130,7 +130,7 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   (void)tmp3;
   run_data *d = user_data;
   int n = d->neq;
-  int rc = daets_problem_jac(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), d->dfdy,
+  int rc = mbdae_problem_jac(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), d->dfdy,
                              d->dfdyp);
   if (rc < 0) {
     if (!d->fatal) {
@@ -145,7 +145,7 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   long ld = SUNDenseMatrix_Rows(J);
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) {
-      DAETS_AT(a, ld, i, j) = DAETS_AT(d->dfdy, n, i, j) + cj * DAETS_AT(d->dfdyp, n, i, j);
+      MBDAE_AT(a, ld, i, j) = MBDAE_AT(d->dfdy, n, i, j) + cj * MBDAE_AT(d->dfdyp, n, i, j);
     }
   }
   return 0;
@@ -201,49 +201,49 @@ static int newton_test(SUNNonlinearSolver nls, N_Vector ycor, N_Vector del, real
   return ss * norm <= tol ? SUN_NLS_SUCCESS : SUN_NLS_CONTINUE;
 }
 
-/* IDA's flag as a daets status and a plain explanation. */
+/* IDA's flag as a mbdae status and a plain explanation. */
 static int map_flag(int flag, const char **why)
 {
   switch (flag) {
   case IDA_TOO_MUCH_WORK:
     *why = "too many steps";
-    return DAETS_ERR_MAX_STEPS;
+    return MBDAE_ERR_MAX_STEPS;
   case IDA_TOO_MUCH_ACC:
     *why = "the tolerances are too small for the machine precision";
-    return DAETS_ERR_STEP_TOO_SMALL;
+    return MBDAE_ERR_STEP_TOO_SMALL;
   case IDA_ERR_FAIL:
     *why = "the local error test failed repeatedly or with the minimum step size";
-    return DAETS_ERR_ERRTEST;
+    return MBDAE_ERR_ERRTEST;
   case IDA_CONV_FAIL:
     *why = "the Newton iteration failed repeatedly or with the minimum step size";
-    return DAETS_ERR_CONV;
+    return MBDAE_ERR_CONV;
   case IDA_LSETUP_FAIL:
     *why = "the Jacobian evaluation or LU factorization failed unrecoverably";
-    return DAETS_ERR_SOLVER;
+    return MBDAE_ERR_SOLVER;
   case IDA_LSOLVE_FAIL:
     *why = "the linear solve failed unrecoverably";
-    return DAETS_ERR_SOLVER;
+    return MBDAE_ERR_SOLVER;
   case IDA_RES_FAIL:
   case IDA_FIRST_RES_FAIL:
     *why = "the residual function failed unrecoverably";
-    return DAETS_ERR_RES;
+    return MBDAE_ERR_RES;
   case IDA_REP_RES_ERR:
     *why = "the residual could not be evaluated, repeatedly, even with smaller steps";
-    return DAETS_ERR_RES;
+    return MBDAE_ERR_RES;
   case IDA_MEM_FAIL:
     *why = "out of memory";
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   case IDA_ILL_INPUT:
     *why = "illegal input to IDA";
-    return DAETS_ERR_INTERNAL;
+    return MBDAE_ERR_INTERNAL;
   default:
     *why = "IDA failed";
-    return DAETS_ERR_SOLVER;
+    return MBDAE_ERR_SOLVER;
   }
 }
 
 /* Record IDA's failure flag in r with the t and h where IDA stopped. */
-static int fail_flag(daets_result *r, void *mem, const run_data *d, int flag, int restarts)
+static int fail_flag(mbdae_result *r, void *mem, const run_data *d, int flag, int restarts)
 {
   const char *why = NULL;
   int status = map_flag(flag, &why);
@@ -254,19 +254,19 @@ static int fail_flag(daets_result *r, void *mem, const run_data *d, int flag, in
   const char *flag_name = name ? name : "IDA";
   if (d->fatal) {
     /* The problem itself refused: its own code says more than IDA's. */
-    daets_fail(r, status, t, h, "%s: %s (%s)", flag_name, why, daets_strerror(d->fatal));
+    mbdae_fail(r, status, t, h, "%s: %s (%s)", flag_name, why, mbdae_strerror(d->fatal));
   } else if (restarts > 0) {
-    daets_fail(r, status, t, h, "%s: %s, also after %d restarts from the last accepted point",
+    mbdae_fail(r, status, t, h, "%s: %s, also after %d restarts from the last accepted point",
                flag_name, why, restarts);
   } else {
-    daets_fail(r, status, t, h, "%s: %s", flag_name, why);
+    mbdae_fail(r, status, t, h, "%s: %s", flag_name, why);
   }
   free(name);
   return status;
 }
 
 /* r = base (the counters of the runs before the last restart) + IDA's counters now. */
-static void collect_stats(void *mem, const daets_stats *base, daets_stats *s)
+static void collect_stats(void *mem, const mbdae_stats *base, mbdae_stats *s)
 {
   long nst = 0, netf = 0, ncfn = 0, nre = 0, nre_ls = 0, nje = 0, nsetups = 0;
   IDAGetNumSteps(mem, &nst);
@@ -290,7 +290,7 @@ static void collect_stats(void *mem, const daets_stats *base, daets_stats *s)
 static int set_id(run_data *d, double t0, const double *y, const double *yp, N_Vector idv)
 {
   int n = d->neq;
-  int rc = daets_problem_jac(d->p, t0, y, yp, d->dfdy, d->dfdyp);
+  int rc = mbdae_problem_jac(d->p, t0, y, yp, d->dfdy, d->dfdyp);
   if (rc != 0) {
     return rc;
   }
@@ -298,7 +298,7 @@ static int set_id(run_data *d, double t0, const double *y, const double *yp, N_V
   for (int j = 0; j < n; j++) {
     id[j] = 0.0;
     for (int i = 0; i < n; i++) {
-      if (DAETS_AT(d->dfdyp, n, i, j) != 0.0) {
+      if (MBDAE_AT(d->dfdyp, n, i, j) != 0.0) {
         id[j] = 1.0;
       }
     }
@@ -343,14 +343,14 @@ static void release(resources *s)
   }
 }
 
-/* Set up IDA for the run: returns 0, or a daets status already recorded in r. */
-static int setup(const daets_problem *p, const daets_options *opt, const double *y,
-                 const double *yp, run_data *d, resources *s, daets_result *r)
+/* Set up IDA for the run: returns 0, or a mbdae status already recorded in r. */
+static int setup(const mbdae_problem *p, const mbdae_options *opt, const double *y,
+                 const double *yp, run_data *d, resources *s, mbdae_result *r)
 {
   int n = d->neq;
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
-    return daets_fail(r, DAETS_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
   s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
   s->yv = N_VNew_Serial(n, s->ctx);
@@ -360,12 +360,12 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
   s->A = SUNDenseMatrix(n, n, s->ctx);
   s->mem = IDACreate(s->ctx);
   if (!s->scratch || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->mem) {
-    return daets_fail(r, DAETS_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
   }
   s->LS = SUNLinSol_Dense(s->yv, s->A, s->ctx);
   s->NLS = SUNNonlinSol_Newton(s->yv, s->ctx);
   if (!s->LS || !s->NLS) {
-    return daets_fail(r, DAETS_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
   }
   d->dfdy = s->scratch;
   d->dfdyp = s->scratch + (size_t)n * (size_t)n;
@@ -375,8 +375,8 @@ static int setup(const daets_problem *p, const daets_options *opt, const double 
 
   int rc = set_id(d, t0, y, yp, s->idv);
   if (rc != 0) {
-    return daets_fail(r, rc < 0 ? rc : DAETS_ERR_SOLVER, t0, 0.0,
-                      "the Jacobian at the initial point failed: %s", daets_strerror(rc));
+    return mbdae_fail(r, rc < 0 ? rc : MBDAE_ERR_SOLVER, t0, 0.0,
+                      "the Jacobian at the initial point failed: %s", mbdae_strerror(rc));
   }
 
   long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
@@ -444,16 +444,16 @@ static int restart(resources *s, run_data *d, double t)
   return flag;
 }
 
-static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp,
-                     daets_result *r)
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
 {
-  int n = daets_problem_neq(p);
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  int n = mbdae_problem_neq(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
   run_data d = {
       .p = p,
       .neq = n,
-      .index = daets_problem_index(p),
+      .index = mbdae_problem_index(p),
       .rtol = opt->rtol,
       .atol = opt->atol,
       .h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0),
@@ -462,14 +462,14 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
     d.h_first = opt->hmax;
   }
   resources s = {0};
-  r->status = DAETS_OK;
+  r->status = MBDAE_OK;
   r->t = t0;
   r->h = 0.0;
   r->message[0] = '\0';
   memset(&r->stats, 0, sizeof r->stats);
 
   int status = setup(p, opt, y, yp, &d, &s, r);
-  daets_stats base = {0}; /* counters of the runs before the last restart */
+  mbdae_stats base = {0}; /* counters of the runs before the last restart */
   int restarts_in_row = 0, next_out = 0;
   double t = t0;
   while (status == 0) {
@@ -517,7 +517,7 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
     if (r->stats.steps >= max_steps) {
       double h = 0.0;
       IDAGetCurrentStep(s.mem, &h);
-      status = daets_fail(r, DAETS_ERR_MAX_STEPS, t, h,
+      status = mbdae_fail(r, MBDAE_ERR_MAX_STEPS, t, h,
                           "IDA: %ld attempted steps reached the limit before tend = %g",
                           r->stats.steps, tend);
     }
@@ -534,6 +534,6 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
   return status;
 }
 
-const solver_type daets_solver_ida = {
+const solver_type mbdae_solver_ida = {
     "ida", "SUNDIALS IDA 6.4.1 (variable-order BDF), dense direct linear solver, analytic Jacobian",
     integrate};

@@ -2,7 +2,7 @@
  * convention: arguments by reference, a hidden length argument after character arguments). */
 #include <stddef.h>
 
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 #include "lapack.h"
 
 extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
@@ -22,33 +22,33 @@ extern void dggev_(const char *jobvl, const char *jobvr, const int *n, double *a
 static int map_info(int info)
 {
   if (info > 0) {
-    return DAETS_ERR_SINGULAR;
+    return MBDAE_ERR_SINGULAR;
   }
-  return info < 0 ? DAETS_ERR_INTERNAL : 0;
+  return info < 0 ? MBDAE_ERR_INTERNAL : 0;
 }
 
-int daets_lu_factor(int n, double *a, int *ipiv)
+int mbdae_lu_factor(int n, double *a, int *ipiv)
 {
   int info = 0;
   dgetrf_(&n, &n, a, &n, ipiv, &info);
   return map_info(info);
 }
 
-int daets_lu_solve(int n, const double *lu, const int *ipiv, double *b)
+int mbdae_lu_solve(int n, const double *lu, const int *ipiv, double *b)
 {
   int info = 0, one = 1;
   dgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
   return map_info(info);
 }
 
-int daets_zlu_factor(int n, double complex *a, int *ipiv)
+int mbdae_zlu_factor(int n, double complex *a, int *ipiv)
 {
   int info = 0;
   zgetrf_(&n, &n, a, &n, ipiv, &info);
   return map_info(info);
 }
 
-int daets_zlu_solve(int n, const double complex *lu, const int *ipiv, double complex *b)
+int mbdae_zlu_solve(int n, const double complex *lu, const int *ipiv, double complex *b)
 {
   int info = 0, one = 1;
   zgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
@@ -56,17 +56,17 @@ int daets_zlu_solve(int n, const double complex *lu, const int *ipiv, double com
 }
 
 /* The minimum LWORK of dggev. */
-int daets_ggev_lwork(int n) { return n > 0 ? 8 * n : 1; }
+int mbdae_ggev_lwork(int n) { return n > 0 ? 8 * n : 1; }
 
-int daets_ggev(int n, double *a, double *b, double *alphar, double *alphai, double *beta,
+int mbdae_ggev(int n, double *a, double *b, double *alphar, double *alphai, double *beta,
                double *work)
 {
-  int info = 0, one = 1, lwork = daets_ggev_lwork(n);
+  int info = 0, one = 1, lwork = mbdae_ggev_lwork(n);
   double unused = 0.0; /* vl and vr are not referenced without eigenvectors */
   dggev_("N", "N", &n, a, &n, b, &n, alphar, alphai, beta, &unused, &one, &unused, &one, work,
          &lwork, &info, 1, 1);
   if (info > 0) {
-    return DAETS_ERR_SOLVER;
+    return MBDAE_ERR_SOLVER;
   }
-  return info < 0 ? DAETS_ERR_INTERNAL : 0;
+  return info < 0 ? MBDAE_ERR_INTERNAL : 0;
 }

@@ -60,7 +60,7 @@
  * Norms and tolerances.  err and the Newton increments are measured in the RMS norm weighted by
  * sc_i = atol' + rtol' |y_{n,i}|, rtol' = 0.08 rtol^(2/3), atol' = rtol' atol / rtol (RADAU5's
  * transformation with 0.08 for 0.1: the estimate is O(h^4), the global error O(h^5)); components
- * of index 2 have sc_i / h, those of index 3 sc_i / h^2 (daets_problem_index), as RADAU5 does for
+ * of index 2 have sc_i / h, those of index 3 sc_i / h^2 (mbdae_problem_index), as RADAU5 does for
  * DAEs up to index 3.  New step size: h_new = h / quot, quot = clamp(err^(1/4) / fac, 1/8, 5),
  * fac = min(0.9, 0.9 (1 + 2 nit) / (newt + 2 nit)), after an accepted step the predictive
  * controller of Gustafsson (HW IV.8), all as in RADAU5.  Two additions: h_new is capped so that
@@ -138,7 +138,7 @@ enum newton_outcome {
 };
 
 typedef struct radau {
-  const daets_problem *p;
+  const mbdae_problem *p;
   int n;
   tableau tb;
   double rtol, atol;  /* RADAU5's internal tolerances rtol', atol' */
@@ -164,7 +164,7 @@ typedef struct radau {
   double *cont_z[NSTAGE]; /* its stage increments: the collocation polynomial */
   double cont_t, cont_h;  /* start and size of the last accepted step */
   void *block;            /* the one allocation holding the arrays above */
-  daets_stats *stats;
+  mbdae_stats *stats;
 } radau;
 
 /* ---- the tableau ------------------------------------------------------------------------- */
@@ -318,7 +318,7 @@ static int workspace_alloc(radau *s)
   char *mem =
       malloc(ncomplex * sizeof(double complex) + ndouble * sizeof(double) + nint * sizeof(int));
   if (!mem) {
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   s->block = mem;
   s->e2 = (double complex *)mem;
@@ -358,9 +358,9 @@ static int factorize(radau *s, double h)
     s->e1[k] = fr * s->dfdyp[k] + s->dfdy[k];
     s->e2[k] = fc * s->dfdyp[k] + s->dfdy[k];
   }
-  int rc = daets_lu_factor(s->n, s->e1, s->ipiv1);
+  int rc = mbdae_lu_factor(s->n, s->e1, s->ipiv1);
   if (rc == 0) {
-    rc = daets_zlu_factor(s->n, s->e2, s->ipiv2);
+    rc = mbdae_zlu_factor(s->n, s->e2, s->ipiv2);
   }
   return rc;
 }
@@ -397,7 +397,7 @@ static void classify(radau *s)
   for (int j = 0; j < n; j++) {
     s->differential[j] = 0;
     for (int i = 0; i < n; i++) {
-      if (DAETS_AT(s->dfdyp, n, i, j) != 0.0) {
+      if (MBDAE_AT(s->dfdyp, n, i, j) != 0.0) {
         s->differential[j] = 1;
         break;
       }
@@ -523,7 +523,7 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       for (int k = 0; k < n; k++) {
         s->ystage[k] = y[k] + s->z[i][k];
       }
-      int rc = daets_problem_res(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i]);
+      int rc = mbdae_problem_res(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i]);
       s->stats->nres++;
       if (rc < 0) {
         return rc;
@@ -539,12 +539,12 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
         s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
       }
     }
-    int rc = daets_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
+    int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
     for (int k = 0; k < n; k++) {
       s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
     }
     if (rc == 0) {
-      rc = daets_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+      rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
     }
     if (rc != 0) {
       return rc;
@@ -621,12 +621,12 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   for (int i = 0; i < n; i++) {
     double sum = 0.0;
     for (int j = 0; j < n; j++) {
-      sum += DAETS_AT(s->dfdyp, n, i, j) * s->err[j];
+      sum += MBDAE_AT(s->dfdyp, n, i, j) * s->err[j];
     }
     s->mq[i] = sum;
   }
   memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
-  int rc = daets_lu_solve(n, s->e1, s->ipiv1, s->err);
+  int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->err);
   if (rc != 0) {
     return rc;
   }
@@ -636,7 +636,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
     for (int k = 0; k < n; k++) {
       s->ystage[k] = y[k] + s->err[k];
     }
-    rc = daets_problem_res(s->p, t, s->ystage, yp, fval);
+    rc = mbdae_problem_res(s->p, t, s->ystage, yp, fval);
     s->stats->nres++;
     if (rc < 0) {
       return rc;
@@ -646,7 +646,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
-      rc = daets_lu_solve(n, s->e1, s->ipiv1, s->err);
+      rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->err);
       if (rc != 0) {
         return rc;
       }
@@ -659,7 +659,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
 
 /* Fill the output points in (cont_t, tnew] from the collocation polynomial of the step just
  * accepted (ynew = y at tnew, so an output at tnew is exact). */
-static void dense_output(const radau *s, const daets_options *opt, int *next, double tnew,
+static void dense_output(const radau *s, const mbdae_options *opt, int *next, double tnew,
                          const double *ynew)
 {
   int n = s->n;
@@ -696,11 +696,11 @@ static double plan_step(double t, double tend, double hnew, int *last)
   return 2.0 * hnew >= rest ? 0.5 * rest : hnew;
 }
 
-static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_result *r)
+static int run(radau *s, const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
 {
-  const daets_problem *p = s->p;
+  const mbdae_problem *p = s->p;
   int n = s->n;
-  double t = daets_problem_t0(p), tend = daets_problem_tend(p), span = tend - t;
+  double t = mbdae_problem_t0(p), tend = mbdae_problem_tend(p), span = tend - t;
   double hmax = opt->hmax > 0.0 ? fmin(opt->hmax, span) : span;
   double h = opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * span;
   long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
@@ -716,12 +716,12 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
 
   for (;;) {
     if (need_jac) {
-      int rc = daets_problem_jac(p, t, y, yp, s->dfdy, s->dfdyp);
+      int rc = mbdae_problem_jac(p, t, y, yp, s->dfdy, s->dfdyp);
       s->stats->njac++;
       if (rc != 0) {
-        return daets_fail(r, rc < 0 ? rc : DAETS_ERR_RES, t, h,
+        return mbdae_fail(r, rc < 0 ? rc : MBDAE_ERR_RES, t, h,
                           "the Jacobian cannot be evaluated at an accepted point (%s)",
-                          daets_strerror(rc));
+                          mbdae_strerror(rc));
       }
       classify(s);
       fresh_jac = 1;
@@ -730,9 +730,9 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
     need_jac = 0;
     if (need_lu) {
       int rc = factorize(s, h);
-      if (rc == DAETS_ERR_SINGULAR) {
+      if (rc == MBDAE_ERR_SINGULAR) {
         if (++nsing >= MAX_SINGULAR) {
-          return daets_fail(r, DAETS_ERR_SINGULAR, t, h,
+          return mbdae_fail(r, MBDAE_ERR_SINGULAR, t, h,
                             "iteration matrix singular %d times in a row", nsing);
         }
         h = plan_step(t, tend, h * FAIL_FACTOR, &last);
@@ -741,7 +741,7 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
         continue;
       }
       if (rc != 0) {
-        return daets_fail(r, rc, t, h, "LU factorization: %s", daets_strerror(rc));
+        return mbdae_fail(r, rc, t, h, "LU factorization: %s", mbdae_strerror(rc));
       }
       s->stats->nlu++;
     }
@@ -749,10 +749,10 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
 
     s->stats->steps++;
     if (s->stats->steps > max_steps) {
-      return daets_fail(r, DAETS_ERR_MAX_STEPS, t, h, "more than %ld steps needed", max_steps);
+      return mbdae_fail(r, MBDAE_ERR_MAX_STEPS, t, h, "more than %ld steps needed", max_steps);
     }
     if (h < 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(tend))) {
-      return daets_fail(r, DAETS_ERR_STEP_TOO_SMALL, t, h,
+      return mbdae_fail(r, MBDAE_ERR_STEP_TOO_SMALL, t, h,
                         "step size too small (below 10 eps |t|)");
     }
     double tnew = last ? tend : t + h;
@@ -770,7 +770,7 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
       }
     }
     if (rc != 0) {
-      return daets_fail(r, rc, t, h, "%s", daets_strerror(rc));
+      return mbdae_fail(r, rc, t, h, "%s", mbdae_strerror(rc));
     }
     if (outcome != NEWTON_CONVERGED) {
       s->stats->nconvfail++;
@@ -823,11 +823,11 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
     }
     fresh_jac = 0;
     if (last) {
-      r->status = DAETS_OK;
+      r->status = MBDAE_OK;
       r->t = t;
       r->h = h;
       r->message[0] = '\0';
-      return DAETS_OK;
+      return MBDAE_OK;
     }
     if (iters >= 2) {
       /* theta was measured: keep the predicted contraction theta (h_new/h)^2 below
@@ -854,14 +854,14 @@ static int run(radau *s, const daets_options *opt, double *y, double *yp, daets_
   }
 }
 
-static int integrate(const daets_problem *p, const daets_options *opt, double *y, double *yp,
-                     daets_result *r)
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
 {
   radau s;
   memset(&s, 0, sizeof s);
   s.p = p;
-  s.n = daets_problem_neq(p);
-  s.index = daets_problem_index(p);
+  s.n = mbdae_problem_neq(p);
+  s.index = mbdae_problem_index(p);
   s.stats = &r->stats;
   tableau_init(&s.tb);
   /* RADAU5's tolerance transformation (the error estimate is O(h^4), the global error O(h^5)),
@@ -870,12 +870,12 @@ static int integrate(const daets_problem *p, const daets_options *opt, double *y
   s.atol = s.rtol * (opt->atol / opt->rtol);
   s.fnewt = fmax(10.0 * UROUND / s.rtol, fmin(0.03, sqrt(s.rtol)));
   if (workspace_alloc(&s) != 0) {
-    return daets_fail(r, DAETS_ERR_NOMEM, daets_problem_t0(p), 0.0, "out of memory");
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
   int status = run(&s, opt, y, yp, r);
   free(s.block);
   return status;
 }
 
-const solver_type daets_solver_radau5 = {
+const solver_type mbdae_solver_radau5 = {
     "radau5", "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate};

@@ -1,12 +1,12 @@
-/* The daets command: shared declarations of its subcommands and argument helpers.
- * The command is the only part of daets that prints.  Exit status: 0 ok, 1 a solver failed
+/* The mbdae command: shared declarations of its subcommands and argument helpers.
+ * The command is the only part of mbdae that prints.  Exit status: 0 ok, 1 a solver failed
  * (reported), 2 bad usage or bad input (EXIT_USAGE). */
-#ifndef DAETS_CLI_H
-#define DAETS_CLI_H
+#ifndef MBDAE_CLI_H
+#define MBDAE_CLI_H
 
 #include <stdio.h>
 
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED_RUN = 1, EXIT_USAGE = 2 };
 
@@ -19,7 +19,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* Print "daets: <message>" to stderr and return EXIT_USAGE. */
+/* Print "mbdae: <message>" to stderr and return EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse a positive finite number; on failure print why (naming the option) and return -1. */
@@ -31,27 +31,27 @@ const char *option_value(int argc, char **argv, int *i);
 /* Check a solver name; prints the valid ones and returns -1 when unknown. */
 int check_solver(const char *name);
 /* Create a problem from a spec; prints the library's message and returns NULL on failure. */
-daets_problem *open_problem(const char *spec);
+mbdae_problem *open_problem(const char *spec);
 
 /* One run, as the run and table commands do it. */
 typedef struct run_record {
-  const daets_problem *problem;
+  const mbdae_problem *problem;
   const char *solver;
-  daets_options opt;
-  daets_result result;
+  mbdae_options opt;
+  mbdae_result result;
   double *y;    /* y(tend), neq values */
   double *yref; /* reference, neq values, or NULL when the configuration has none */
   double scd, mescd;
 } run_record;
 
 /* Run p with solver at opt, repeats times; fills rec (allocates y, yref: free_run). */
-int execute_run(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
+int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 run_record *rec);
 void free_run(run_record *rec);
 /* The test set's settings of a run at rtol: atol = rtol and h0 = h0_factor * rtol (the problem's
- * daets_tolerance_plan) unless atol, h0 are given (> 0); max_steps 0 is the solver's default. */
-void test_set_options(const daets_problem *p, double rtol, double atol, double h0, long max_steps,
-                      daets_options *opt);
+ * mbdae_tolerance_plan) unless atol, h0 are given (> 0); max_steps 0 is the solver's default. */
+void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
+                      mbdae_options *opt);
 
 void print_table_header(FILE *out);
 void print_table_row(FILE *out, const run_record *rec);
@@ -63,4 +63,4 @@ void json_number(FILE *out, double v);
 void json_field_string(FILE *out, const char *key, const char *s); /* , "key": "s" */
 void json_field_number(FILE *out, const char *key, double v);      /* , "key": v */
 
-#endif /* DAETS_CLI_H */
+#endif /* MBDAE_CLI_H */

@@ -1,4 +1,4 @@
-/* Argument helpers of the daets command: numbers, option values, names. */
+/* Argument helpers of the mbdae command: numbers, option values, names. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@ int usage_error(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  fputs("daets: ", stderr);
+  fputs("mbdae: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -60,24 +60,24 @@ const char *option_value(int argc, char **argv, int *i)
 
 int check_solver(const char *name)
 {
-  for (int i = 0; i < daets_solver_count(); i++) {
-    if (strcmp(daets_solver_id(i), name) == 0) {
+  for (int i = 0; i < mbdae_solver_count(); i++) {
+    if (strcmp(mbdae_solver_id(i), name) == 0) {
       return 0;
     }
   }
-  fprintf(stderr, "daets: unknown solver '%s'; valid solvers:", name);
-  for (int i = 0; i < daets_solver_count(); i++) {
-    fprintf(stderr, "%s %s", i ? "," : "", daets_solver_id(i));
+  fprintf(stderr, "mbdae: unknown solver '%s'; valid solvers:", name);
+  for (int i = 0; i < mbdae_solver_count(); i++) {
+    fprintf(stderr, "%s %s", i ? "," : "", mbdae_solver_id(i));
   }
   fputc('\n', stderr);
   return -1;
 }
 
-daets_problem *open_problem(const char *spec)
+mbdae_problem *open_problem(const char *spec)
 {
-  daets_problem *p = NULL;
+  mbdae_problem *p = NULL;
   char msg[512];
-  if (daets_problem_create(spec, &p, msg, sizeof msg) != 0) {
+  if (mbdae_problem_create(spec, &p, msg, sizeof msg) != 0) {
     usage_error("%s", msg);
     return NULL;
   }

@@ -1,4 +1,4 @@
-/* daets bench: CPU time per problem, solver and table tolerance (median of --repeat runs, 11 by
+/* mbdae bench: CPU time per problem, solver and table tolerance (median of --repeat runs, 11 by
  * default, after dropping min and max), with the counters beside it, the time per step, and the
  * estimated share of the time spent in residual evaluations, Jacobian evaluations and
  * factorizations.
@@ -27,26 +27,26 @@ typedef struct unit_costs {
 } unit_costs;
 
 /* Time `reps` calls of each operation at the initial point of p. */
-static void measure_unit_costs(const daets_problem *p, unit_costs *c)
+static void measure_unit_costs(const mbdae_problem *p, unit_costs *c)
 {
-  int n = daets_problem_neq(p), reps = 2000;
+  int n = mbdae_problem_neq(p), reps = 2000;
   size_t nn = (size_t)n * (size_t)n;
   double *y = malloc(sizeof(double) * (3 * (size_t)n + 3 * nn));
   double complex *z = malloc(sizeof(double complex) * nn);
   int *ipiv = malloc(sizeof(int) * (size_t)n);
   double *yp = y + n, *res = yp + n, *dfdy = res + n, *dfdyp = dfdy + nn, *a = dfdyp + nn;
-  double t0 = daets_problem_t0(p);
-  daets_problem_init(p, y, yp);
-  daets_problem_jac(p, t0, y, yp, dfdy, dfdyp);
+  double t0 = mbdae_problem_t0(p);
+  mbdae_problem_init(p, y, yp);
+  mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
 
   double start = cpu_now();
   for (int k = 0; k < reps; k++) {
-    daets_problem_res(p, t0, y, yp, res);
+    mbdae_problem_res(p, t0, y, yp, res);
   }
   c->res = (cpu_now() - start) / reps;
   start = cpu_now();
   for (int k = 0; k < reps; k++) {
-    daets_problem_jac(p, t0, y, yp, dfdy, dfdyp);
+    mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
   }
   c->jac = (cpu_now() - start) / reps;
   start = cpu_now();
@@ -54,7 +54,7 @@ static void measure_unit_costs(const daets_problem *p, unit_costs *c)
     for (size_t i = 0; i < nn; i++) {
       a[i] = dfdy[i] + 1e3 * dfdyp[i];
     }
-    daets_lu_factor(n, a, ipiv);
+    mbdae_lu_factor(n, a, ipiv);
   }
   c->lu_real = (cpu_now() - start) / reps;
   start = cpu_now();
@@ -62,7 +62,7 @@ static void measure_unit_costs(const daets_problem *p, unit_costs *c)
     for (size_t i = 0; i < nn; i++) {
       z[i] = dfdy[i] + (1e3 + 1e3 * I) * dfdyp[i];
     }
-    daets_zlu_factor(n, z, ipiv);
+    mbdae_zlu_factor(n, z, ipiv);
   }
   c->lu_complex = (cpu_now() - start) / reps;
   free(y);
@@ -70,27 +70,27 @@ static void measure_unit_costs(const daets_problem *p, unit_costs *c)
   free(ipiv);
 }
 
-static void bench_problem(const daets_problem *p, const char *const *solvers, int nsolvers,
+static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
                           int repeat, int *nfail)
 {
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
   unit_costs c;
   measure_unit_costs(p, &c);
   printf("\n%s (%s): one residual %.2f us, one Jacobian %.2f us, one LU %.2f us (real) / %.2f us "
          "(complex)\n",
-         daets_problem_title(p), daets_problem_spec(p), 1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real,
+         mbdae_problem_title(p), mbdae_problem_spec(p), 1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real,
          1e6 * c.lu_complex);
   printf("%-7s %-7s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver", "rtol",
          "mescd", "scd", "steps", "#f", "#Jac", "#LU", "CPU med", "CPU min", "CPU max", "us/step",
          "%res", "%jac", "%LU");
   for (int s = 0; s < nsolvers; s++) {
     for (int k = 0; k < plan.ntable; k++) {
-      daets_options opt;
+      mbdae_options opt;
       test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
       run_record rec;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
-      const daets_stats *st = &rec.result.stats;
+      const mbdae_stats *st = &rec.result.stats;
       double cpu = rec.result.cpu_seconds;
       double lu = strcmp(solvers[s], "radau5") == 0 ? c.lu_real + c.lu_complex : c.lu_real;
       double share = cpu > 0.0 ? 100.0 / cpu : 0.0;
@@ -144,21 +144,21 @@ int cmd_bench(int argc, char **argv)
       }
     }
   } else {
-    for (int s = 0; s < daets_solver_count() && s < 8; s++) {
-      solvers[nsolvers++] = daets_solver_id(s);
+    for (int s = 0; s < mbdae_solver_count() && s < 8; s++) {
+      solvers[nsolvers++] = mbdae_solver_id(s);
     }
   }
   int all = strcmp(spec, "all") == 0, nfail = 0;
-  printf("daets bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
+  printf("mbdae bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
          "are estimated shares (unit cost x count / CPU)\n",
          repeat);
-  for (int i = 0; i < (all ? daets_problem_count() : 1); i++) {
-    daets_problem *p = open_problem(all ? daets_problem_id(i) : spec);
+  for (int i = 0; i < (all ? mbdae_problem_count() : 1); i++) {
+    mbdae_problem *p = open_problem(all ? mbdae_problem_id(i) : spec);
     if (!p) {
       return EXIT_USAGE;
     }
     bench_problem(p, solvers, nsolvers, repeat, &nfail);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
   return nfail ? EXIT_FAILED_RUN : EXIT_OK;
 }

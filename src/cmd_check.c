@@ -1,4 +1,4 @@
-/* daets check: is a problem what it claims?  The residual at the initial values against the
+/* mbdae check: is a problem what it claims?  The residual at the initial values against the
  * size of its terms, the hidden constraints at position, velocity and acceleration level, the
  * analytic Jacobian against central differences at t0 and at a perturbed point, and where the
  * reference comes from.  Exit 1 when a check exceeds its threshold. */
@@ -23,38 +23,38 @@ static double max_abs(const double *v, int n)
 int cmd_check(int argc, char **argv)
 {
   if (argc != 2) {
-    return usage_error("check takes one problem spec, e.g. daets check crank:index=3");
+    return usage_error("check takes one problem spec, e.g. mbdae check crank:index=3");
   }
-  daets_problem *p = open_problem(argv[1]);
+  mbdae_problem *p = open_problem(argv[1]);
   if (!p) {
     return EXIT_USAGE;
   }
-  int n = daets_problem_neq(p), nc = daets_problem_nconstraints(p), bad = 0;
-  double t0 = daets_problem_t0(p);
+  int n = mbdae_problem_neq(p), nc = mbdae_problem_nconstraints(p), bad = 0;
+  double t0 = mbdae_problem_t0(p);
   double *y = calloc((size_t)(4 * n + 3 * (nc + 1)), sizeof(double));
   if (!y) {
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
     return usage_error("out of memory");
   }
   double *yp = y + n, *ypert = yp + n, *yppert = ypert + n, *g = yppert + n;
-  printf("%s (%s), n = %d, t in [%g, %g]\n", daets_problem_title(p), daets_problem_spec(p), n, t0,
-         daets_problem_tend(p));
-  daets_problem_init(p, y, yp);
+  printf("%s (%s), n = %d, t in [%g, %g]\n", mbdae_problem_title(p), mbdae_problem_spec(p), n, t0,
+         mbdae_problem_tend(p));
+  mbdae_problem_init(p, y, yp);
 
   double rabs = 0.0, rrel = 0.0;
-  daets_problem_residual_size(p, t0, y, yp, &rabs, &rrel);
+  mbdae_problem_residual_size(p, t0, y, yp, &rabs, &rrel);
   bad |= !(rrel <= RESIDUAL_REL_TOL);
   printf("residual at t0:      max |F| = %.3e, max |F_i| / size of terms = %.3e  %s\n", rabs, rrel,
          rrel <= RESIDUAL_REL_TOL ? "ok" : "TOO LARGE");
 
   if (nc > 0) {
-    daets_problem_constraints(p, t0, y, yp, g, g + nc, g + 2 * nc);
+    mbdae_problem_constraints(p, t0, y, yp, g, g + nc, g + 2 * nc);
     printf("hidden constraints:  position %.3e, velocity %.3e, acceleration %.3e\n",
            max_abs(g, nc), max_abs(g + nc, nc), max_abs(g + 2 * nc, nc));
   }
 
   double ey = 0.0, eyp = 0.0;
-  daets_problem_check_jac(p, t0, y, yp, &ey, &eyp);
+  mbdae_problem_check_jac(p, t0, y, yp, &ey, &eyp);
   bad |= !(ey <= JAC_TOL && eyp <= JAC_TOL);
   printf("Jacobian at t0:      dF/dy %.2e, dF/dy' %.2e (relative to column size)  %s\n", ey, eyp,
          ey <= JAC_TOL && eyp <= JAC_TOL ? "ok" : "MISMATCH");
@@ -64,16 +64,16 @@ int cmd_check(int argc, char **argv)
     ypert[i] = y[i] + s * fmax(fabs(y[i]), 1e-2);
     yppert[i] = yp[i] - s * fmax(fabs(yp[i]), 1e-2);
   }
-  double tpert = t0 + 0.1 * (daets_problem_tend(p) - t0);
-  daets_problem_check_jac(p, tpert, ypert, yppert, &ey, &eyp);
+  double tpert = t0 + 0.1 * (mbdae_problem_tend(p) - t0);
+  mbdae_problem_check_jac(p, tpert, ypert, yppert, &ey, &eyp);
   bad |= !(ey <= JAC_TOL && eyp <= JAC_TOL);
   printf("Jacobian perturbed:  dF/dy %.2e, dF/dy' %.2e (t = %g)  %s\n", ey, eyp, tpert,
          ey <= JAC_TOL && eyp <= JAC_TOL ? "ok" : "MISMATCH");
 
-  int rc = daets_problem_ref(p, y);
-  printf("reference at t = %g: %s\n", daets_problem_tend(p),
-         rc == 0 ? daets_problem_ref_source(p) : daets_strerror(rc));
+  int rc = mbdae_problem_ref(p, y);
+  printf("reference at t = %g: %s\n", mbdae_problem_tend(p),
+         rc == 0 ? mbdae_problem_ref_source(p) : mbdae_strerror(rc));
   free(y);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
   return bad ? EXIT_FAILED_RUN : EXIT_OK;
 }

@@ -1,13 +1,13 @@
-/* daets list: one line per problem (id, n, index, interval, title) and its options. */
+/* mbdae list: one line per problem (id, n, index, interval, title) and its options. */
 #include <string.h>
 
 #include "cli.h"
 
-static int max_index(const daets_problem *p)
+static int max_index(const mbdae_problem *p)
 {
-  const int *index = daets_problem_index(p);
+  const int *index = mbdae_problem_index(p);
   int k = 0;
-  for (int i = 0; i < daets_problem_neq(p); i++) {
+  for (int i = 0; i < mbdae_problem_neq(p); i++) {
     k = index[i] > k ? index[i] : k;
   }
   return k;
@@ -20,23 +20,23 @@ int cmd_list(int argc, char **argv)
     return usage_error("list takes no arguments");
   }
   printf("%-10s %3s %5s  %-10s %-34s %s\n", "id", "n", "index", "interval", "title", "tolerances (rtol = atol)");
-  for (int i = 0; i < daets_problem_count(); i++) {
-    daets_problem *p = open_problem(daets_problem_id(i));
+  for (int i = 0; i < mbdae_problem_count(); i++) {
+    mbdae_problem *p = open_problem(mbdae_problem_id(i));
     if (!p) {
       return EXIT_USAGE;
     }
-    daets_tolerance_plan plan;
-    daets_problem_tolerances(p, &plan);
+    mbdae_tolerance_plan plan;
+    mbdae_problem_tolerances(p, &plan);
     char interval[32];
-    snprintf(interval, sizeof interval, "[%g, %g]", daets_problem_t0(p), daets_problem_tend(p));
-    printf("%-10s %3d %5d  %-10s %-34s 10^-(4+m/%d), m = 0..%d, h0 = %g rtol\n", daets_problem_id(i),
-           daets_problem_neq(p), max_index(p), interval, daets_problem_title(p), plan.m_div,
+    snprintf(interval, sizeof interval, "[%g, %g]", mbdae_problem_t0(p), mbdae_problem_tend(p));
+    printf("%-10s %3d %5d  %-10s %-34s 10^-(4+m/%d), m = 0..%d, h0 = %g rtol\n", mbdae_problem_id(i),
+           mbdae_problem_neq(p), max_index(p), interval, mbdae_problem_title(p), plan.m_div,
            plan.m_max, plan.h0_factor);
-    const char *opts = daets_problem_options(daets_problem_id(i));
+    const char *opts = mbdae_problem_options(mbdae_problem_id(i));
     if (opts && opts[0]) {
-      printf("%-10s options: %s (default %s)\n", "", opts, daets_problem_spec(p));
+      printf("%-10s options: %s (default %s)\n", "", opts, mbdae_problem_spec(p));
     }
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
   return EXIT_OK;
 }

@@ -1,8 +1,8 @@
-/* daets plot: the behaviour of the solution over the integration interval, as the figures of the
+/* mbdae plot: the behaviour of the solution over the integration interval, as the figures of the
  * Test Set for IVP Solvers (report 2.4) show it, and how well the hidden constraints hold.
  *
- * One run at the problem's default tolerance (daets list; --rtol overrides; atol = rtol,
- * h0 = h0_factor rtol) with continuous output at --points equidistant times (daets_options
+ * One run at the problem's default tolerance (mbdae list; --rtol overrides; atol = rtol,
+ * h0 = h0_factor rtol) with continuous output at --points equidistant times (mbdae_options
  * tout/ntout/yout).  Default panels per problem, after the report's figures:
  *   caraxis    x_l, y_l, x_r, y_r over t            (Figure II.17.2)
  *   andrews    the seven angles modulo 2 pi over t  (Figure II.13.1)
@@ -11,7 +11,7 @@
  *   pendulum   the trajectory (x, y), x and y over t (Hafner & Poell, eq. (1); y points down)
  *   dpendulum  the trajectories (x1, y1), (x2, y2)   (eq. (6))
  * and a last panel with max_i |g_i| of the position constraints and of their derivative along the
- * solution (velocity level), from daets_problem_constraints.  Continuous output gives y only: these
+ * solution (velocity level), from mbdae_problem_constraints.  Continuous output gives y only: these
  * levels need only y in every formulation here, so y' is passed as zeros (the acceleration level,
  * which needs y', is not drawn).  Between the steps the values come from the solver's
  * interpolant, so these residuals include its error, not only the drift of the steps.
@@ -129,7 +129,7 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
     }
   }
   if (!a->spec) {
-    usage_error("a problem spec is required, e.g. daets plot caraxis --out caraxis.png");
+    usage_error("a problem spec is required, e.g. mbdae plot caraxis --out caraxis.png");
     return -1;
   }
   size_t len = a->out ? strlen(a->out) : 0;
@@ -183,7 +183,7 @@ static int parse_components(const char *text, int neq, panel *panels, int max)
     return -1;
   }
   if (n == max) {
-    fprintf(stderr, "daets: warning: at most %d panels; the rest of --components is left out\n",
+    fprintf(stderr, "mbdae: warning: at most %d panels; the rest of --components is left out\n",
             max);
   }
   return n;
@@ -254,10 +254,10 @@ static void write_panel_data(FILE *out, int k, const panel *pn, const double *to
 }
 
 /* max_i |g_i| at position and velocity level at every output point; 1 when written. */
-static int write_constraint_data(FILE *out, const daets_problem *p, const double *tout,
+static int write_constraint_data(FILE *out, const mbdae_problem *p, const double *tout,
                                  const double *yout, int npts)
 {
-  int neq = daets_problem_neq(p), nc = daets_problem_nconstraints(p);
+  int neq = mbdae_problem_neq(p), nc = mbdae_problem_nconstraints(p);
   if (nc <= 0) {
     return 0;
   }
@@ -269,7 +269,7 @@ static int write_constraint_data(FILE *out, const daets_problem *p, const double
   fputs("$constraints << EOD\n", out);
   for (int j = 0; j < npts; j++) {
     const double *y = yout + (size_t)j * (size_t)neq;
-    if (isnan(y[0]) || daets_problem_constraints(p, tout[j], y, yp, gpos, gvel, NULL) != 0) {
+    if (isnan(y[0]) || mbdae_problem_constraints(p, tout[j], y, yp, gpos, gvel, NULL) != 0) {
       continue;
     }
     double mp = 0.0, mv = 0.0;
@@ -286,8 +286,8 @@ static int write_constraint_data(FILE *out, const daets_problem *p, const double
 }
 
 /* The script: data blocks, then one multiplot. */
-static int write_script(const char *path, const char *picture, const daets_problem *p,
-                        const plot_args *a, const daets_options *opt, const daets_result *r,
+static int write_script(const char *path, const char *picture, const mbdae_problem *p,
+                        const plot_args *a, const mbdae_options *opt, const mbdae_result *r,
                         const panel *panels, int npanels, const plot_default *d, const double *tout,
                         const double *yout, int npts)
 {
@@ -295,12 +295,12 @@ static int write_script(const char *path, const char *picture, const daets_probl
   if (!out) {
     return -1;
   }
-  int neq = daets_problem_neq(p);
+  int neq = mbdae_problem_neq(p);
   int wrap = a->wrap || (!a->components && d && d->wrap);
   fprintf(out,
           "# The solution of %s (%s) with %s, rtol = atol = %g, h0 = %g, from continuous\n"
-          "# output at %d points.  Written by `daets plot`; edit and rerun with:  gnuplot %s\n\n",
-          daets_problem_title(p), daets_problem_spec(p), a->solver, opt->rtol, opt->h0, npts,
+          "# output at %d points.  Written by `mbdae plot`; edit and rerun with:  gnuplot %s\n\n",
+          mbdae_problem_title(p), mbdae_problem_spec(p), a->solver, opt->rtol, opt->h0, npts,
           strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
   for (int k = 0; k < npanels; k++) {
     write_panel_data(out, k, &panels[k], tout, yout, npts, neq, wrap);
@@ -321,8 +321,8 @@ static int write_script(const char *path, const char *picture, const daets_probl
   fputs("set output ", out);
   gp_quoted(out, picture);
   char title[512];
-  snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", daets_problem_title(p),
-           daets_problem_spec(p), a->solver, opt->rtol,
+  snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", mbdae_problem_title(p),
+           mbdae_problem_spec(p), a->solver, opt->rtol,
            r->status == 0 ? "" : " (the run failed before t_{end})");
   fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
   gp_quoted(out, title);
@@ -385,37 +385,37 @@ int cmd_plot(int argc, char **argv)
   if (parse_plot_args(argc, argv, &a) != 0) {
     return EXIT_USAGE;
   }
-  daets_problem *p = open_problem(a.spec);
+  mbdae_problem *p = open_problem(a.spec);
   if (!p) {
     return EXIT_USAGE;
   }
-  int neq = daets_problem_neq(p);
-  const plot_default *d = default_for(daets_problem_name(p));
+  int neq = mbdae_problem_neq(p);
+  const plot_default *d = default_for(mbdae_problem_name(p));
   const char *components = a.components ? a.components : (d ? d->components : "1");
   panel panels[MAX_PANELS];
   int npanels = parse_components(components, neq, panels, MAX_PANELS);
   char dir[4096], name[1024], script[1024], path[5200];
   split_path(a.out, dir, sizeof dir, name, sizeof name, script, sizeof script);
   if (npanels < 0) {
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
   if (make_dirs(dir) != 0) {
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
     return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
   }
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options opt;
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
   double *tout =
       malloc(sizeof(double) * (size_t)a.points * (size_t)(neq + 2) + sizeof(double) * (size_t)neq);
   if (!tout) {
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
     return usage_error("out of memory for %d output points", a.points);
   }
   double *yout = tout + a.points, *y = yout + (size_t)a.points * (size_t)neq;
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   for (int j = 0; j < a.points; j++) {
     tout[j] = j + 1 < a.points ? t0 + (tend - t0) * j / (a.points - 1) : tend;
   }
@@ -425,12 +425,12 @@ int cmd_plot(int argc, char **argv)
   opt.tout = tout;
   opt.ntout = a.points;
   opt.yout = yout;
-  daets_result r;
-  int rc = daets_solve(p, a.solver, &opt, 1, y, NULL, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, a.solver, &opt, 1, y, NULL, &r);
   int status = EXIT_OK;
   if (rc != 0) {
-    fprintf(stderr, "daets: %s failed on %s: %s (%s); drawing the part it computed\n", a.solver,
-            daets_problem_spec(p), r.message, daets_strerror(rc));
+    fprintf(stderr, "mbdae: %s failed on %s: %s (%s); drawing the part it computed\n", a.solver,
+            mbdae_problem_spec(p), r.message, mbdae_strerror(rc));
     status = EXIT_FAILED_RUN;
   }
   snprintf(path, sizeof path, "%s/%s", dir, script);
@@ -442,12 +442,12 @@ int cmd_plot(int argc, char **argv)
     int g = gnuplot_run(dir, script, log);
     if (g == GNUPLOT_MISSING) {
       fprintf(stderr,
-              "daets: gnuplot not found: wrote %s; run `gnuplot %s` in %s where gnuplot is "
+              "mbdae: gnuplot not found: wrote %s; run `gnuplot %s` in %s where gnuplot is "
               "installed (Debian: gnuplot-nox)\n",
               path, script, dir);
       status = EXIT_FAILED_RUN;
     } else if (g != GNUPLOT_OK) {
-      fprintf(stderr, "daets: gnuplot failed on %s; see %s/%s\n", path, dir, log);
+      fprintf(stderr, "mbdae: gnuplot failed on %s; see %s/%s\n", path, dir, log);
       status = EXIT_FAILED_RUN;
     } else {
       snprintf(path, sizeof path, "%s/%s", dir, log);
@@ -456,6 +456,6 @@ int cmd_plot(int argc, char **argv)
     }
   }
   free(tout);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
   return status;
 }

@@ -1,4 +1,4 @@
-/* daets refsol: recompute the references daets computes itself (refsol/<id>_ref.c) and print the
+/* mbdae refsol: recompute the references mbdae computes itself (refsol/<id>_ref.c) and print the
  * data file exactly as committed in refsol/. */
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* daets run and daets table: integrate problems and print their run characteristics.
+/* mbdae run and mbdae table: integrate problems and print their run characteristics.
  *
  * Defaults follow the test set's runs: atol = rtol, h0 = h0_factor * rtol (1e-2 rtol for the
  * slider crank, rtol otherwise); without --rtol, run uses the problem's default tolerance and table
@@ -68,7 +68,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     }
   }
   if (!a->spec) {
-    usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see daets list)");
+    usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see mbdae list)");
     return -1;
   }
   return 0;
@@ -85,13 +85,13 @@ int cmd_run(int argc, char **argv)
   if (parse_run_args(argc, argv, 1, &a) != 0) {
     return EXIT_USAGE;
   }
-  daets_problem *p = open_problem(a.spec);
+  mbdae_problem *p = open_problem(a.spec);
   if (!p) {
     return EXIT_USAGE;
   }
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options opt;
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
   opt.hmax = a.hmax;
   if (a.history) {
@@ -100,16 +100,16 @@ int cmd_run(int argc, char **argv)
   }
   run_record rec;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
-  if (rc == DAETS_ERR_NOMEM || rc == DAETS_ERR_ARG || rc == DAETS_ERR_UNKNOWN_SOLVER) {
-    fprintf(stderr, "daets: %s\n", rec.result.message[0] ? rec.result.message : daets_strerror(rc));
+  if (rc == MBDAE_ERR_NOMEM || rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_UNKNOWN_SOLVER) {
+    fprintf(stderr, "mbdae: %s\n", rec.result.message[0] ? rec.result.message : mbdae_strerror(rc));
     free_run(&rec);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
   if (a.json) {
     print_run_json(stdout, &rec);
   } else {
-    printf("%s (%s), solver %s\n", daets_problem_title(p), daets_problem_spec(p), a.solver);
+    printf("%s (%s), solver %s\n", mbdae_problem_title(p), mbdae_problem_spec(p), a.solver);
     print_table_header(stdout);
     print_table_row(stdout, &rec);
     if (rc == 0) {
@@ -117,31 +117,31 @@ int cmd_run(int argc, char **argv)
     }
   }
   if (rc != 0) {
-    fprintf(stderr, "daets: %s failed on %s: %s (%s)\n", a.solver, daets_problem_spec(p),
-            rec.result.message, daets_strerror(rc));
+    fprintf(stderr, "mbdae: %s failed on %s: %s (%s)\n", a.solver, mbdae_problem_spec(p),
+            rec.result.message, mbdae_strerror(rc));
   }
   free_run(&rec);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
   return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
 
 /* The table of one problem; returns the number of failed runs. */
-static int table_for(const daets_problem *p, const run_args *a)
+static int table_for(const mbdae_problem *p, const run_args *a)
 {
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
   int nfail = 0;
-  printf("\n%s (%s)\n", daets_problem_title(p), daets_problem_spec(p));
+  printf("\n%s (%s)\n", mbdae_problem_title(p), mbdae_problem_spec(p));
   print_table_header(stdout);
   int nrows = a->rtol > 0.0 ? 1 : plan.ntable;
   for (int k = 0; k < nrows; k++) {
-    daets_options opt;
+    mbdae_options opt;
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
     run_record rec;
     if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
       nfail++;
-      fprintf(stderr, "daets: %s failed on %s at rtol %g: %s\n", a->solver, daets_problem_spec(p),
+      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s\n", a->solver, mbdae_problem_spec(p),
               opt.rtol, rec.result.message);
     }
     print_table_row(stdout, &rec);
@@ -158,14 +158,14 @@ int cmd_table(int argc, char **argv)
     return EXIT_USAGE;
   }
   int all = strcmp(a.spec, "all") == 0, nfail = 0;
-  int count = all ? daets_problem_count() : 1;
+  int count = all ? mbdae_problem_count() : 1;
   for (int i = 0; i < count; i++) {
-    daets_problem *p = open_problem(all ? daets_problem_id(i) : a.spec);
+    mbdae_problem *p = open_problem(all ? mbdae_problem_id(i) : a.spec);
     if (!p) {
       return EXIT_USAGE;
     }
     nfail += table_for(p, &a);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
   return nfail ? EXIT_FAILED_RUN : EXIT_OK;
 }

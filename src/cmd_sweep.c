@@ -1,6 +1,6 @@
-/* daets sweep: the test set's work-precision experiment over problems, solvers and tolerances.
+/* mbdae sweep: the test set's work-precision experiment over problems, solvers and tolerances.
  *
- * Per problem, its daets_tolerance_plan gives the grid the report uses: rtol = 10^-(4 + m/m_div),
+ * Per problem, its mbdae_tolerance_plan gives the grid the report uses: rtol = 10^-(4 + m/m_div),
  * m = 0..m_max (m_div = 4, m_max = 24 for the car axis and the slider crank, 8 and 48 for Andrews;
  * report 2.4, sections II.17.4, II.13.4, II.19.4), atol = rtol, h0 = h0_factor * rtol (1e-2 rtol
  * for the slider crank).  --m, --rtol, --atol and --h0 override the grid.
@@ -228,7 +228,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
   }
   if (a->nspecs == 0) {
     usage_error(
-        "a problem spec or 'all' is required, e.g. daets sweep caraxis --out DIR (see daets list)");
+        "a problem spec or 'all' is required, e.g. mbdae sweep caraxis --out DIR (see mbdae list)");
     return -1;
   }
   if (!a->out) {
@@ -240,8 +240,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     return -1;
   }
   if (a->nsolvers == 0) {
-    for (int s = 0; s < daets_solver_count() && s < MAX_SPECS; s++) {
-      a->solvers[a->nsolvers++] = daets_solver_id(s);
+    for (int s = 0; s < mbdae_solver_count() && s < MAX_SPECS; s++) {
+      a->solvers[a->nsolvers++] = mbdae_solver_id(s);
     }
   }
   return 0;
@@ -250,30 +250,30 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
 /* ---- the plan ----------------------------------------------------------------------------- */
 
 /* Open the problems of the specs ("all": every problem); -1 on bad input (reported). */
-static int open_problems(const sweep_args *a, daets_problem **problems, int *nproblems)
+static int open_problems(const sweep_args *a, mbdae_problem **problems, int *nproblems)
 {
   int all = a->nspecs == 1 && strcmp(a->specs[0], "all") == 0;
-  int n = all ? daets_problem_count() : a->nspecs;
+  int n = all ? mbdae_problem_count() : a->nspecs;
   if (n > MAX_SPECS) {
     n = MAX_SPECS;
   }
   *nproblems = 0;
   for (int i = 0; i < n; i++) {
-    const char *spec = all ? daets_problem_id(i) : a->specs[i];
+    const char *spec = all ? mbdae_problem_id(i) : a->specs[i];
     if (strcmp(spec, "all") == 0) {
-      usage_error("'all' stands alone: daets sweep all, or a list of problem specs");
+      usage_error("'all' stands alone: mbdae sweep all, or a list of problem specs");
       return -1;
     }
-    daets_problem *p = open_problem(spec);
+    mbdae_problem *p = open_problem(spec);
     if (!p) {
       return -1;
     }
     problems[(*nproblems)++] = p;
     for (int j = 0; j + 1 < *nproblems; j++) {
-      if (strcmp(daets_problem_name(problems[j]), daets_problem_name(p)) == 0) {
+      if (strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(p)) == 0) {
         usage_error("%s and %s are the same problem: a sweep takes one configuration per problem "
                     "(its files are named after the problem); sweep the other into another --out",
-                    daets_problem_spec(problems[j]), daets_problem_spec(p));
+                    mbdae_problem_spec(problems[j]), mbdae_problem_spec(p));
         return -1;
       }
     }
@@ -282,14 +282,14 @@ static int open_problems(const sweep_args *a, daets_problem **problems, int *npr
 }
 
 /* The tolerances of problem p: the --rtol list, or the m grid. */
-static int tolerances_of(const daets_problem *p, const sweep_args *a, double *rtol)
+static int tolerances_of(const mbdae_problem *p, const sweep_args *a, double *rtol)
 {
   if (a->nrtols) {
     memcpy(rtol, a->rtols, sizeof(double) * (size_t)a->nrtols);
     return a->nrtols;
   }
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
   int lo = a->m_hi >= 0 ? a->m_lo : 0, hi = a->m_hi >= 0 ? a->m_hi : plan.m_max, n = 0;
   for (int m = lo; m <= hi; m++) {
     rtol[n++] = pow(10.0, -(4.0 + (double)m / plan.m_div));
@@ -298,7 +298,7 @@ static int tolerances_of(const daets_problem *p, const sweep_args *a, double *rt
 }
 
 /* All runs, in the order problem, solver, tolerance; *ntasks set.  NULL when out of memory. */
-static sweep_task *make_plan(const sweep_args *a, daets_problem *const *problems, int nproblems,
+static sweep_task *make_plan(const sweep_args *a, mbdae_problem *const *problems, int nproblems,
                              int *ntasks)
 {
   double rtol[MAX_M + MAX_RTOLS + 1];
@@ -347,7 +347,7 @@ static void format_duration(char *buf, size_t len, double s)
 
 static void print_run_line(const sweep_state *s, const sweep_row *r)
 {
-  fprintf(stderr, "daets sweep: [%*d/%d] %s %s rtol %.3g: ", s->total >= 1000 ? 4 : 3, s->done,
+  fprintf(stderr, "mbdae sweep: [%*d/%d] %s %s rtol %.3g: ", s->total >= 1000 ? 4 : 3, s->done,
           s->total, r->problem, r->solver, r->rtol);
   if (!r->ok) {
     fprintf(stderr, "failed: %s\n", r->message);
@@ -383,7 +383,7 @@ static void on_done(void *ctx, int task, const sweep_row *row)
   char took[32], left[32];
   format_duration(took, sizeof took, elapsed);
   format_duration(left, sizeof left, elapsed / s->done * (s->total - s->done));
-  fprintf(stderr, "\r\033[Kdaets sweep: %d/%d runs, %s elapsed, about %s remaining, %d failed",
+  fprintf(stderr, "\r\033[Kmbdae sweep: %d/%d runs, %s elapsed, about %s remaining, %d failed",
           s->done, s->total, took, left, s->failed);
   fflush(stderr);
 }
@@ -415,28 +415,28 @@ static int write_csv(const char *dir, const sweep_row *rows, int nrows)
 }
 
 /* runs.json, the tables, the script and (plots) the diagrams; returns 0 or -1 (reported). */
-static int write_reports(const char *dir, daets_problem *const *problems, int nproblems,
+static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
                          const char *const *solvers, int nsolvers, const sweep_row *rows, int nrows,
                          int plots)
 {
   char path[4096], name[SWEEP_ID_LEN + 16];
   join(path, sizeof path, dir, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
-    fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return -1;
   }
   for (int i = 0; i < nproblems; i++) {
-    snprintf(name, sizeof name, "%s-table.md", daets_problem_name(problems[i]));
+    snprintf(name, sizeof name, "%s-table.md", mbdae_problem_name(problems[i]));
     join(path, sizeof path, dir, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
-      fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+      fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
       return -1;
     }
   }
   join(path, sizeof path, dir, "workprecision.gp");
-  if (sweep_write_script(path, (const daets_problem *const *)problems, nproblems, solvers,
+  if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
                          nsolvers) != 0) {
-    fprintf(stderr, "daets: cannot write %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return -1;
   }
   if (!plots) {
@@ -445,12 +445,12 @@ static int write_reports(const char *dir, daets_problem *const *problems, int np
   int rc = gnuplot_run(dir, "workprecision.gp", "gnuplot.log");
   if (rc == GNUPLOT_MISSING) {
     fprintf(stderr,
-            "daets: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+            "mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
             "and the tables are written); install gnuplot-nox and run `gnuplot "
             "workprecision.gp` in %s\n",
             dir);
   } else if (rc != GNUPLOT_OK) {
-    fprintf(stderr, "daets: warning: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n",
+    fprintf(stderr, "mbdae: warning: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n",
             dir, dir);
   }
   return 0;
@@ -462,7 +462,7 @@ static int report_again(const char *dir, int plots)
   char path[4096], msg[512];
   sweep_row *rows = NULL;
   int nrows = 0, nproblems = 0, nsolvers = 0, rc = EXIT_OK;
-  daets_problem *problems[MAX_SPECS];
+  mbdae_problem *problems[MAX_SPECS];
   const char *solvers[MAX_SPECS];
   join(path, sizeof path, dir, "runs.csv");
   if (sweep_csv_read(path, &rows, &nrows, msg, sizeof msg) != 0) {
@@ -471,14 +471,14 @@ static int report_again(const char *dir, int plots)
   for (int k = 0; k < nrows && rc == EXIT_OK; k++) {
     int seen = 0;
     for (int i = 0; i < nproblems && !seen; i++) {
-      seen = strcmp(daets_problem_name(problems[i]), rows[k].problem) == 0;
-      if (seen && strcmp(daets_problem_spec(problems[i]), rows[k].spec) != 0) {
+      seen = strcmp(mbdae_problem_name(problems[i]), rows[k].problem) == 0;
+      if (seen && strcmp(mbdae_problem_spec(problems[i]), rows[k].spec) != 0) {
         rc = usage_error("%s holds two configurations of %s (%s, %s): one per folder", path,
-                         rows[k].problem, daets_problem_spec(problems[i]), rows[k].spec);
+                         rows[k].problem, mbdae_problem_spec(problems[i]), rows[k].spec);
       }
     }
     if (!seen && rc == EXIT_OK && nproblems < MAX_SPECS) {
-      daets_problem *p = open_problem(rows[k].spec);
+      mbdae_problem *p = open_problem(rows[k].spec);
       if (!p) {
         rc = EXIT_USAGE;
       } else {
@@ -501,10 +501,10 @@ static int report_again(const char *dir, int plots)
     rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots) != 0
              ? EXIT_USAGE
              : (failed ? EXIT_FAILED_RUN : EXIT_OK);
-    fprintf(stderr, "daets sweep: %d runs (%d failed) from %s\n", nrows, failed, path);
+    fprintf(stderr, "mbdae sweep: %d runs (%d failed) from %s\n", nrows, failed, path);
   }
   for (int i = 0; i < nproblems; i++) {
-    daets_problem_destroy(problems[i]);
+    mbdae_problem_destroy(problems[i]);
   }
   free(rows);
   return rc;
@@ -520,7 +520,7 @@ int cmd_sweep(int argc, char **argv)
   if (a.report) {
     return report_again(a.report, a.plots);
   }
-  daets_problem *problems[MAX_SPECS];
+  mbdae_problem *problems[MAX_SPECS];
   int nproblems = 0, ntasks = 0, rc = EXIT_OK;
   sweep_task *tasks = NULL;
   sweep_state s;
@@ -534,7 +534,7 @@ int cmd_sweep(int argc, char **argv)
   }
   if (rc != EXIT_OK) {
     for (int i = 0; i < nproblems; i++) {
-      daets_problem_destroy(problems[i]);
+      mbdae_problem_destroy(problems[i]);
     }
     return rc;
   }
@@ -552,13 +552,13 @@ int cmd_sweep(int argc, char **argv)
     sweep_csv_header(s.partial);
   }
   if (a.nshards > 1) {
-    fprintf(stderr, "daets sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1, hi,
+    fprintf(stderr, "mbdae sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1, hi,
             ntasks);
   }
   if (!s.rows) {
     rc = usage_error("out of memory");
   } else if (sweep_pool_run(tasks + lo, s.total, a.repeat, a.jobs, on_done, &s) != 0) {
-    fprintf(stderr, "daets: cannot start worker processes: %s\n", strerror(errno));
+    fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
   }
   if (s.tty && s.total > 0) {
     fputc('\n', stderr);
@@ -578,7 +578,7 @@ int cmd_sweep(int argc, char **argv)
         rc = EXIT_USAGE;
       }
     }
-    fprintf(stderr, "daets sweep: %d runs, %d failed, %s (%d job%s); results in %s\n", s.total,
+    fprintf(stderr, "mbdae sweep: %d runs, %d failed, %s (%d job%s); results in %s\n", s.total,
             s.failed, took, a.jobs, a.jobs > 1 ? "s" : "", a.out);
   }
   if (rc == EXIT_OK && s.failed) {
@@ -587,7 +587,7 @@ int cmd_sweep(int argc, char **argv)
   free(s.rows);
   free(tasks);
   for (int i = 0; i < nproblems; i++) {
-    daets_problem_destroy(problems[i]);
+    mbdae_problem_destroy(problems[i]);
   }
   return rc;
 }

@@ -7,27 +7,27 @@
 #include <string.h>
 
 #include "dense.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
-int daets_problem_residual_size(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   double *res = malloc(sizeof(double) * (size_t)(n + 2 * n * n));
   if (!res) {
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   double *dfdy = res + n, *dfdyp = dfdy + n * n;
-  int rc = daets_problem_res(p, t, y, yp, res);
+  int rc = mbdae_problem_res(p, t, y, yp, res);
   if (rc == 0) {
-    rc = daets_problem_jac(p, t, y, yp, dfdy, dfdyp);
+    rc = mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp);
   }
   if (rc == 0) {
     double worst_abs = 0.0, worst_rel = 0.0;
     for (int i = 0; i < n; i++) {
       double size = 0.0;
       for (int j = 0; j < n; j++) {
-        size += fabs(DAETS_AT(dfdy, n, i, j) * y[j]) + fabs(DAETS_AT(dfdyp, n, i, j) * yp[j]);
+        size += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
       }
       double a = fabs(res[i]);
       double r = size > 0.0 ? a / size : a;
@@ -55,8 +55,8 @@ static double column_error(int n, const double *jac, const double *fd, const dou
     double scale = 0.0, diff = 0.0;
     for (int i = 0; i < n; i++) {
       double noise = ROUNDING_FACTOR * DBL_EPSILON * size[i] / step[j];
-      scale = fmax(scale, fabs(DAETS_AT(jac, n, i, j)));
-      diff = fmax(diff, fabs(DAETS_AT(jac, n, i, j) - DAETS_AT(fd, n, i, j)) - noise);
+      scale = fmax(scale, fabs(MBDAE_AT(jac, n, i, j)));
+      diff = fmax(diff, fabs(MBDAE_AT(jac, n, i, j) - MBDAE_AT(fd, n, i, j)) - noise);
     }
     worst = fmax(worst, scale > 0.0 ? diff / scale : diff);
   }
@@ -70,54 +70,54 @@ static void term_sizes(int n, const double *res, const double *dfdy, const doubl
   for (int i = 0; i < n; i++) {
     size[i] = fabs(res[i]);
     for (int j = 0; j < n; j++) {
-      size[i] += fabs(DAETS_AT(dfdy, n, i, j) * y[j]) + fabs(DAETS_AT(dfdyp, n, i, j) * yp[j]);
+      size[i] += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
     }
   }
 }
 
 /* Central differences of F with respect to v (v is y or yp, perturbed in place and restored). */
-static int difference_columns(const daets_problem *p, double t, double *y, double *yp, double *v,
+static int difference_columns(const mbdae_problem *p, double t, double *y, double *yp, double *v,
                               double *fd, double *rplus, double *rminus, double *steps)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   double step = cbrt(DBL_EPSILON);
   for (int j = 0; j < n; j++) {
     double saved = v[j], h = step * fmax(fabs(saved), 1e-3);
     steps[j] = h;
     v[j] = saved + h;
-    int rc = daets_problem_res(p, t, y, yp, rplus);
+    int rc = mbdae_problem_res(p, t, y, yp, rplus);
     v[j] = saved - h;
     if (rc == 0) {
-      rc = daets_problem_res(p, t, y, yp, rminus);
+      rc = mbdae_problem_res(p, t, y, yp, rminus);
     }
     v[j] = saved;
     if (rc != 0) {
       return rc;
     }
     for (int i = 0; i < n; i++) {
-      DAETS_AT(fd, n, i, j) = (rplus[i] - rminus[i]) / (2.0 * h);
+      MBDAE_AT(fd, n, i, j) = (rplus[i] - rminus[i]) / (2.0 * h);
     }
   }
   return 0;
 }
 
-int daets_problem_check_jac(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                             double *err_dfdy, double *err_dfdyp)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   size_t nn = (size_t)n * (size_t)n;
   double *work = malloc(sizeof(double) * (3 * nn + 6 * (size_t)n));
   if (!work) {
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   double *dfdy = work, *dfdyp = dfdy + nn, *fd = dfdyp + nn;
   double *ycopy = fd + nn, *ypcopy = ycopy + n, *rplus = ypcopy + n, *rminus = rplus + n;
   double *size = rminus + n, *steps = size + n;
   memcpy(ycopy, y, sizeof(double) * (size_t)n);
   memcpy(ypcopy, yp, sizeof(double) * (size_t)n);
-  int rc = daets_problem_jac(p, t, y, yp, dfdy, dfdyp);
+  int rc = mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp);
   if (rc == 0) {
-    rc = daets_problem_res(p, t, y, yp, rplus);
+    rc = mbdae_problem_res(p, t, y, yp, rplus);
   }
   if (rc == 0) {
     term_sizes(n, rplus, dfdy, dfdyp, y, yp, size);

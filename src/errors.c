@@ -1,14 +1,14 @@
-/* daets_strerror: the text of every return code, from the one table in daets.h. */
-#include "daets/daets.h"
+/* mbdae_strerror: the text of every return code, from the one table in mbdae.h. */
+#include "mbdae/mbdae.h"
 
-const char *daets_strerror(int code)
+const char *mbdae_strerror(int code)
 {
   switch (code) {
-#define DAETS_TEXT_ENTRY(name, value, text)                                                     \
+#define MBDAE_TEXT_ENTRY(name, value, text)                                                     \
   case value:                                                                                  \
     return text;
-    DAETS_ERROR_TABLE(DAETS_TEXT_ENTRY)
-#undef DAETS_TEXT_ENTRY
+    MBDAE_ERROR_TABLE(MBDAE_TEXT_ENTRY)
+#undef MBDAE_TEXT_ENTRY
   default:
     return "unknown error code";
   }

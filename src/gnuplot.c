@@ -1,4 +1,4 @@
-/* Starting gnuplot for daets sweep and daets plot: `gnuplot SCRIPT` inside the folder that holds
+/* Starting gnuplot for mbdae sweep and mbdae plot: `gnuplot SCRIPT` inside the folder that holds
  * the script, its data and its pictures, so that the user can rerun the same command there.
  *
  * Whether gnuplot is installed is learnt from exec itself: the child reports a failed exec through
@@ -15,7 +15,7 @@
 
 int gnuplot_run(const char *dir, const char *script, const char *log)
 {
-  const char *exe = getenv("DAETS_GNUPLOT");
+  const char *exe = getenv("MBDAE_GNUPLOT");
   if (!exe || !exe[0]) {
     exe = "gnuplot";
   }

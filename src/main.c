@@ -1,4 +1,4 @@
-/* The daets command: dispatch to the subcommands (src/cmd_*.c). */
+/* The mbdae command: dispatch to the subcommands (src/cmd_*.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +8,7 @@ static void print_usage(FILE *out)
 {
   fprintf(
       out,
-      "usage: daets <command> [arguments]\n"
+      "usage: mbdae <command> [arguments]\n"
       "\n"
       "  list                         the problems: id, n, index, interval, title\n"
       "  run SPEC [options]           integrate one problem, print run characteristics\n"
@@ -27,7 +27,7 @@ static void print_usage(FILE *out)
       "  refsol pendulum|dpendulum    recompute a reference we compute ourselves\n"
       "  sweep SPEC...|all --out DIR [options]\n"
       "                               work-precision experiment: every solver at the test set's\n"
-      "                               tolerances (daets list); DIR/runs.csv, runs.json,\n"
+      "                               tolerances (mbdae list); DIR/runs.csv, runs.json,\n"
       "                               <problem>-table.md, <problem>-{scd,mescd}[-nres].{png,svg}\n"
       "      --solvers LIST           comma-separated (default: all)\n"
       "      --m A:B                  m range of rtol = 10^-(4+m/m_div) (default 0:m_max)\n"
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     }
   }
   fprintf(stderr,
-          "daets: unknown command '%s'; valid commands: list, run, table, check, refsol, bench, "
+          "mbdae: unknown command '%s'; valid commands: list, run, table, check, refsol, bench, "
           "sweep, plot\n",
           argv[1]);
   return EXIT_USAGE;

@@ -7,16 +7,16 @@
  * A maximum of exactly 0 is replaced by 1e-16, so an exact match gives 16.  Pure functions. */
 #include <math.h>
 
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 static double digits(double maxerr) { return -log10(maxerr == 0.0 ? 1e-16 : maxerr); }
 
-double daets_scd(const daets_problem *p, const double *y, const double *yref)
+double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   double maxerr = 0.0;
   for (int i = 0; i < n; i++) {
-    if (daets_problem_in_scd(p, i) && yref[i] != 0.0) {
+    if (mbdae_problem_in_scd(p, i) && yref[i] != 0.0) {
       double e = fabs(y[i] - yref[i]) / fabs(yref[i]);
       if (isnan(e) || e > maxerr) { /* a NaN sticks: a NaN solution never looks accurate */
         maxerr = e;
@@ -26,10 +26,10 @@ double daets_scd(const daets_problem *p, const double *y, const double *yref)
   return digits(maxerr);
 }
 
-double daets_mescd(const daets_problem *p, const double *y, const double *yref, double rtol,
+double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
                    double atol)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   double ratio = atol / rtol, maxerr = 0.0;
   for (int i = 0; i < n; i++) {
     double e = fabs(y[i] - yref[i]) / (ratio + fabs(yref[i]));

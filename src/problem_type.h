@@ -4,19 +4,19 @@
  * exports one const descriptor, the way a GSL stepper exports gsl_odeiv2_step_msbdf; the
  * registry (src/registry.c) lists the descriptors in one array and owns the instances.
  * A capability a problem lacks is a NULL pointer, never a stub. */
-#ifndef DAETS_PROBLEM_TYPE_H
-#define DAETS_PROBLEM_TYPE_H
+#ifndef MBDAE_PROBLEM_TYPE_H
+#define MBDAE_PROBLEM_TYPE_H
 
 #include <stddef.h>
 
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
-#define DAETS_MAX_NEQ 32 /* the largest problem, Andrews', has 27 */
+#define MBDAE_MAX_NEQ 32 /* the largest problem, Andrews', has 27 */
 
 /* What a configured instance tells the registry about itself. */
 typedef struct problem_info {
-  int index[DAETS_MAX_NEQ];   /* differentiation index per variable */
-  int in_scd[DAETS_MAX_NEQ];  /* 1 when the component enters scd */
+  int index[MBDAE_MAX_NEQ];   /* differentiation index per variable */
+  int in_scd[MBDAE_MAX_NEQ];  /* 1 when the component enters scd */
   const char *ref_source;     /* static string: how the reference was computed, and where */
 } problem_info;
 
@@ -26,12 +26,12 @@ typedef struct problem_type {
   int neq;                   /* number of equations, the same for every configuration */
   double t0, tend;           /* integration interval */
   int nconstraints;          /* number of position constraints, 0 if none */
-  daets_tolerance_plan tolerances;
+  mbdae_tolerance_plan tolerances;
   size_t params_size;        /* sizeof the module's parameter struct */
   const char *options_help;  /* "key=a|b, key2=..." or "" */
   /* Fill the parameter struct with the published default configuration. */
   void (*set_defaults)(void *params);
-  /* Apply one key=value; DAETS_ERR_SPEC with a message naming the valid choices. NULL: no keys. */
+  /* Apply one key=value; MBDAE_ERR_SPEC with a message naming the valid choices. NULL: no keys. */
   int (*set_option)(void *params, const char *key, const char *value, char *msg, size_t msglen);
   /* Canonical "key=value,..." of a configured instance into buf ("" when no keys). */
   void (*format_options)(const void *params, char *buf, size_t len);
@@ -40,18 +40,18 @@ typedef struct problem_type {
   int (*res)(const void *params, double t, const double *y, const double *yp, double *res);
   int (*jac)(const void *params, double t, const double *y, const double *yp, double *dfdy,
              double *dfdyp);
-  int (*ref)(const void *params, double *yref); /* DAETS_ERR_NOREF when none is known */
+  int (*ref)(const void *params, double *yref); /* MBDAE_ERR_NOREF when none is known */
   int (*constraints)(const void *params, double t, const double *y, const double *yp,
                      double *gpos, double *gvel, double *gacc); /* each output may be NULL */
 } problem_type;
 
-extern const problem_type daets_problem_caraxis;
-extern const problem_type daets_problem_andrews;
-extern const problem_type daets_problem_crank;
-extern const problem_type daets_problem_pendulum;
-extern const problem_type daets_problem_dpendulum;
+extern const problem_type mbdae_problem_caraxis;
+extern const problem_type mbdae_problem_andrews;
+extern const problem_type mbdae_problem_crank;
+extern const problem_type mbdae_problem_pendulum;
+extern const problem_type mbdae_problem_dpendulum;
 
-/* The parameter struct of an instance, for code inside the library that holds a daets_problem. */
-const void *daets_problem_params(const daets_problem *p);
+/* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
+const void *mbdae_problem_params(const mbdae_problem *p);
 
-#endif /* DAETS_PROBLEM_TYPE_H */
+#endif /* MBDAE_PROBLEM_TYPE_H */

@@ -2,7 +2,7 @@
  * "id:key=value,key=value") and the instances with their accessors.
  *
  * An instance owns a copy of its module's parameter struct and the description of its
- * configuration; nothing here is mutable after daets_problem_create returns. */
+ * configuration; nothing here is mutable after mbdae_problem_create returns. */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -10,23 +10,23 @@
 #include "problem_type.h"
 
 static const problem_type *const problem_types[] = {
-    &daets_problem_caraxis, &daets_problem_andrews,  &daets_problem_crank,
-    &daets_problem_pendulum, &daets_problem_dpendulum,
+    &mbdae_problem_caraxis, &mbdae_problem_andrews,  &mbdae_problem_crank,
+    &mbdae_problem_pendulum, &mbdae_problem_dpendulum,
 };
 enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
 
 #define SPEC_MAX 256
 
-struct daets_problem {
+struct mbdae_problem {
   const problem_type *type;
   void *params;         /* the module's parameter struct, params_size bytes */
   problem_info info;    /* index, scd set, reference source of this configuration */
   char spec[SPEC_MAX];  /* canonical spec */
 };
 
-int daets_problem_count(void) { return NPROBLEMS; }
+int mbdae_problem_count(void) { return NPROBLEMS; }
 
-const char *daets_problem_id(int i)
+const char *mbdae_problem_id(int i)
 {
   if (i < 0 || i >= NPROBLEMS) {
     return NULL;
@@ -44,7 +44,7 @@ static const problem_type *find_type(const char *id, size_t len)
   return NULL;
 }
 
-const char *daets_problem_options(const char *id)
+const char *mbdae_problem_options(const char *id)
 {
   const problem_type *type = id ? find_type(id, strlen(id)) : NULL;
   return type ? type->options_help : NULL;
@@ -73,7 +73,7 @@ static int apply_options(const problem_type *type, void *params, const char *opt
   char buf[SPEC_MAX];
   if (strlen(opts) >= sizeof buf) {
     set_msg(msg, msglen, "problem spec options too long: '%s'%s", opts, "");
-    return DAETS_ERR_SPEC;
+    return MBDAE_ERR_SPEC;
   }
   strcpy(buf, opts);
   char *save = NULL;
@@ -84,14 +84,14 @@ static int apply_options(const problem_type *type, void *params, const char *opt
         snprintf(msg, msglen, "malformed option '%s' for problem '%s': expected key=value (%s)",
                  item, type->id, type->options_help[0] ? type->options_help : "no options");
       }
-      return DAETS_ERR_SPEC;
+      return MBDAE_ERR_SPEC;
     }
     *eq = '\0';
     if (!type->set_option) {
       if (msg && msglen > 0) {
         snprintf(msg, msglen, "problem '%s' takes no options (got '%s')", type->id, item);
       }
-      return DAETS_ERR_SPEC;
+      return MBDAE_ERR_SPEC;
     }
     int rc = type->set_option(params, item, eq + 1, msg, msglen);
     if (rc != 0) {
@@ -101,21 +101,21 @@ static int apply_options(const problem_type *type, void *params, const char *opt
   return 0;
 }
 
-int daets_problem_create(const char *spec, daets_problem **out, char *msg, size_t msglen)
+int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen)
 {
   if (msg && msglen > 0) {
     msg[0] = '\0';
   }
   if (!out) {
-    set_msg(msg, msglen, "%s%s", "daets_problem_create: out is NULL", "");
-    return DAETS_ERR_ARG;
+    set_msg(msg, msglen, "%s%s", "mbdae_problem_create: out is NULL", "");
+    return MBDAE_ERR_ARG;
   }
   *out = NULL;
   if (!spec || spec[0] == '\0') {
     char ids[128];
     list_ids(ids, sizeof ids);
     set_msg(msg, msglen, "empty problem spec; valid problems: %s%s", ids, "");
-    return DAETS_ERR_SPEC;
+    return MBDAE_ERR_SPEC;
   }
   const char *colon = strchr(spec, ':');
   size_t idlen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -125,15 +125,15 @@ int daets_problem_create(const char *spec, daets_problem **out, char *msg, size_
     list_ids(ids, sizeof ids);
     snprintf(name, sizeof name, "%.*s", (int)(idlen < 60 ? idlen : 60), spec);
     set_msg(msg, msglen, "unknown problem '%s'; valid problems: %s", name, ids);
-    return DAETS_ERR_SPEC;
+    return MBDAE_ERR_SPEC;
   }
-  daets_problem *p = calloc(1, sizeof *p);
+  mbdae_problem *p = calloc(1, sizeof *p);
   void *params = calloc(1, type->params_size);
   if (!p || !params) {
     free(p);
     free(params);
     set_msg(msg, msglen, "%s%s", "out of memory", "");
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   p->type = type;
   p->params = params;
@@ -141,7 +141,7 @@ int daets_problem_create(const char *spec, daets_problem **out, char *msg, size_
   if (colon) {
     int rc = apply_options(type, params, colon + 1, msg, msglen);
     if (rc != 0) {
-      daets_problem_destroy(p);
+      mbdae_problem_destroy(p);
       return rc;
     }
   }
@@ -155,7 +155,7 @@ int daets_problem_create(const char *spec, daets_problem **out, char *msg, size_
   return 0;
 }
 
-void daets_problem_destroy(daets_problem *p)
+void mbdae_problem_destroy(mbdae_problem *p)
 {
   if (p) {
     free(p->params);
@@ -163,75 +163,75 @@ void daets_problem_destroy(daets_problem *p)
   }
 }
 
-const void *daets_problem_params(const daets_problem *p) { return p->params; }
-const char *daets_problem_name(const daets_problem *p) { return p->type->id; }
-const char *daets_problem_title(const daets_problem *p) { return p->type->title; }
-const char *daets_problem_spec(const daets_problem *p) { return p->spec; }
-int daets_problem_neq(const daets_problem *p) { return p->type->neq; }
-double daets_problem_t0(const daets_problem *p) { return p->type->t0; }
-double daets_problem_tend(const daets_problem *p) { return p->type->tend; }
-const int *daets_problem_index(const daets_problem *p) { return p->info.index; }
-const char *daets_problem_ref_source(const daets_problem *p) { return p->info.ref_source; }
-int daets_problem_nconstraints(const daets_problem *p) { return p->type->nconstraints; }
+const void *mbdae_problem_params(const mbdae_problem *p) { return p->params; }
+const char *mbdae_problem_name(const mbdae_problem *p) { return p->type->id; }
+const char *mbdae_problem_title(const mbdae_problem *p) { return p->type->title; }
+const char *mbdae_problem_spec(const mbdae_problem *p) { return p->spec; }
+int mbdae_problem_neq(const mbdae_problem *p) { return p->type->neq; }
+double mbdae_problem_t0(const mbdae_problem *p) { return p->type->t0; }
+double mbdae_problem_tend(const mbdae_problem *p) { return p->type->tend; }
+const int *mbdae_problem_index(const mbdae_problem *p) { return p->info.index; }
+const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->info.ref_source; }
+int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->type->nconstraints; }
 
-int daets_problem_in_scd(const daets_problem *p, int i)
+int mbdae_problem_in_scd(const mbdae_problem *p, int i)
 {
   return (i >= 0 && i < p->type->neq) ? p->info.in_scd[i] : 0;
 }
 
-void daets_problem_tolerances(const daets_problem *p, daets_tolerance_plan *plan)
+void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan)
 {
   *plan = p->type->tolerances;
 }
 
-int daets_problem_init(const daets_problem *p, double *y0, double *yp0)
+int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0)
 {
   if (!y0 || !yp0) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   return p->type->init(p->params, y0, yp0);
 }
 
-int daets_problem_res(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *res)
 {
   if (!y || !yp || !res) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   return p->type->res(p->params, t, y, yp, res);
 }
 
-int daets_problem_jac(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp)
 {
   if (!y || !yp) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   if (!p->type->jac) {
-    return DAETS_ERR_UNSUPPORTED;
+    return MBDAE_ERR_UNSUPPORTED;
   }
   return p->type->jac(p->params, t, y, yp, dfdy, dfdyp);
 }
 
-int daets_problem_ref(const daets_problem *p, double *yref)
+int mbdae_problem_ref(const mbdae_problem *p, double *yref)
 {
   if (!yref) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   if (!p->type->ref) {
-    return DAETS_ERR_NOREF;
+    return MBDAE_ERR_NOREF;
   }
   return p->type->ref(p->params, yref);
 }
 
-int daets_problem_constraints(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
                               double *gpos, double *gvel, double *gacc)
 {
   if (!y || !yp) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   if (!p->type->constraints) {
-    return DAETS_ERR_UNSUPPORTED;
+    return MBDAE_ERR_UNSUPPORTED;
   }
   return p->type->constraints(p->params, t, y, yp, gpos, gvel, gacc);
 }

@@ -1,43 +1,43 @@
-/* One run of the daets command and its report: the run-characteristics row in the layout of the
+/* One run of the mbdae command and its report: the run-characteristics row in the layout of the
  * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU), the final vector against the
- * reference, and the JSON object of `daets run --json`. */
+ * reference, and the JSON object of `mbdae run --json`. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-int execute_run(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
+int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 run_record *rec)
 {
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   memset(rec, 0, sizeof *rec);
   rec->problem = p;
   rec->solver = solver;
   rec->opt = *opt;
   rec->y = calloc((size_t)(2 * n), sizeof(double));
   if (!rec->y) {
-    return DAETS_ERR_NOMEM;
+    return MBDAE_ERR_NOMEM;
   }
   rec->yref = rec->y + n;
-  if (daets_problem_ref(p, rec->yref) != 0) {
+  if (mbdae_problem_ref(p, rec->yref) != 0) {
     rec->yref = NULL;
   }
-  daets_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
+  mbdae_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
   rec->scd = rec->mescd = NAN;
   if (rec->result.status == 0 && rec->yref) {
-    rec->scd = daets_scd(p, rec->y, rec->yref);
-    rec->mescd = daets_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
+    rec->scd = mbdae_scd(p, rec->y, rec->yref);
+    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
   }
   return rec->result.status;
 }
 
-void test_set_options(const daets_problem *p, double rtol, double atol, double h0, long max_steps,
-                      daets_options *opt)
+void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
+                      mbdae_options *opt)
 {
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options_default(opt);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options_default(opt);
   opt->rtol = rtol;
   opt->atol = atol > 0.0 ? atol : rtol;
   opt->h0 = h0 > 0.0 ? h0 : plan.h0_factor * rtol;
@@ -58,7 +58,7 @@ void print_table_header(FILE *out)
 
 void print_table_row(FILE *out, const run_record *rec)
 {
-  const daets_result *r = &rec->result;
+  const mbdae_result *r = &rec->result;
   char digits[32];
   if (r->status != 0) {
     snprintf(digits, sizeof digits, "%13s", "failed");
@@ -74,18 +74,18 @@ void print_table_row(FILE *out, const run_record *rec)
 
 void print_final_vector(FILE *out, const run_record *rec)
 {
-  int n = daets_problem_neq(rec->problem);
+  int n = mbdae_problem_neq(rec->problem);
   fprintf(out, "%4s %24s %24s %10s %5s\n", "i", "y(tend)", "reference", "rel.err", "scd");
   for (int i = 0; i < n; i++) {
     if (rec->yref) {
       double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
       fprintf(out, "%4d %24.16e %24.16e %10.2e %5s\n", i + 1, rec->y[i], ref,
-              ref != 0.0 ? e / fabs(ref) : e, daets_problem_in_scd(rec->problem, i) ? "*" : "");
+              ref != 0.0 ? e / fabs(ref) : e, mbdae_problem_in_scd(rec->problem, i) ? "*" : "");
     } else {
       fprintf(out, "%4d %24.16e %24s\n", i + 1, rec->y[i], "-");
     }
   }
-  fprintf(out, "reference: %s\n", daets_problem_ref_source(rec->problem));
+  fprintf(out, "reference: %s\n", mbdae_problem_ref_source(rec->problem));
 }
 
 void json_string(FILE *out, const char *s)
@@ -141,11 +141,11 @@ static void json_vector(FILE *out, const double *v, int n)
 
 void print_run_json(FILE *out, const run_record *rec)
 {
-  const daets_result *r = &rec->result;
-  const daets_problem *p = rec->problem;
+  const mbdae_result *r = &rec->result;
+  const mbdae_problem *p = rec->problem;
   fputs("{\"problem\": ", out);
-  json_string(out, daets_problem_name(p));
-  json_field_string(out, "spec", daets_problem_spec(p));
+  json_string(out, mbdae_problem_name(p));
+  json_field_string(out, "spec", mbdae_problem_spec(p));
   json_field_string(out, "solver", rec->solver);
   json_field_number(out, "rtol", rec->opt.rtol);
   json_field_number(out, "atol", rec->opt.atol);
@@ -165,10 +165,10 @@ void print_run_json(FILE *out, const run_record *rec)
   json_field_number(out, "cpu_min", r->cpu_min);
   json_field_number(out, "cpu_max", r->cpu_max);
   fprintf(out, ", \"repeats\": %d, \"y\": ", r->repeats);
-  json_vector(out, rec->y, daets_problem_neq(p));
+  json_vector(out, rec->y, mbdae_problem_neq(p));
   fputs(", \"yref\": ", out);
   if (rec->yref) {
-    json_vector(out, rec->yref, daets_problem_neq(p));
+    json_vector(out, rec->yref, mbdae_problem_neq(p));
   } else {
     fputs("null", out);
   }

@@ -15,32 +15,32 @@
 #include "solver_type.h"
 
 static const solver_type *const solver_types[] = {
-    &daets_solver_ida,
-    &daets_solver_radau5,
-    &daets_solver_bdf,
+    &mbdae_solver_ida,
+    &mbdae_solver_radau5,
+    &mbdae_solver_bdf,
 };
 enum { NSOLVERS = (int)(sizeof solver_types / sizeof solver_types[0]) };
 
-int daets_solver_count(void) { return NSOLVERS; }
+int mbdae_solver_count(void) { return NSOLVERS; }
 
-const char *daets_solver_id(int i)
+const char *mbdae_solver_id(int i)
 {
   return (i >= 0 && i < NSOLVERS) ? solver_types[i]->id : NULL;
 }
 
-const char *daets_solver_title(int i)
+const char *mbdae_solver_title(int i)
 {
   return (i >= 0 && i < NSOLVERS) ? solver_types[i]->title : NULL;
 }
 
-void daets_options_default(daets_options *opt)
+void mbdae_options_default(mbdae_options *opt)
 {
   memset(opt, 0, sizeof *opt);
   opt->rtol = 1e-6;
   opt->atol = 1e-6;
 }
 
-int daets_fail(daets_result *r, int status, double t, double h, const char *fmt, ...)
+int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt, ...)
 {
   char reason[256];
   va_list ap;
@@ -76,9 +76,9 @@ static double trimmed_median(double *v, int n)
   return (m % 2) ? v[lo + m / 2] : 0.5 * (v[lo + m / 2 - 1] + v[lo + m / 2]);
 }
 
-static int check_options(const daets_problem *p, const daets_options *opt, daets_result *r)
+static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae_result *r)
 {
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   const char *bad = NULL;
   if (!(opt->rtol > 0.0) || !isfinite(opt->rtol)) {
     bad = "rtol must be a positive finite number";
@@ -99,23 +99,23 @@ static int check_options(const daets_problem *p, const daets_options *opt, daets
     }
   }
   if (bad) {
-    r->status = DAETS_ERR_ARG;
+    r->status = MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "%s", bad);
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   return 0;
 }
 
-int daets_solve(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
-                double *y, double *yp, daets_result *r)
+int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+                double *y, double *yp, mbdae_result *r)
 {
   if (!r) {
-    return DAETS_ERR_ARG;
+    return MBDAE_ERR_ARG;
   }
   memset(r, 0, sizeof *r);
   if (!p || !opt || !y || repeats < 1) {
-    r->status = DAETS_ERR_ARG;
-    snprintf(r->message, sizeof r->message, "daets_solve: %s",
+    r->status = MBDAE_ERR_ARG;
+    snprintf(r->message, sizeof r->message, "mbdae_solve: %s",
              repeats < 1 ? "repeats must be >= 1" : "problem, options and y are required");
     return r->status;
   }
@@ -132,28 +132,28 @@ int daets_solve(const daets_problem *p, const char *solver, const daets_options 
       used += (size_t)snprintf(r->message + used, sizeof r->message - used, "%s %s", i ? "," : "",
                                solver_types[i]->id);
     }
-    r->status = DAETS_ERR_UNKNOWN_SOLVER;
+    r->status = MBDAE_ERR_UNKNOWN_SOLVER;
     return r->status;
   }
   if (check_options(p, opt, r) != 0) {
     return r->status;
   }
-  int n = daets_problem_neq(p);
+  int n = mbdae_problem_neq(p);
   double *work = malloc(sizeof(double) * (size_t)(n + repeats));
   if (!work) {
-    r->status = DAETS_ERR_NOMEM;
+    r->status = MBDAE_ERR_NOMEM;
     snprintf(r->message, sizeof r->message, "out of memory");
     return r->status;
   }
   double *ypw = work, *times = work + n;
   for (int k = 0; k < repeats; k++) {
-    int rc = daets_problem_init(p, y, ypw);
+    int rc = mbdae_problem_init(p, y, ypw);
     if (rc != 0) {
-      r->status = rc < 0 ? rc : DAETS_ERR_RES;
-      snprintf(r->message, sizeof r->message, "initial values: %s", daets_strerror(rc));
+      r->status = rc < 0 ? rc : MBDAE_ERR_RES;
+      snprintf(r->message, sizeof r->message, "initial values: %s", mbdae_strerror(rc));
       break;
     }
-    daets_result one;
+    mbdae_result one;
     memset(&one, 0, sizeof one);
     double start = cpu_now();
     type->integrate(p, opt, y, ypw, &one);

@@ -1,12 +1,12 @@
-/* daets sweep and daets plot: private declarations shared by cmd_sweep.c (options, plan,
+/* mbdae sweep and mbdae plot: private declarations shared by cmd_sweep.c (options, plan,
  * progress), sweep_pool.c (runs in worker processes), sweep_output.c (runs.csv, runs.json, the
  * run-characteristics tables, the work-precision script) and cmd_plot.c; gnuplot.c starts gnuplot.
  *
  * A sweep is the test set's work-precision experiment (report 2.4, section "Numerical solution of
  * the problem" of every problem): each solver on each problem at rtol = atol = 10^-(4 + m/m_div),
  * m = 0..m_max, h0 = h0_factor * rtol, one row per run whatever its outcome. */
-#ifndef DAETS_SWEEP_H
-#define DAETS_SWEEP_H
+#ifndef MBDAE_SWEEP_H
+#define MBDAE_SWEEP_H
 
 #include <stdio.h>
 
@@ -15,7 +15,7 @@
 enum {
   SWEEP_ID_LEN = 32,    /* problem and solver ids */
   SWEEP_SPEC_LEN = 192, /* canonical problem spec */
-  SWEEP_MSG_LEN = 400   /* failure message: daets_result.message and the error name */
+  SWEEP_MSG_LEN = 400   /* failure message: mbdae_result.message and the error name */
 };
 
 /* One row of runs.csv.  Fixed size and pointer-free, so that a worker process sends it through a
@@ -35,9 +35,9 @@ typedef struct sweep_row {
 
 /* One planned run. */
 typedef struct sweep_task {
-  const daets_problem *problem;
+  const mbdae_problem *problem;
   const char *solver;
-  daets_options opt; /* rtol, atol, h0, max_steps */
+  mbdae_options opt; /* rtol, atol, h0, max_steps */
 } sweep_task;
 
 /* The settings of a run, outcome empty (the row of a run that never reported back). */
@@ -68,10 +68,10 @@ int sweep_write_json(const char *path, const sweep_row *rows, int nrows);
 
 /* <problem>-table.md: the run-characteristics table of one problem at its table tolerances, in
  * the layout of the report's tables, then the failed runs. */
-int sweep_write_table(const char *path, const daets_problem *p, const sweep_row *rows, int nrows);
+int sweep_write_table(const char *path, const mbdae_problem *p, const sweep_row *rows, int nrows);
 
 /* workprecision.gp: the script that draws <problem>-{scd,mescd}[-nres].{png,svg} from runs.csv. */
-int sweep_write_script(const char *path, const daets_problem *const *problems, int nproblems,
+int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers);
 
 /* Create a folder and its parents (mkdir -p); 0 or -1 with errno set. */
@@ -82,8 +82,8 @@ int make_dirs(const char *path);
 enum { GNUPLOT_OK = 0, GNUPLOT_MISSING = 1, GNUPLOT_FAILED = 2 };
 
 /* Run `gnuplot script` in folder dir with its messages going to dir/log; the executable is
- * $DAETS_GNUPLOT or gnuplot.  Returns GNUPLOT_OK, GNUPLOT_MISSING (not installed) or
+ * $MBDAE_GNUPLOT or gnuplot.  Returns GNUPLOT_OK, GNUPLOT_MISSING (not installed) or
  * GNUPLOT_FAILED (the script failed: see the log). */
 int gnuplot_run(const char *dir, const char *script, const char *log);
 
-#endif /* DAETS_SWEEP_H */
+#endif /* MBDAE_SWEEP_H */

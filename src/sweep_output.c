@@ -1,4 +1,4 @@
-/* The output folder of daets sweep: runs.csv, runs.json, <problem>-table.md and the gnuplot
+/* The output folder of mbdae sweep: runs.csv, runs.json, <problem>-table.md and the gnuplot
  * script workprecision.gp that draws the work-precision diagrams from runs.csv.
  *
  * runs.csv follows RFC 4180 (fields with commas or quotes are quoted, quotes doubled), one line
@@ -291,21 +291,21 @@ static void format_tolerance(char *buf, size_t len, double v)
 
 static int same_tolerance(double a, double b) { return fabs(a - b) <= 1e-6 * fabs(b); }
 
-/* The reason of a failure without the "t = ..., h = ...: " of daets_fail, to group by. */
+/* The reason of a failure without the "t = ..., h = ...: " of mbdae_fail, to group by. */
 static const char *failure_reason(const char *message)
 {
   const char *colon = strstr(message, ": ");
   return (strncmp(message, "t = ", 4) == 0 && colon) ? colon + 2 : message;
 }
 
-static int row_of(const sweep_row *r, const daets_problem *p)
+static int row_of(const sweep_row *r, const mbdae_problem *p)
 {
-  return strcmp(r->problem, daets_problem_name(p)) == 0 &&
-         strcmp(r->spec, daets_problem_spec(p)) == 0;
+  return strcmp(r->problem, mbdae_problem_name(p)) == 0 &&
+         strcmp(r->spec, mbdae_problem_spec(p)) == 0;
 }
 
 /* The solvers of p's rows in their first order of appearance; returns how many (at most max). */
-static int solvers_of(const daets_problem *p, const sweep_row *rows, int nrows, const char **out,
+static int solvers_of(const mbdae_problem *p, const sweep_row *rows, int nrows, const char **out,
                       int max)
 {
   int n = 0;
@@ -347,7 +347,7 @@ static void table_row(FILE *out, const sweep_row *r, int first)
 }
 
 /* Table II.19.1's layout: per solver and reason, the tolerances at which the runs failed. */
-static void failed_runs(FILE *out, const daets_problem *p, const sweep_row *rows, int nrows)
+static void failed_runs(FILE *out, const mbdae_problem *p, const sweep_row *rows, int nrows)
 {
   int header = 0;
   char *listed = calloc((size_t)nrows + 1, 1);
@@ -389,28 +389,28 @@ static void failed_runs(FILE *out, const daets_problem *p, const sweep_row *rows
   free(listed);
 }
 
-int sweep_write_table(const char *path, const daets_problem *p, const sweep_row *rows, int nrows)
+int sweep_write_table(const char *path, const mbdae_problem *p, const sweep_row *rows, int nrows)
 {
   enum { MAX_SOLVERS = 32 };
   FILE *out = fopen(path, "w");
   if (!out) {
     return -1;
   }
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
   const char *solvers[MAX_SOLVERS];
   int nsolvers = solvers_of(p, rows, nrows, solvers, MAX_SOLVERS);
   int repeats = 0;
   for (int k = 0; k < nrows; k++) {
     repeats = (row_of(&rows[k], p) && rows[k].repeats > repeats) ? rows[k].repeats : repeats;
   }
-  fprintf(out, "# %s: run characteristics\n\n", daets_problem_title(p));
+  fprintf(out, "# %s: run characteristics\n\n", mbdae_problem_title(p));
   fprintf(out,
-          "Problem `%s`: the runs of a `daets sweep` at the problem's table tolerances, in the "
+          "Problem `%s`: the runs of a `mbdae sweep` at the problem's table tolerances, in the "
           "layout of the run-characteristics tables of the Test Set for IVP Solvers (report "
           "2.4).  \n",
-          daets_problem_spec(p));
-  fprintf(out, "Reference: %s.  \n", daets_problem_ref_source(p));
+          mbdae_problem_spec(p));
+  fprintf(out, "Reference: %s.  \n", mbdae_problem_ref_source(p));
   fprintf(out,
           "#f counts all residual evaluations (finite-difference Jacobians included); CPU in "
           "seconds on the machine that ran the sweep, %s.\n\n",
@@ -557,31 +557,31 @@ static const char script_body[] =
     "  }\n"
     "}\n";
 
-int sweep_write_script(const char *path, const daets_problem *const *problems, int nproblems,
+int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers)
 {
   FILE *out = fopen(path, "w");
   if (!out) {
     return -1;
   }
-  fputs("# Work-precision diagrams of a daets sweep, drawn from runs.csv in this folder.\n"
-        "# Written by `daets sweep`; edit and rerun with:   gnuplot workprecision.gp\n"
+  fputs("# Work-precision diagrams of a mbdae sweep, drawn from runs.csv in this folder.\n"
+        "# Written by `mbdae sweep`; edit and rerun with:   gnuplot workprecision.gp\n"
         "# For every problem: <problem>-scd and <problem>-mescd against CPU time, and\n"
         "# <problem>-scd-nres and <problem>-mescd-nres against residual evaluations (the same on\n"
         "# every machine), one curve per solver, in the layout of the work-precision diagrams of\n"
         "# the Test Set for IVP Solvers, report 2.4 (e.g. Figures II.17.3-II.17.6).\n"
         "# Merged shards: concatenate their runs.csv keeping one header line,\n"
         "#   awk 'FNR > 1 || NR == 1' shard*/runs.csv > runs.csv\n"
-        "# then run this script (or `daets sweep --report DIR`) where that runs.csv is.\n\n",
+        "# then run this script (or `mbdae sweep --report DIR`) where that runs.csv is.\n\n",
         out);
   fputs("csv = \"runs.csv\"\nproblems = \"", out);
   for (int i = 0; i < nproblems; i++) {
-    fprintf(out, "%s%s", i ? " " : "", daets_problem_name(problems[i]));
+    fprintf(out, "%s%s", i ? " " : "", mbdae_problem_name(problems[i]));
   }
   fprintf(out, "\"\narray titles[%d] = [", nproblems);
   for (int i = 0; i < nproblems; i++) {
     fputs(i ? ", " : "", out);
-    gp_string(out, daets_problem_title(problems[i]));
+    gp_string(out, mbdae_problem_title(problems[i]));
   }
   fputs("]\nsolvers = \"", out);
   for (int s = 0; s < nsolvers; s++) {

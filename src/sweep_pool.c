@@ -1,4 +1,4 @@
-/* The runs of a sweep in worker processes (daets sweep --jobs N).
+/* The runs of a sweep in worker processes (mbdae sweep --jobs N).
  *
  * The parent forks N workers before any run; each worker holds a copy of the problem instances
  * (the library has no global state, so a forked copy is a complete one) and loops: read a task
@@ -32,8 +32,8 @@ typedef struct worker {
 void sweep_row_for_task(const sweep_task *task, sweep_row *row)
 {
   memset(row, 0, sizeof *row);
-  snprintf(row->problem, sizeof row->problem, "%s", daets_problem_name(task->problem));
-  snprintf(row->spec, sizeof row->spec, "%s", daets_problem_spec(task->problem));
+  snprintf(row->problem, sizeof row->problem, "%s", mbdae_problem_name(task->problem));
+  snprintf(row->spec, sizeof row->spec, "%s", mbdae_problem_spec(task->problem));
   snprintf(row->solver, sizeof row->solver, "%s", task->solver);
   row->rtol = task->opt.rtol;
   row->atol = task->opt.atol;
@@ -47,16 +47,16 @@ static void run_task(const sweep_task *task, int repeats, sweep_row *row)
   sweep_row_for_task(task, row);
   run_record rec;
   int rc = execute_run(task->problem, task->solver, &task->opt, repeats, &rec);
-  const daets_result *r = &rec.result;
+  const mbdae_result *r = &rec.result;
   row->ok = rc == 0;
-  if (rc != 0 && r->message[0] && strstr(r->message, daets_strerror(rc))) {
+  if (rc != 0 && r->message[0] && strstr(r->message, mbdae_strerror(rc))) {
     snprintf(row->message, sizeof row->message, "%s", r->message);
   } else if (rc != 0 && r->message[0]) {
-    snprintf(row->message, sizeof row->message, "%s (%s)", r->message, daets_strerror(rc));
+    snprintf(row->message, sizeof row->message, "%s (%s)", r->message, mbdae_strerror(rc));
   } else if (rc != 0) {
-    snprintf(row->message, sizeof row->message, "%s", daets_strerror(rc));
+    snprintf(row->message, sizeof row->message, "%s", mbdae_strerror(rc));
   } else if (!rec.yref) {
-    snprintf(row->message, sizeof row->message, "%s", daets_strerror(DAETS_ERR_NOREF));
+    snprintf(row->message, sizeof row->message, "%s", mbdae_strerror(MBDAE_ERR_NOREF));
   }
   row->scd = rec.scd;
   row->mescd = rec.mescd;

@@ -1,7 +1,7 @@
 /* Minimal assertion helpers for the CTest executables: each failed check prints where and why,
  * and check_summary() prints "N passed, N failed" and returns the exit status. */
-#ifndef DAETS_TEST_CHECK_H
-#define DAETS_TEST_CHECK_H
+#ifndef MBDAE_TEST_CHECK_H
+#define MBDAE_TEST_CHECK_H
 
 #include <math.h>
 #include <stdio.h>
@@ -26,4 +26,4 @@ static inline int check_summary(const char *name)
   return check_failed ? 1 : 0;
 }
 
-#endif /* DAETS_TEST_CHECK_H */
+#endif /* MBDAE_TEST_CHECK_H */

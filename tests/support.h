@@ -1,32 +1,32 @@
 /* Helpers the test executables share: creating a problem, the test set's run options, a run as
- * the test set makes it and the check of published run-table rows, and running the daets command
+ * the test set makes it and the check of published run-table rows, and running the mbdae command
  * with its output captured.  Include after check.h. */
-#ifndef DAETS_TEST_SUPPORT_H
-#define DAETS_TEST_SUPPORT_H
+#ifndef MBDAE_TEST_SUPPORT_H
+#define MBDAE_TEST_SUPPORT_H
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 /* The problem for spec, or NULL after a failed CHECK naming the library's message. */
-static inline daets_problem *create_problem(const char *spec)
+static inline mbdae_problem *create_problem(const char *spec)
 {
-  daets_problem *p = NULL;
+  mbdae_problem *p = NULL;
   char msg[256];
-  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
+  int rc = mbdae_problem_create(spec, &p, msg, sizeof msg);
   CHECK(rc == 0 && p, "create %s: %s", spec, msg);
   return p;
 }
 
 /* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
-static inline void test_options(const daets_problem *p, double rtol, daets_options *opt)
+static inline void test_options(const mbdae_problem *p, double rtol, mbdae_options *opt)
 {
-  daets_tolerance_plan plan;
-  daets_problem_tolerances(p, &plan);
-  daets_options_default(opt);
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options_default(opt);
   opt->rtol = opt->atol = rtol;
   opt->h0 = plan.h0_factor * rtol;
 }
@@ -36,24 +36,24 @@ enum { SUPPORT_MAX_N = 64 };
 /* One run of solver on spec as the test set makes it (rtol = atol, h0 = h0_factor rtol): scd,
  * mescd and the counters of the run.  Returns the status. */
 static inline int run_as_test_set(const char *spec, const char *solver, double rtol, double *scd,
-                                  double *mescd, daets_stats *st)
+                                  double *mescd, mbdae_stats *st)
 {
-  daets_problem *p = create_problem(spec);
+  mbdae_problem *p = create_problem(spec);
   if (!p) {
     return -1;
   }
   double y[SUPPORT_MAX_N], yref[SUPPORT_MAX_N];
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, rtol, &opt);
-  daets_result r;
+  mbdae_result r;
   int rc =
-      daets_problem_neq(p) <= SUPPORT_MAX_N ? daets_solve(p, solver, &opt, 1, y, NULL, &r) : -1;
+      mbdae_problem_neq(p) <= SUPPORT_MAX_N ? mbdae_solve(p, solver, &opt, 1, y, NULL, &r) : -1;
   CHECK(rc == 0, "%s %s rtol %g: %s", solver, spec, rtol, rc == -1 ? "too large" : r.message);
-  CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", spec);
-  *scd = rc == 0 ? daets_scd(p, y, yref) : 0.0;
-  *mescd = rc == 0 ? daets_mescd(p, y, yref, opt.rtol, opt.atol) : 0.0;
+  CHECK(mbdae_problem_ref(p, yref) == 0, "%s has a reference", spec);
+  *scd = rc == 0 ? mbdae_scd(p, y, yref) : 0.0;
+  *mescd = rc == 0 ? mbdae_mescd(p, y, yref, opt.rtol, opt.atol) : 0.0;
   *st = r.stats;
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
   return rc;
 }
 
@@ -73,7 +73,7 @@ static inline void check_published_rows(const char *solver, const char *code,
   for (size_t k = 0; k < nrows; k++) {
     const published_row *w = &rows[k];
     double scd = 0.0, mescd = 0.0;
-    daets_stats st = {0};
+    mbdae_stats st = {0};
     if (run_as_test_set(w->spec, solver, w->rtol, &scd, &mescd, &st) != 0) {
       continue;
     }
@@ -88,12 +88,12 @@ static inline void check_published_rows(const char *solver, const char *code,
   }
 }
 
-/* Run `daets <args>` (the build's command, DAETS_CLI) with stdout and stderr captured in out;
+/* Run `mbdae <args>` (the build's command, MBDAE_CLI) with stdout and stderr captured in out;
  * returns the exit status, -1 when it could not run or did not exit normally. */
 static inline int run_cli(const char *args, char *out, size_t len)
 {
   char cmd[2048];
-  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", DAETS_CLI, args);
+  snprintf(cmd, sizeof cmd, "\"%s\" %s 2>&1", MBDAE_CLI, args);
   FILE *f = popen(cmd, "r");
   if (!f) {
     return -1;
@@ -110,14 +110,14 @@ static inline int run_cli(const char *args, char *out, size_t len)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* `daets <args>` exits with code and its output mentions must_mention. */
+/* `mbdae <args>` exits with code and its output mentions must_mention. */
 static inline void expect(const char *args, int code, const char *must_mention)
 {
   static char out[1 << 16];
   int rc = run_cli(args, out, sizeof out);
-  CHECK(rc == code, "daets %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
-  CHECK(strstr(out, must_mention) != NULL, "daets %s: output should mention '%s':\n%s", args,
+  CHECK(rc == code, "mbdae %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
+  CHECK(strstr(out, must_mention) != NULL, "mbdae %s: output should mention '%s':\n%s", args,
         must_mention, out);
 }
 
-#endif /* DAETS_TEST_SUPPORT_H */
+#endif /* MBDAE_TEST_SUPPORT_H */

@@ -1,4 +1,4 @@
-/* The in-house BDF integrator (solvers/bdf.c), through daets_solve:
+/* The in-house BDF integrator (solvers/bdf.c), through mbdae_solve:
  * - convergence on the pendulum against its exact solution (refsol_pendulum_state): the error of
  *   the continuous output at fixed times and of y(tend) decreases with the tolerance;
  * - every problem at rtol = atol = 1e-7 (h0 as the test set runs it) reaches a stated scd;
@@ -23,7 +23,7 @@
 
 #include "check.h"
 #include "support.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 #include "refsol.h"
 
 enum { MAX_N = 32, NTIMES = 4, PEND_N = 5, PEND_NPOS = 2 };
@@ -61,18 +61,18 @@ static void record(void *ctx, double t, double h, int order)
 static void pendulum_errors(double rtol, double *err_out, double *err_end)
 {
   static const double times[NTIMES] = {1.0, 10.0, 33.3, 77.7};
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N], yout[NTIMES * PEND_N], ex[PEND_N], exp_[PEND_N];
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, rtol, &opt);
   opt.tout = times;
   opt.ntout = NTIMES;
   opt.yout = yout;
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
   CHECK(rc == 0, "pendulum rtol %g: %s", rtol, r.message);
   *err_out = 0.0;
   for (int k = 0; k < NTIMES; k++) {
@@ -81,14 +81,14 @@ static void pendulum_errors(double rtol, double *err_out, double *err_end)
       *err_out = fmax(*err_out, fabs(yout[k * PEND_N + i] - ex[i]));
     }
   }
-  refsol_pendulum_state(daets_problem_tend(p), ex, exp_);
+  refsol_pendulum_state(mbdae_problem_tend(p), ex, exp_);
   *err_end = 0.0;
   for (int i = 0; i < PEND_NPOS; i++) {
     *err_end = fmax(*err_end, fabs(y[i] - ex[i]));
   }
   printf("pendulum rtol %.0e: position error at output times %.2e, at tend %.2e (%ld steps)\n",
          rtol, *err_out, *err_end, r.stats.steps);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_pendulum_convergence(void)
@@ -123,28 +123,28 @@ static void test_scd_at_1e7(void)
       {"pendulum", 2.63, 2.33}, {"dpendulum", 4.43, 4.13},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    daets_problem *p = create_problem(cases[c].spec);
+    mbdae_problem *p = create_problem(cases[c].spec);
     if (!p) {
       continue;
     }
     double y[MAX_N], yp[MAX_N], yref[MAX_N];
-    daets_options opt;
+    mbdae_options opt;
     test_options(p, 1e-7, &opt);
-    daets_result r;
-    int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+    mbdae_result r;
+    int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
     CHECK(rc == 0, "%s: %s", cases[c].spec, r.message);
-    CHECK(daets_problem_ref(p, yref) == 0, "%s has a reference", cases[c].spec);
-    double scd = daets_scd(p, y, yref);
+    CHECK(mbdae_problem_ref(p, yref) == 0, "%s has a reference", cases[c].spec);
+    double scd = mbdae_scd(p, y, yref);
     printf("%-10s rtol 1e-7: scd %.2f (stated %.2f), %ld steps, %ld residuals\n", cases[c].spec,
            scd, cases[c].measured, r.stats.steps, r.stats.nres);
     CHECK(scd >= cases[c].floor, "%s: scd %.2f below %.2f", cases[c].spec, scd, cases[c].floor);
-    const daets_stats *st = &r.stats;
+    const mbdae_stats *st = &r.stats;
     CHECK(st->steps == st->accepted + st->nerrfail + st->nconvfail,
           "%s: steps %ld != accepted %ld + error-test failures %ld + Newton failures %ld",
           cases[c].spec, st->steps, st->accepted, st->nerrfail, st->nconvfail);
     CHECK(st->njac >= 1 && st->nlu >= st->njac && st->nres >= st->accepted,
           "%s: counters njac %ld nlu %ld nres %ld", cases[c].spec, st->njac, st->nlu, st->nres);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
 }
 
@@ -181,7 +181,7 @@ static void test_published_rows(void)
   } short_rows[] = {{1e-6, -0.37, 2.63, 15099}, {1e-8, 1.47, 4.46, 28395}};
   for (size_t k = 0; k < sizeof short_rows / sizeof short_rows[0]; k++) {
     double scd = 0.0, mescd = 0.0, rtol = short_rows[k].rtol;
-    daets_stats st;
+    mbdae_stats st;
     memset(&st, 0, sizeof st);
     if (run_as_test_set("crank", "bdf", rtol, &scd, &mescd, &st) != 0) {
       continue;
@@ -197,20 +197,20 @@ static void test_published_rows(void)
 
 static void test_caraxis_history(void)
 {
-  daets_problem *p = create_problem("caraxis");
+  mbdae_problem *p = create_problem("caraxis");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N];
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, 1e-7, &opt);
   history hs = {.monotone = 1};
   opt.on_step = record;
   opt.on_step_ctx = &hs;
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
   CHECK(rc == 0, "caraxis: %s", r.message);
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   printf("caraxis rtol 1e-7: %ld accepted steps, max order %d, %ld steps at order >= 3\n", hs.calls,
          hs.max_order, hs.high_order_steps);
   CHECK(hs.calls == r.stats.accepted, "on_step called %ld times for %ld accepted steps", hs.calls,
@@ -225,15 +225,15 @@ static void test_caraxis_history(void)
   /* hmax, and output at t0 and tend */
   const double hmax = 1e-2, tout[2] = {t0, tend};
   double yout[2 * MAX_N], y0[MAX_N], yp0[MAX_N];
-  int n = daets_problem_neq(p);
-  daets_problem_init(p, y0, yp0);
+  int n = mbdae_problem_neq(p);
+  mbdae_problem_init(p, y0, yp0);
   history hs2 = {.monotone = 1};
   opt.on_step_ctx = &hs2;
   opt.hmax = hmax;
   opt.tout = tout;
   opt.ntout = 2;
   opt.yout = yout;
-  rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
   CHECK(rc == 0, "caraxis with hmax: %s", r.message);
   CHECK(hs2.hmax_seen <= hmax, "step %.3e above hmax %.3e", hs2.hmax_seen, hmax);
   int same0 = 1, same1 = 1;
@@ -243,30 +243,30 @@ static void test_caraxis_history(void)
   }
   CHECK(same0, "output at t0 differs from the initial values");
   CHECK(same1, "output at tend differs from the returned y(tend)");
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 /* Order history and result of a slider crank run at rtol (h0 = 1e-2 rtol, as the test set). */
-static void crank_run(double rtol, history *hs, double *mescd, daets_stats *st)
+static void crank_run(double rtol, history *hs, double *mescd, mbdae_stats *st)
 {
-  daets_problem *p = create_problem("crank");
+  mbdae_problem *p = create_problem("crank");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N], yref[MAX_N];
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, rtol, &opt);
   opt.on_step = record;
   opt.on_step_ctx = hs;
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
   CHECK(rc == 0, "crank rtol %g: %s", rtol, r.message);
-  CHECK(daets_problem_ref(p, yref) == 0, "crank has a reference");
-  *mescd = daets_mescd(p, y, yref, opt.rtol, opt.atol);
+  CHECK(mbdae_problem_ref(p, yref) == 0, "crank has a reference");
+  *mescd = mbdae_mescd(p, y, yref, opt.rtol, opt.atol);
   *st = r.stats;
   printf("crank rtol %.0e: mescd %.2f, %ld steps (%ld at order >= 3), %ld residuals\n", rtol,
          *mescd, st->steps, hs->high_order_steps, st->nres);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_stability_limit(void)
@@ -276,7 +276,7 @@ static void test_stability_limit(void)
    * MEBDFI (Table II.19.3): mescd 0.22, #f 1593. */
   history hs = {.monotone = 1};
   double mescd = 0.0;
-  daets_stats st;
+  mbdae_stats st;
   memset(&st, 0, sizeof st);
   crank_run(1e-4, &hs, &mescd, &st);
   CHECK(hs.high_order_steps <= hs.calls / 100, "%ld of %ld steps at order >= 3",
@@ -293,7 +293,7 @@ static void test_stability_limit(void)
 }
 
 /* scd of one run at rtol = atol (h0 as the test set); the stats in *st. */
-static double scd_at(const char *spec, double rtol, daets_stats *st)
+static double scd_at(const char *spec, double rtol, mbdae_stats *st)
 {
   double scd = 0.0, mescd = 0.0;
   run_as_test_set(spec, "bdf", rtol, &scd, &mescd, st);
@@ -306,7 +306,7 @@ static void test_tolerance_proportionality(void)
    * rtol = 10^-(4+m/4), m = 0..24, measured 1.00; with the fixed factor 1/30 it was 0.84. */
   enum { M = 25 };
   double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
-  daets_stats st;
+  mbdae_stats st;
   for (int m = 0; m < M; m++) {
     double x = 4.0 + m / 4.0, scd = scd_at("caraxis", pow(10.0, -x), &st);
     sx += x;
@@ -328,23 +328,23 @@ static void test_tolerance_proportionality(void)
 
 static void test_failure_path(void)
 {
-  daets_problem *p = create_problem("andrews");
+  mbdae_problem *p = create_problem("andrews");
   if (!p) {
     return;
   }
   double y[MAX_N], yp[MAX_N];
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, 1e-7, &opt);
   opt.max_steps = 20;
-  daets_result r;
-  int rc = daets_solve(p, "bdf", &opt, 1, y, yp, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
   printf("max_steps 20: status %d, message \"%s\"\n", rc, r.message);
-  CHECK(rc == DAETS_ERR_MAX_STEPS && r.status == rc, "status %d", rc);
+  CHECK(rc == MBDAE_ERR_MAX_STEPS && r.status == rc, "status %d", rc);
   CHECK(strstr(r.message, "t = ") && strstr(r.message, "h = "), "message \"%s\"", r.message);
-  CHECK(r.t >= daets_problem_t0(p) && r.t < daets_problem_tend(p) && r.h > 0.0,
+  CHECK(r.t >= mbdae_problem_t0(p) && r.t < mbdae_problem_tend(p) && r.h > 0.0,
         "failure point t = %g, h = %g", r.t, r.h);
   CHECK(r.stats.steps == 20, "%ld steps attempted", r.stats.steps);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)

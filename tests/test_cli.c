@@ -1,4 +1,4 @@
-/* The daets command: bad input exits 2 with a message naming the valid choices; a solver
+/* The mbdae command: bad input exits 2 with a message naming the valid choices; a solver
  * failure exits 1 with status "fail" and where and why; good runs exit 0. */
 #include <stdlib.h>
 #include <string.h>

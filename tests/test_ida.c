@@ -1,4 +1,4 @@
-/* The SUNDIALS IDA binding (solvers/ida.c), through daets_solve:
+/* The SUNDIALS IDA binding (solvers/ida.c), through mbdae_solve:
  * - every problem at rtol = atol = 1e-8 (h0 as the test set runs it: 1e-2 rtol for the slider
  *   crank, rtol otherwise) reaches a stated scd, set a little below the measured value
  *   (measured: caraxis 3.09, andrews 5.53, crank 2.98, pendulum 1.98, dpendulum 2.97), and the
@@ -9,7 +9,7 @@
  * - dense output on the pendulum: at tend it equals y(tend), at t0 it is y0, and elsewhere it is
  *   close to the exact solution (refsol_pendulum_state); on_step sees every accepted step;
  * - hmax is respected;
- * - a run stopped by max_steps = 5 fails with DAETS_ERR_MAX_STEPS and "t = ", "h = " in the
+ * - a run stopped by max_steps = 5 fails with MBDAE_ERR_MAX_STEPS and "t = ", "h = " in the
  *   message. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "support.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 #include "refsol.h"
 
 enum { MAX_N = 32, PEND_N = 5, NTOUT = 6, M_MAX = 24, M_DIV = 4 };
@@ -55,25 +55,25 @@ static void record(void *ctx, double t, double h, int order)
 static void test_scd_at_1e8(void)
 {
   for (int k = 0; k < NPROBLEMS; k++) {
-    daets_problem *p = create_problem(scd_at_1e8[k].id);
+    mbdae_problem *p = create_problem(scd_at_1e8[k].id);
     if (!p) {
       continue;
     }
-    daets_options opt;
+    mbdae_options opt;
     test_options(p, 1e-8, &opt);
     double y[MAX_N], yp[MAX_N], ref[MAX_N];
-    daets_result r;
-    int rc = daets_solve(p, "ida", &opt, 1, y, yp, &r);
-    CHECK(rc == DAETS_OK, "%s: %s", scd_at_1e8[k].id, r.message);
-    CHECK(daets_problem_ref(p, ref) == 0, "%s: no reference", scd_at_1e8[k].id);
-    double scd = daets_scd(p, y, ref);
+    mbdae_result r;
+    int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
+    CHECK(rc == MBDAE_OK, "%s: %s", scd_at_1e8[k].id, r.message);
+    CHECK(mbdae_problem_ref(p, ref) == 0, "%s: no reference", scd_at_1e8[k].id);
+    double scd = mbdae_scd(p, y, ref);
     printf("%-10s rtol 1e-8: scd %.2f mescd %.2f steps %ld accepted %ld nres %ld nlu %ld\n",
-           scd_at_1e8[k].id, scd, daets_mescd(p, y, ref, opt.rtol, opt.atol), r.stats.steps,
+           scd_at_1e8[k].id, scd, mbdae_mescd(p, y, ref, opt.rtol, opt.atol), r.stats.steps,
            r.stats.accepted, r.stats.nres, r.stats.nlu);
     CHECK(scd >= scd_at_1e8[k].min_scd, "%s: scd %.2f < %.2f", scd_at_1e8[k].id, scd,
           scd_at_1e8[k].min_scd);
-    CHECK(r.t == daets_problem_tend(p), "%s: ended at t = %.17g", scd_at_1e8[k].id, r.t);
-    const daets_stats *s = &r.stats;
+    CHECK(r.t == mbdae_problem_tend(p), "%s: ended at t = %.17g", scd_at_1e8[k].id, r.t);
+    const mbdae_stats *s = &r.stats;
     CHECK(s->steps == s->accepted + s->nerrfail + s->nconvfail,
           "%s: steps %ld != accepted %ld + errfail %ld + convfail %ld", scd_at_1e8[k].id, s->steps,
           s->accepted, s->nerrfail, s->nconvfail);
@@ -83,7 +83,7 @@ static void test_scd_at_1e8(void)
           s->nlu);
     CHECK(s->nres_fd == 0, "%s: nres_fd %ld with an analytic Jacobian", scd_at_1e8[k].id,
           s->nres_fd);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
 }
 
@@ -91,41 +91,41 @@ static void test_scd_at_1e8(void)
 static void test_whole_range(void)
 {
   for (int k = 0; k < NPROBLEMS; k++) {
-    daets_problem *p = create_problem(scd_at_1e8[k].id);
+    mbdae_problem *p = create_problem(scd_at_1e8[k].id);
     if (!p) {
       continue;
     }
     int failures = 0;
     long steps = 0;
     double worst_scd = INFINITY, ref[MAX_N];
-    CHECK(daets_problem_ref(p, ref) == 0, "%s: no reference", scd_at_1e8[k].id);
+    CHECK(mbdae_problem_ref(p, ref) == 0, "%s: no reference", scd_at_1e8[k].id);
     for (int m = 0; m <= M_MAX; m++) {
-      daets_options opt;
+      mbdae_options opt;
       test_options(p, pow(10.0, -(4.0 + (double)m / M_DIV)), &opt);
       double y[MAX_N], yp[MAX_N];
-      daets_result r;
-      if (daets_solve(p, "ida", &opt, 1, y, yp, &r) != DAETS_OK) {
+      mbdae_result r;
+      if (mbdae_solve(p, "ida", &opt, 1, y, yp, &r) != MBDAE_OK) {
         failures++;
         CHECK(0, "%s m = %d (rtol %.3g): %s", scd_at_1e8[k].id, m, opt.rtol, r.message);
         continue;
       }
       steps += r.stats.steps;
-      worst_scd = fmin(worst_scd, daets_scd(p, y, ref));
+      worst_scd = fmin(worst_scd, mbdae_scd(p, y, ref));
     }
     printf("%-10s m = 0..%d: %d failures, %ld steps, lowest scd %.2f\n", scd_at_1e8[k].id, M_MAX,
            failures, steps, worst_scd);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
 }
 
 /* Continuous output and the step observer on the pendulum. */
 static void test_dense_output(void)
 {
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   const double tout[NTOUT] = {t0, 0.5, 1.0, 2.5, 10.0, tend};
   /* Bounds at tout[1..] a little above what rtol = 1e-8 gives.  Positions and velocities,
    * absolute (measured 1.5e-6, 2.9e-6, 3.5e-6, 7.7e-5, 8.2e-3: the phase error grows with t);
@@ -137,7 +137,7 @@ static void test_dense_output(void)
   enum { FORCE = 4 };         /* y = (x, y, vx, vy, F) */
   double yout[NTOUT * PEND_N];
   history hs = {0, 99, 0, 0.0, 0.0, 1};
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, 1e-8, &opt);
   opt.tout = tout;
   opt.ntout = NTOUT;
@@ -145,10 +145,10 @@ static void test_dense_output(void)
   opt.on_step = record;
   opt.on_step_ctx = &hs;
   double y[PEND_N], yp[PEND_N], y0[PEND_N], yp0[PEND_N];
-  daets_result r;
-  int rc = daets_solve(p, "ida", &opt, 1, y, yp, &r);
-  CHECK(rc == DAETS_OK, "pendulum with output: %s", r.message);
-  daets_problem_init(p, y0, yp0);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
+  CHECK(rc == MBDAE_OK, "pendulum with output: %s", r.message);
+  mbdae_problem_init(p, y0, yp0);
   for (int i = 0; i < PEND_N; i++) {
     double at_end = yout[(NTOUT - 1) * PEND_N + i];
     CHECK(at_end == y[i], "output at tend, y%d: %.17g != y(tend) %.17g", i + 1, at_end, y[i]);
@@ -175,51 +175,51 @@ static void test_dense_output(void)
         hs.last_t);
   CHECK(hs.min_order >= 1 && hs.max_order <= 5 && hs.max_order >= 3, "orders %d..%d", hs.min_order,
         hs.max_order);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_hmax(void)
 {
-  daets_problem *p = create_problem("caraxis");
+  mbdae_problem *p = create_problem("caraxis");
   if (!p) {
     return;
   }
   const double hmax = 1e-2;
   history hs = {0, 99, 0, 0.0, 0.0, 1};
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, 1e-6, &opt);
   opt.hmax = hmax;
   opt.on_step = record;
   opt.on_step_ctx = &hs;
   double y[MAX_N], yp[MAX_N];
-  daets_result r;
-  int rc = daets_solve(p, "ida", &opt, 1, y, yp, &r);
-  CHECK(rc == DAETS_OK, "caraxis with hmax: %s", r.message);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
+  CHECK(rc == MBDAE_OK, "caraxis with hmax: %s", r.message);
   CHECK(hs.hmax_seen <= hmax * (1.0 + 1e-12), "largest step %.17g > hmax %g", hs.hmax_seen, hmax);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_max_steps(void)
 {
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   if (!p) {
     return;
   }
-  daets_options opt;
+  mbdae_options opt;
   test_options(p, 1e-6, &opt);
   opt.max_steps = 5;
   double y[PEND_N], yp[PEND_N];
-  daets_result r;
-  int rc = daets_solve(p, "ida", &opt, 1, y, yp, &r);
-  CHECK(rc == DAETS_ERR_MAX_STEPS && r.status == DAETS_ERR_MAX_STEPS, "max_steps 5: status %d", rc);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
+  CHECK(rc == MBDAE_ERR_MAX_STEPS && r.status == MBDAE_ERR_MAX_STEPS, "max_steps 5: status %d", rc);
   CHECK(strstr(r.message, "t = ") && strstr(r.message, "h = "), "message '%s'", r.message);
-  CHECK(r.stats.steps == 5 && r.t > daets_problem_t0(p) && r.t < daets_problem_tend(p),
+  CHECK(r.stats.steps == 5 && r.t > mbdae_problem_t0(p) && r.t < mbdae_problem_tend(p),
         "stopped after %ld steps at t = %g", r.stats.steps, r.t);
   for (int i = 0; i < PEND_N; i++) {
     CHECK(isfinite(y[i]), "y%d = %g after the failure", i + 1, y[i]);
   }
   printf("max_steps 5: %s\n", r.message);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)

@@ -2,51 +2,51 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 int main(void)
 {
-  daets_problem *p = NULL;
-  CHECK(daets_problem_create("crank", &p, NULL, 0) == 0, "crank");
-  int n = daets_problem_neq(p);
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create("crank", &p, NULL, 0) == 0, "crank");
+  int n = mbdae_problem_neq(p);
   double *yref = calloc((size_t)(2 * n), sizeof(double)), *y = yref + n;
-  CHECK(daets_problem_ref(p, yref) == 0, "crank reference");
+  CHECK(mbdae_problem_ref(p, yref) == 0, "crank reference");
   for (int i = 0; i < n; i++) {
     y[i] = yref[i];
   }
   /* An exact match gives 16 (a maximum of exactly 0 becomes 1e-16). */
-  CHECK(daets_scd(p, y, yref) == 16.0, "exact scd %g", daets_scd(p, y, yref));
-  CHECK(daets_mescd(p, y, yref, 1e-6, 1e-6) == 16.0, "exact mescd");
+  CHECK(mbdae_scd(p, y, yref) == 16.0, "exact scd %g", mbdae_scd(p, y, yref));
+  CHECK(mbdae_mescd(p, y, yref, 1e-6, 1e-6) == 16.0, "exact mescd");
 
   /* y15 has reference 0 and drops out of scd, but not out of mescd (atol/rtol + 0 = 1). */
   y[14] = 1e-3;
-  CHECK(daets_scd(p, y, yref) == 16.0, "zero reference component must drop out: %g",
-        daets_scd(p, y, yref));
-  CHECK(fabs(daets_mescd(p, y, yref, 1e-6, 1e-6) - 3.0) < 1e-12, "mescd %g",
-        daets_mescd(p, y, yref, 1e-6, 1e-6));
+  CHECK(mbdae_scd(p, y, yref) == 16.0, "zero reference component must drop out: %g",
+        mbdae_scd(p, y, yref));
+  CHECK(fabs(mbdae_mescd(p, y, yref, 1e-6, 1e-6) - 3.0) < 1e-12, "mescd %g",
+        mbdae_mescd(p, y, yref, 1e-6, 1e-6));
   y[14] = 0.0;
 
   /* Relative error 1e-5 in y1 (in the scd set) gives scd 5. */
   y[0] = yref[0] * (1.0 + 1e-5);
-  CHECK(fabs(daets_scd(p, y, yref) - 5.0) < 1e-9, "scd %g", daets_scd(p, y, yref));
+  CHECK(fabs(mbdae_scd(p, y, yref) - 5.0) < 1e-9, "scd %g", mbdae_scd(p, y, yref));
   y[0] = yref[0];
 
   /* y10 is not in crank's scd set (y1-7, y22-24): scd stays 16, mescd sees it. */
   y[9] = yref[9] + 0.01 * (1.0 + fabs(yref[9]));
-  CHECK(daets_scd(p, y, yref) == 16.0, "y10 must not enter scd");
-  CHECK(fabs(daets_mescd(p, y, yref, 1.0, 1.0) - 2.0) < 1e-9, "mescd %g",
-        daets_mescd(p, y, yref, 1.0, 1.0));
+  CHECK(mbdae_scd(p, y, yref) == 16.0, "y10 must not enter scd");
+  CHECK(fabs(mbdae_mescd(p, y, yref, 1.0, 1.0) - 2.0) < 1e-9, "mescd %g",
+        mbdae_mescd(p, y, yref, 1.0, 1.0));
   y[9] = yref[9];
 
   /* atol/rtol enters the mescd denominator. */
   y[21] = yref[21] + 1e-4 * (100.0 + fabs(yref[21]));
-  CHECK(fabs(daets_mescd(p, y, yref, 1e-8, 1e-6) - 4.0) < 1e-9, "mescd with atol/rtol = 100: %g",
-        daets_mescd(p, y, yref, 1e-8, 1e-6));
+  CHECK(fabs(mbdae_mescd(p, y, yref, 1e-8, 1e-6) - 4.0) < 1e-9, "mescd with atol/rtol = 100: %g",
+        mbdae_mescd(p, y, yref, 1e-8, 1e-6));
 
   /* A NaN never looks accurate. */
   y[0] = NAN;
-  CHECK(!(daets_scd(p, y, yref) > 0.0), "NaN solution gave scd %g", daets_scd(p, y, yref));
+  CHECK(!(mbdae_scd(p, y, yref) > 0.0), "NaN solution gave scd %g", mbdae_scd(p, y, yref));
   free(yref);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
   return check_summary("test_metrics");
 }

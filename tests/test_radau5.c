@@ -25,7 +25,7 @@
 
 #include "check.h"
 #include "support.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 #include "refsol.h"
 
 enum { NMAX = 32, PEND_N = 5, PEND_X = 0, PEND_Y = 1 };
@@ -35,13 +35,13 @@ enum { NMAX = 32, PEND_N = 5, PEND_X = 0, PEND_Y = 1 };
 static const double SLACK = 0.1;
 
 /* One run with rtol = atol = tol and h0 = h0_factor tol; returns the status. */
-static int solve(const daets_problem *p, double tol, double h0_factor, double *y, daets_result *r)
+static int solve(const mbdae_problem *p, double tol, double h0_factor, double *y, mbdae_result *r)
 {
-  daets_options opt;
-  daets_options_default(&opt);
+  mbdae_options opt;
+  mbdae_options_default(&opt);
   opt.rtol = opt.atol = tol;
   opt.h0 = h0_factor * tol;
-  return daets_solve(p, "radau5", &opt, 1, y, NULL, r);
+  return mbdae_solve(p, "radau5", &opt, 1, y, NULL, r);
 }
 
 static double position_error(const double *y, double t)
@@ -68,7 +68,7 @@ static double slope(const double *u, const double *v, int n)
 
 static void test_local_order(void)
 {
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   /* h = 2^-5, 2^-6, 2^-7 with the tolerance each needs (see the header) */
   const int log2h[] = {5, 6, 7};
   const double tol[] = {3e-7, 1e-7, 1e-8};
@@ -76,13 +76,13 @@ static void test_local_order(void)
   double lh[NH], le[NH];
   for (int k = 0; k < NH; k++) {
     double h = ldexp(1.0, -log2h[k]), y[PEND_N];
-    daets_options opt;
-    daets_options_default(&opt);
+    mbdae_options opt;
+    mbdae_options_default(&opt);
     opt.rtol = opt.atol = tol[k];
     opt.h0 = opt.hmax = h;
     opt.max_steps = 1; /* the run stops after its first step, with a step-limit failure */
-    daets_result r;
-    daets_solve(p, "radau5", &opt, 1, y, NULL, &r);
+    mbdae_result r;
+    mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r);
     CHECK(r.stats.accepted == 1 && r.t == h, "h = 2^-%d: one accepted step expected (%ld, t = %g)",
           log2h[k], r.stats.accepted, r.t);
     lh[k] = log(h);
@@ -92,28 +92,28 @@ static void test_local_order(void)
   double q = slope(lh, le, NH);
   printf("fitted local order %.2f (method order %.2f; expected 6 and 5)\n", q, q - 1.0);
   CHECK(fabs(q - 6.0) < 0.3, "local order %.2f, expected 6", q);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 /* The global position error at tend against rtol = 10^-7 .. 10^-10.  With RADAU5's tolerance
  * law (rtol' ~ rtol^(2/3), an O(h^4) estimate) a method of order 5 gives err ~ rtol^(5/6). */
 static void test_tolerance_slope(void)
 {
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   enum { NT = 13 };
   double lt[NT], le[NT];
   for (int m = 0; m < NT; m++) {
     double tol = pow(10.0, -(7.0 + m / 4.0)), y[PEND_N];
-    daets_result r;
+    mbdae_result r;
     CHECK(solve(p, tol, 1.0, y, &r) == 0, "pendulum rtol %.1e: %s", tol, r.message);
     lt[m] = log10(tol);
-    le[m] = log10(position_error(y, daets_problem_tend(p)));
+    le[m] = log10(position_error(y, mbdae_problem_tend(p)));
   }
   double s = slope(lt, le, NT);
   printf("pendulum: position error at tend ~ rtol^%.2f over rtol = 1e-7..1e-10 (order 5: 0.83)\n",
          s);
   CHECK(s > 0.5, "error against tolerance: slope %.2f", s);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_scd_at_1e7(void)
@@ -131,19 +131,19 @@ static void test_scd_at_1e7(void)
       {"dpendulum", 2.1},           /* 2.41 */
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    daets_problem *p = create_problem(cases[c].spec);
-    daets_tolerance_plan plan;
-    daets_problem_tolerances(p, &plan);
+    mbdae_problem *p = create_problem(cases[c].spec);
+    mbdae_tolerance_plan plan;
+    mbdae_problem_tolerances(p, &plan);
     double y[NMAX], yref[NMAX];
-    daets_result r;
+    mbdae_result r;
     int rc = solve(p, 1e-7, plan.h0_factor, y, &r);
     CHECK(rc == 0, "%s: %s", cases[c].spec, r.message);
-    CHECK(daets_problem_ref(p, yref) == 0, "%s: no reference", cases[c].spec);
-    double scd = daets_scd(p, y, yref);
+    CHECK(mbdae_problem_ref(p, yref) == 0, "%s: no reference", cases[c].spec);
+    double scd = mbdae_scd(p, y, yref);
     printf("%-20s rtol 1e-7: scd %.2f (bound %.2f), %ld steps, %ld residuals\n", cases[c].spec, scd,
            cases[c].scd, r.stats.steps, r.stats.nres);
     CHECK(scd >= cases[c].scd, "%s: scd %.2f < %.2f", cases[c].spec, scd, cases[c].scd);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
 }
 
@@ -186,21 +186,21 @@ static void test_tolerance_ranges(void)
   static const char *const specs[] = {"caraxis", "andrews",  "andrews:jac=approx",
                                       "crank",   "pendulum", "dpendulum"};
   for (size_t c = 0; c < sizeof specs / sizeof specs[0]; c++) {
-    daets_problem *p = create_problem(specs[c]);
-    daets_tolerance_plan plan;
-    daets_problem_tolerances(p, &plan);
+    mbdae_problem *p = create_problem(specs[c]);
+    mbdae_tolerance_plan plan;
+    mbdae_problem_tolerances(p, &plan);
     int failures = 0, short_last = 0;
     for (int m = 0; m <= plan.m_max; m++) {
       double tol = pow(10.0, -(4.0 + (double)m / plan.m_div)), y[NMAX];
-      daets_options opt;
-      daets_options_default(&opt);
+      mbdae_options opt;
+      mbdae_options_default(&opt);
       opt.rtol = opt.atol = tol;
       opt.h0 = plan.h0_factor * tol;
       last_steps ls = {0.0, 0.0};
       opt.on_step = record_step;
       opt.on_step_ctx = &ls;
-      daets_result r;
-      if (daets_solve(p, "radau5", &opt, 1, y, NULL, &r) != 0 || !isfinite(y[0])) {
+      mbdae_result r;
+      if (mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r) != 0 || !isfinite(y[0])) {
         failures++;
         fprintf(stderr, "%s m = %d: %s\n", specs[c], m, r.message);
       } else if (ls.h_last < ls.h_before * (1.0 - STEP_ROUNDING)) {
@@ -214,7 +214,7 @@ static void test_tolerance_ranges(void)
     CHECK(failures == 0, "%s: %d failed runs", specs[c], failures);
     CHECK(short_last == 0, "%s: %d runs end with a step shorter than the one before", specs[c],
           short_last);
-    daets_problem_destroy(p);
+    mbdae_problem_destroy(p);
   }
 }
 
@@ -247,20 +247,20 @@ static void on_step(void *ctx, double t, double h, int order)
  * collocation polynomial).  The error between steps must stay close to the error at the steps. */
 static void test_dense_output(void)
 {
-  daets_problem *p = create_problem("pendulum");
+  mbdae_problem *p = create_problem("pendulum");
   enum { CAP = 4000, TMAX = 10 };
-  double t0 = daets_problem_t0(p), tend = daets_problem_tend(p);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   static double steps[CAP], tout[2 * CAP + 2], yout[(2 * CAP + 2) * PEND_N];
-  daets_options opt;
-  daets_options_default(&opt);
+  mbdae_options opt;
+  mbdae_options_default(&opt);
   opt.rtol = opt.atol = 1e-8;
   opt.h0 = 1e-8;
   step_log log = {0, 0, 0, 0, t0, tend, steps, 0, CAP, TMAX};
   opt.on_step = on_step;
   opt.on_step_ctx = &log;
   double y[PEND_N], y0[PEND_N], yp0[PEND_N];
-  daets_result r;
-  CHECK(daets_solve(p, "radau5", &opt, 1, y, NULL, &r) == 0, "pendulum: %s", r.message);
+  mbdae_result r;
+  CHECK(mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r) == 0, "pendulum: %s", r.message);
   CHECK(log.calls == r.stats.accepted, "on_step called %d times for %ld steps", log.calls,
         r.stats.accepted);
   CHECK(log.bad_order == 0 && log.went_back == 0 && log.overshoot == 0,
@@ -285,8 +285,8 @@ static void test_dense_output(void)
   opt.ntout = nout;
   opt.yout = yout;
   opt.on_step = NULL;
-  CHECK(daets_solve(p, "radau5", &opt, 1, y, NULL, &r) == 0, "pendulum: %s", r.message);
-  daets_problem_init(p, y0, yp0);
+  CHECK(mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r) == 0, "pendulum: %s", r.message);
+  mbdae_problem_init(p, y0, yp0);
   CHECK(memcmp(yout, y0, sizeof y0) == 0, "output at t0 differs from y0");
   CHECK(memcmp(yout + (size_t)(nout - 1) * PEND_N, y, sizeof y) == 0,
         "output at tend differs from y(tend)");
@@ -303,7 +303,7 @@ static void test_dense_output(void)
          "halfway between them %.2e\n",
          log.ntimes, at_steps, between);
   CHECK(between <= 2.0 * at_steps, "error between steps %.2e, at steps %.2e", between, at_steps);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_crank_reference(void)
@@ -313,47 +313,47 @@ static void test_crank_reference(void)
    * <= 0.045) agrees with the reference, measured mescd 6.87, scd 9.96 (298914 residual
    * evaluations); the same tolerance without hmax gives mescd 2.06, scd 5.06: Radau IIA damps
    * the mode by about (h omega)^6 / 7200 per step, and at 1e-12 still keeps only mescd 3.59. */
-  daets_problem *p = create_problem("crank");
+  mbdae_problem *p = create_problem("crank");
   double y[NMAX], yref[NMAX];
-  daets_options opt;
-  daets_options_default(&opt);
+  mbdae_options opt;
+  mbdae_options_default(&opt);
   opt.rtol = opt.atol = 1e-10;
   opt.h0 = 1e-12;
   opt.hmax = 2e-6;
-  daets_result r;
-  int rc = daets_solve(p, "radau5", &opt, 1, y, NULL, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r);
   CHECK(rc == 0, "crank resolved: %s", r.message);
-  daets_problem_ref(p, yref);
-  double scd = daets_scd(p, y, yref), mescd = daets_mescd(p, y, yref, opt.rtol, opt.atol);
+  mbdae_problem_ref(p, yref);
+  double scd = mbdae_scd(p, y, yref), mescd = mbdae_mescd(p, y, yref, opt.rtol, opt.atol);
   printf("crank, rtol 1e-10, hmax 2e-6: mescd %.2f, scd %.2f, %ld residual evaluations\n", mescd,
          scd, r.stats.nres);
   CHECK(mescd >= 6.5 && scd >= 9.5, "crank reference not confirmed: mescd %.2f, scd %.2f", mescd,
         scd);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void test_failure(void)
 {
-  daets_problem *p = create_problem("caraxis");
+  mbdae_problem *p = create_problem("caraxis");
   double y[NMAX];
-  daets_options opt;
-  daets_options_default(&opt);
+  mbdae_options opt;
+  mbdae_options_default(&opt);
   opt.rtol = opt.atol = 1e-6;
   opt.max_steps = 10;
-  daets_result r;
-  int rc = daets_solve(p, "radau5", &opt, 1, y, NULL, &r);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r);
   CHECK(rc < 0 && rc == r.status, "step limit: status %d", rc);
-  CHECK(rc == DAETS_ERR_MAX_STEPS, "step limit: %s", daets_strerror(rc));
+  CHECK(rc == MBDAE_ERR_MAX_STEPS, "step limit: %s", mbdae_strerror(rc));
   CHECK(strstr(r.message, "t = ") && strstr(r.message, "h = "), "message '%s'", r.message);
   printf("step limit: %s\n", r.message);
 
   opt.max_steps = 2000;
   opt.hmax = 1e-5; /* 3e5 steps would be needed */
-  rc = daets_solve(p, "radau5", &opt, 1, y, NULL, &r);
-  CHECK(rc == DAETS_ERR_MAX_STEPS && strstr(r.message, "t = ") && strstr(r.message, "h = "),
+  rc = mbdae_solve(p, "radau5", &opt, 1, y, NULL, &r);
+  CHECK(rc == MBDAE_ERR_MAX_STEPS && strstr(r.message, "t = ") && strstr(r.message, "h = "),
         "tiny hmax: status %d, '%s'", rc, r.message);
-  CHECK(r.t > 0.0 && r.t < daets_problem_tend(p), "tiny hmax: failed at t = %g", r.t);
-  daets_problem_destroy(p);
+  CHECK(r.t > 0.0 && r.t < mbdae_problem_tend(p), "tiny hmax: failed at t = %g", r.t);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)

@@ -1,18 +1,18 @@
 /* The numbers compiled into the problems are the numbers of the data files in refsol/, digit for
- * digit: every [yref] section against daets_problem_ref, the slider crank's [y0 init1] and
- * [y0 init2] against daets_problem_init; configurations without a reference say so. */
+ * digit: every [yref] section against mbdae_problem_ref, the slider crank's [y0 init1] and
+ * [y0 init2] against mbdae_problem_init; configurations without a reference say so. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 /* Read section `name` of refsol/<file>.txt into v (components not listed are 0);
  * returns the number of values read, -1 when the file or the section is missing. */
 static int read_section(const char *file, const char *name, double *v, int n)
 {
   char path[512], line[512];
-  snprintf(path, sizeof path, "%s/%s.txt", DAETS_REFSOL_DIR, file);
+  snprintf(path, sizeof path, "%s/%s.txt", MBDAE_REFSOL_DIR, file);
   FILE *f = fopen(path, "r");
   if (!f) {
     return -1;
@@ -38,29 +38,29 @@ static int read_section(const char *file, const char *name, double *v, int n)
 
 static void compare_ref(const char *spec, const char *file)
 {
-  daets_problem *p = NULL;
-  CHECK(daets_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
-  int n = daets_problem_neq(p);
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
+  int n = mbdae_problem_neq(p);
   double *ref = calloc((size_t)(2 * n), sizeof(double)), *data = ref + n;
-  CHECK(daets_problem_ref(p, ref) == 0, "%s has a reference", spec);
+  CHECK(mbdae_problem_ref(p, ref) == 0, "%s has a reference", spec);
   int count = read_section(file, "[yref]", data, n);
   CHECK(count == n, "%s: refsol/%s.txt [yref] has %d of %d components", spec, file, count, n);
   for (int i = 0; i < n; i++) {
     CHECK(ref[i] == data[i], "%s: yref_%d = %.17g in the code, %.17g in refsol/%s.txt", spec, i + 1,
           ref[i], data[i], file);
   }
-  CHECK(strlen(daets_problem_ref_source(p)) > 20, "%s: reference source says where it comes from", spec);
+  CHECK(strlen(mbdae_problem_ref_source(p)) > 20, "%s: reference source says where it comes from", spec);
   free(ref);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void compare_crank_init(const char *spec, const char *section)
 {
-  daets_problem *p = NULL;
-  CHECK(daets_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
-  int n = daets_problem_neq(p);
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
+  int n = mbdae_problem_neq(p);
   double *y = calloc((size_t)(3 * n), sizeof(double)), *yp = y + n, *data = yp + n;
-  daets_problem_init(p, y, yp);
+  mbdae_problem_init(p, y, yp);
   CHECK(read_section("crank", section, data, n) > 0, "refsol/crank.txt %s", section);
   for (int i = 0; i < n; i++) {
     CHECK(y[i] == data[i], "%s: y0_%d = %.17g, refsol/crank.txt %s has %.17g", spec, i + 1, y[i],
@@ -70,17 +70,17 @@ static void compare_crank_init(const char *spec, const char *section)
     CHECK(yp[i] == expect, "%s: yp0_%d = %.17g, expected %.17g", spec, i + 1, yp[i], expect);
   }
   free(y);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 static void expect_no_reference(const char *spec)
 {
-  daets_problem *p = NULL;
-  CHECK(daets_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
   double yref[32];
-  CHECK(daets_problem_ref(p, yref) == DAETS_ERR_NOREF, "%s must not claim the default's reference",
+  CHECK(mbdae_problem_ref(p, yref) == MBDAE_ERR_NOREF, "%s must not claim the default's reference",
         spec);
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)
@@ -99,6 +99,6 @@ int main(void)
   expect_no_reference("crank:beam=nonlinear");
   expect_no_reference("crank:damping=on");
   expect_no_reference("crank:init=2");
-  CHECK(DAETS_ERR_NOREF != DAETS_ERR_SPEC && DAETS_ERR_NOREF < 0, "distinct error code");
+  CHECK(MBDAE_ERR_NOREF != MBDAE_ERR_SPEC && MBDAE_ERR_NOREF < 0, "distinct error code");
   return check_summary("test_refdata");
 }

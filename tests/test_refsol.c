@@ -1,5 +1,5 @@
-/* The references daets computes itself.
- * - The committed data files are exactly what the generators print (`daets refsol ...`).
+/* The references mbdae computes itself.
+ * - The committed data files are exactly what the generators print (`mbdae refsol ...`).
  * - The pendulum's exact solution (Jacobi elliptic functions, refsol/pendulum_ref.c) agrees with an
  *   independent evaluation: the angle equation theta'' = -g sin(theta) integrated by the classical
  *   Runge-Kutta method in long double with a small step (error ~ h^4 ~ 1e-16), at several times.
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 #include "refsol.h"
 
 static char *slurp(FILE *f, size_t *len)
@@ -29,7 +29,7 @@ static char *slurp(FILE *f, size_t *len)
 static void generator_matches_file(const char *name, int (*write)(FILE *))
 {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s.txt", DAETS_REFSOL_DIR, name);
+  snprintf(path, sizeof path, "%s/%s.txt", MBDAE_REFSOL_DIR, name);
   FILE *committed = fopen(path, "rb"), *generated = tmpfile();
   CHECK(committed && generated, "open %s", path);
   if (!committed || !generated) {
@@ -39,7 +39,7 @@ static void generator_matches_file(const char *name, int (*write)(FILE *))
   rewind(generated);
   size_t la = 0, lb = 0;
   char *a = slurp(committed, &la), *b = slurp(generated, &lb);
-  CHECK(la == lb && memcmp(a, b, la) == 0, "refsol/%s.txt differs from what `daets refsol %s` prints",
+  CHECK(la == lb && memcmp(a, b, la) == 0, "refsol/%s.txt differs from what `mbdae refsol %s` prints",
         name, name);
   free(a);
   free(b);
@@ -86,24 +86,24 @@ static void pendulum_against_rk4(void)
 
 static void pendulum_state_solves_dae(void)
 {
-  daets_problem *p = NULL;
-  CHECK(daets_problem_create("pendulum", &p, NULL, 0) == 0, "pendulum");
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create("pendulum", &p, NULL, 0) == 0, "pendulum");
   double y[5], yp[5], res[5], yref[5];
   for (double t = 0.0; t <= 100.0; t += 7.3) {
     refsol_pendulum_state(t, y, yp);
-    daets_problem_res(p, t, y, yp, res);
+    mbdae_problem_res(p, t, y, yp, res);
     for (int i = 0; i < 5; i++) {
       CHECK(fabs(res[i]) < 1e-12, "pendulum residual of the exact state at t = %g: F%d = %.3e", t,
             i + 1, res[i]);
     }
   }
   refsol_pendulum_state(100.0, y, yp);
-  daets_problem_ref(p, yref);
+  mbdae_problem_ref(p, yref);
   for (int i = 0; i < 5; i++) {
     CHECK(fabs(y[i] - yref[i]) <= 4e-16 * fabs(yref[i]) + 1e-300, "pendulum yref_%d = %.17g, exact %.17g",
           i + 1, yref[i], y[i]);
   }
-  daets_problem_destroy(p);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)

@@ -3,14 +3,14 @@
 #include <string.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 static void expect_bad(const char *spec, const char *must_mention)
 {
-  daets_problem *p = (daets_problem *)&p; /* must be reset to NULL */
+  mbdae_problem *p = (mbdae_problem *)&p; /* must be reset to NULL */
   char msg[512] = "";
-  int rc = daets_problem_create(spec, &p, msg, sizeof msg);
-  CHECK(rc == DAETS_ERR_SPEC, "'%s' gave %d", spec, rc);
+  int rc = mbdae_problem_create(spec, &p, msg, sizeof msg);
+  CHECK(rc == MBDAE_ERR_SPEC, "'%s' gave %d", spec, rc);
   CHECK(p == NULL, "'%s': out must be NULL on failure", spec);
   CHECK(strstr(msg, must_mention) != NULL, "'%s': message '%s' should mention '%s'", spec, msg,
         must_mention);
@@ -18,13 +18,13 @@ static void expect_bad(const char *spec, const char *must_mention)
 
 static void expect_spec(const char *spec, const char *canonical)
 {
-  daets_problem *p = NULL;
+  mbdae_problem *p = NULL;
   char msg[256] = "";
-  CHECK(daets_problem_create(spec, &p, msg, sizeof msg) == 0, "'%s': %s", spec, msg);
+  CHECK(mbdae_problem_create(spec, &p, msg, sizeof msg) == 0, "'%s': %s", spec, msg);
   if (p) {
-    CHECK(strcmp(daets_problem_spec(p), canonical) == 0, "'%s' -> '%s', expected '%s'", spec,
-          daets_problem_spec(p), canonical);
-    daets_problem_destroy(p);
+    CHECK(strcmp(mbdae_problem_spec(p), canonical) == 0, "'%s' -> '%s', expected '%s'", spec,
+          mbdae_problem_spec(p), canonical);
+    mbdae_problem_destroy(p);
   }
 }
 
@@ -32,18 +32,18 @@ int main(void)
 {
   static const char *const ids[] = {"caraxis", "andrews", "crank", "pendulum", "dpendulum"};
   static const int neq[] = {10, 27, 24, 5, 10};
-  CHECK(daets_problem_count() == 5, "five problems");
+  CHECK(mbdae_problem_count() == 5, "five problems");
   for (int i = 0; i < 5; i++) {
-    CHECK(daets_problem_id(i) && strcmp(daets_problem_id(i), ids[i]) == 0, "id %d", i);
-    daets_problem *p = NULL;
-    CHECK(daets_problem_create(ids[i], &p, NULL, 0) == 0, "%s", ids[i]);
-    CHECK(daets_problem_neq(p) == neq[i], "%s: n = %d", ids[i], daets_problem_neq(p));
-    CHECK(strcmp(daets_problem_name(p), ids[i]) == 0, "name");
-    CHECK(daets_problem_tend(p) > daets_problem_t0(p), "interval");
-    daets_problem_destroy(p);
+    CHECK(mbdae_problem_id(i) && strcmp(mbdae_problem_id(i), ids[i]) == 0, "id %d", i);
+    mbdae_problem *p = NULL;
+    CHECK(mbdae_problem_create(ids[i], &p, NULL, 0) == 0, "%s", ids[i]);
+    CHECK(mbdae_problem_neq(p) == neq[i], "%s: n = %d", ids[i], mbdae_problem_neq(p));
+    CHECK(strcmp(mbdae_problem_name(p), ids[i]) == 0, "name");
+    CHECK(mbdae_problem_tend(p) > mbdae_problem_t0(p), "interval");
+    mbdae_problem_destroy(p);
   }
-  CHECK(daets_problem_id(-1) == NULL && daets_problem_id(5) == NULL, "out of range ids");
-  daets_problem_destroy(NULL);
+  CHECK(mbdae_problem_id(-1) == NULL && mbdae_problem_id(5) == NULL, "out of range ids");
+  mbdae_problem_destroy(NULL);
 
   expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");
   expect_spec("crank:index=3,init=2", "crank:index=3,beam=linear,damping=off,init=2");
@@ -60,7 +60,7 @@ int main(void)
   expect_bad("andrews:jac=fd", "exact|approx");
   expect_bad("pendulum:g=1", "no options");
 
-  CHECK(strcmp(daets_strerror(DAETS_ERR_NOREF), daets_strerror(DAETS_ERR_SPEC)) != 0, "texts");
-  CHECK(strcmp(daets_strerror(12345), "unknown error code") == 0, "unknown code");
+  CHECK(strcmp(mbdae_strerror(MBDAE_ERR_NOREF), mbdae_strerror(MBDAE_ERR_SPEC)) != 0, "texts");
+  CHECK(strcmp(mbdae_strerror(12345), "unknown error code") == 0, "unknown code");
   return check_summary("test_spec");
 }

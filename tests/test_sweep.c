@@ -1,4 +1,4 @@
-/* daets sweep and daets plot, through the command: every column of runs.csv, runs.json, the
+/* mbdae sweep and mbdae plot, through the command: every column of runs.csv, runs.json, the
  * tables and the diagrams (PNG signature; skipped when gnuplot is absent); a forced failure is a
  * row, not a gap; shards 1/2 + 2/2 and --jobs 2 give the rows of the plain sweep (counters and
  * status compared, not CPU times); --report redoes the outputs of concatenated shards; a missing
@@ -32,7 +32,7 @@ enum {
   COL_REPEATS = 18
 };
 
-static char tmpdir[] = "/tmp/daets-test-sweep-XXXXXX";
+static char tmpdir[] = "/tmp/mbdae-test-sweep-XXXXXX";
 
 static int cli(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -294,9 +294,9 @@ static void check_without_gnuplot(void)
   char dir[256];
   table t;
   snprintf(dir, sizeof dir, "%s/nognuplot", tmpdir);
-  setenv("DAETS_GNUPLOT", "/nonexistent/gnuplot", 1);
+  setenv("MBDAE_GNUPLOT", "/nonexistent/gnuplot", 1);
   int rc = cli(out, sizeof out, "sweep caraxis --m 0:0 --solvers ida --out %s", dir);
-  unsetenv("DAETS_GNUPLOT");
+  unsetenv("MBDAE_GNUPLOT");
   CHECK(rc == 0 || rc == 1, "without gnuplot: exit %d:\n%s", rc, out);
   CHECK(strstr(out, "gnuplot not found") != NULL, "without gnuplot: no warning:\n%s", out);
   CHECK(read_runs(dir, &t) == 0 && t.nrows == 1, "without gnuplot: %d rows", t.nrows);
@@ -333,20 +333,20 @@ int main(void)
   const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
   expect("sweep", 2, "problem spec or 'all' is required");
   expect("sweep caraxis", 2, "--out DIR is required");
-  expect("sweep nosuch --out /tmp/daets-never", 2, problems);
-  expect("sweep caraxis --solvers ida,euler --out /tmp/daets-never", 2, "ida, radau5, bdf");
-  expect("sweep caraxis --m 5:2 --out /tmp/daets-never", 2, "A <= B");
-  expect("sweep caraxis --m x --out /tmp/daets-never", 2, "--m expects an integer");
-  expect("sweep caraxis --jobs 0 --out /tmp/daets-never", 2, "--jobs expects an integer from 1");
-  expect("sweep caraxis --shard 3/2 --out /tmp/daets-never", 2, "from 1 to 2");
-  expect("sweep caraxis --shard 1 --out /tmp/daets-never", 2, "i/N");
-  expect("sweep caraxis crank crank:index=3 --out /tmp/daets-never", 2,
+  expect("sweep nosuch --out /tmp/mbdae-never", 2, problems);
+  expect("sweep caraxis --solvers ida,euler --out /tmp/mbdae-never", 2, "ida, radau5, bdf");
+  expect("sweep caraxis --m 5:2 --out /tmp/mbdae-never", 2, "A <= B");
+  expect("sweep caraxis --m x --out /tmp/mbdae-never", 2, "--m expects an integer");
+  expect("sweep caraxis --jobs 0 --out /tmp/mbdae-never", 2, "--jobs expects an integer from 1");
+  expect("sweep caraxis --shard 3/2 --out /tmp/mbdae-never", 2, "from 1 to 2");
+  expect("sweep caraxis --shard 1 --out /tmp/mbdae-never", 2, "i/N");
+  expect("sweep caraxis crank crank:index=3 --out /tmp/mbdae-never", 2,
          "one configuration per problem");
-  expect("sweep caraxis --frob --out /tmp/daets-never", 2, "valid options");
+  expect("sweep caraxis --frob --out /tmp/mbdae-never", 2, "valid options");
   expect("plot caraxis --out x.pdf", 2, ".png or .svg");
   expect("plot nosuch --out x.png", 2, problems);
   expect("plot caraxis --components 11 --out x.png", 2, "from 1 to 10");
-  CHECK(access("/tmp/daets-never", F_OK) != 0, "bad input must not create the output folder");
+  CHECK(access("/tmp/mbdae-never", F_OK) != 0, "bad input must not create the output folder");
 
   check_full_sweep(have_gnuplot);
   check_failed_row();

@@ -4,29 +4,29 @@
 #include <string.h>
 
 #include "check.h"
-#include "daets/daets.h"
+#include "mbdae/mbdae.h"
 
 typedef struct job {
-  const daets_problem *p;
+  const mbdae_problem *p;
   const char *solver;
   double y[32];
-  daets_result r;
+  mbdae_result r;
 } job;
 
 static void *run_job(void *arg)
 {
   job *j = arg;
-  daets_options opt;
-  daets_options_default(&opt);
+  mbdae_options opt;
+  mbdae_options_default(&opt);
   opt.rtol = opt.atol = 1e-7;
   opt.h0 = 1e-9;
-  daets_solve(j->p, j->solver, &opt, 1, j->y, NULL, &j->r);
+  mbdae_solve(j->p, j->solver, &opt, 1, j->y, NULL, &j->r);
   return NULL;
 }
 
 static void compare(const job *a, const job *b, const char *what)
 {
-  int n = daets_problem_neq(a->p);
+  int n = mbdae_problem_neq(a->p);
   CHECK(a->r.status == 0 && b->r.status == 0, "%s: status %d / %d (%s)", what, a->r.status,
         b->r.status, a->r.message);
   CHECK(memcmp(a->y, b->y, sizeof(double) * (size_t)n) == 0, "%s: y differs", what);
@@ -36,9 +36,9 @@ static void compare(const job *a, const job *b, const char *what)
 
 static void two_threads(const char *spec1, const char *spec2, const char *solver, int share)
 {
-  daets_problem *p1 = NULL, *p2 = NULL;
-  CHECK(daets_problem_create(spec1, &p1, NULL, 0) == 0, "%s", spec1);
-  CHECK(daets_problem_create(spec2, &p2, NULL, 0) == 0, "%s", spec2);
+  mbdae_problem *p1 = NULL, *p2 = NULL;
+  CHECK(mbdae_problem_create(spec1, &p1, NULL, 0) == 0, "%s", spec1);
+  CHECK(mbdae_problem_create(spec2, &p2, NULL, 0) == 0, "%s", spec2);
   job serial[2] = {{.p = p1, .solver = solver}, {.p = share ? p1 : p2, .solver = solver}};
   job parallel[2] = {serial[0], serial[1]};
   run_job(&serial[0]);
@@ -54,15 +54,15 @@ static void two_threads(const char *spec1, const char *spec2, const char *solver
   snprintf(what, sizeof what, "%s / %s with %s%s", spec1, spec2, solver, share ? " (shared)" : "");
   compare(&serial[0], &parallel[0], what);
   compare(&serial[1], &parallel[1], what);
-  daets_problem_destroy(p1);
-  daets_problem_destroy(p2);
+  mbdae_problem_destroy(p1);
+  mbdae_problem_destroy(p2);
 }
 
 int main(void)
 {
-  for (int s = 0; s < daets_solver_count(); s++) {
-    two_threads("caraxis", "crank", daets_solver_id(s), 0);
-    two_threads("andrews", "andrews", daets_solver_id(s), 1);
+  for (int s = 0; s < mbdae_solver_count(); s++) {
+    two_threads("caraxis", "crank", mbdae_solver_id(s), 0);
+    two_threads("andrews", "andrews", mbdae_solver_id(s), 1);
   }
   return check_summary("test_threads");
 }

@@ -1,4 +1,4 @@
-/* daets: the public API of the DAE test set library.
+/* mbdae: the public API of the DAE test set library.
  *
  * A problem is F(t, y, y') = 0 on [t0, tend] with consistent initial values, an analytic
  * Jacobian (dF/dy, dF/dy'), a differentiation index per variable and a reference solution at
@@ -6,14 +6,14 @@
  * immutable after creation: one instance may be used from several threads at once.
  *
  * Matrices are dense and column-major: A[i + j*neq] is row i, column j.
- * Return codes: 0 success, negative an error (daets_strerror names it), positive a recoverable
+ * Return codes: 0 success, negative an error (mbdae_strerror names it), positive a recoverable
  * failure of a callback (the residual cannot be evaluated at this point: retry with a smaller step).
  *
  * Source of the problems: F. Mazzia, C. Magherini, Test Set for IVP Solvers, release 2.4 (Bari,
  * 2008); pendulum and double pendulum: Hafner & Poell, Comparison of regularisation methods
  * referring to a multi-pendulum case study, eqs. (1) and (6). */
-#ifndef DAETS_DAETS_H
-#define DAETS_DAETS_H
+#ifndef MBDAE_MBDAE_H
+#define MBDAE_MBDAE_H
 
 #include <stddef.h>
 
@@ -21,123 +21,123 @@
 extern "C" {
 #endif
 
-#define DAETS_VERSION_MAJOR 0
-#define DAETS_VERSION_MINOR 1
-#define DAETS_VERSION_PATCH 0
-#define DAETS_VERSION "0.1.0"
+#define MBDAE_VERSION_MAJOR 0
+#define MBDAE_VERSION_MINOR 1
+#define MBDAE_VERSION_PATCH 0
+#define MBDAE_VERSION "0.1.0"
 
-/* ---- error codes: one table generates the enum and daets_strerror ------------------------ */
+/* ---- error codes: one table generates the enum and mbdae_strerror ------------------------ */
 
-#define DAETS_ERROR_TABLE(X)                                                                   \
-  X(DAETS_OK, 0, "success")                                                                    \
-  X(DAETS_RECOVERABLE, 1, "recoverable failure: the residual cannot be evaluated here")        \
-  X(DAETS_ERR_ARG, -1, "invalid argument")                                                     \
-  X(DAETS_ERR_SPEC, -2, "invalid problem spec (unknown id or key, or bad value)")              \
-  X(DAETS_ERR_NOREF, -3, "no reference solution is known for this configuration")             \
-  X(DAETS_ERR_NOMEM, -4, "out of memory")                                                      \
-  X(DAETS_ERR_SINGULAR, -5, "singular matrix")                                                 \
-  X(DAETS_ERR_INTERNAL, -6, "internal error (bad argument to LAPACK or the solver library)")   \
-  X(DAETS_ERR_MAX_STEPS, -7, "maximum number of steps reached")                                \
-  X(DAETS_ERR_STEP_TOO_SMALL, -8, "step size too small")                                       \
-  X(DAETS_ERR_CONV, -9, "repeated convergence failures of the nonlinear iteration")            \
-  X(DAETS_ERR_ERRTEST, -10, "repeated error-test failures")                                    \
-  X(DAETS_ERR_RES, -11, "the residual function failed")                                        \
-  X(DAETS_ERR_SOLVER, -12, "the solver failed")                                                \
-  X(DAETS_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                     \
-  X(DAETS_ERR_UNKNOWN_SOLVER, -14, "unknown solver")
+#define MBDAE_ERROR_TABLE(X)                                                                   \
+  X(MBDAE_OK, 0, "success")                                                                    \
+  X(MBDAE_RECOVERABLE, 1, "recoverable failure: the residual cannot be evaluated here")        \
+  X(MBDAE_ERR_ARG, -1, "invalid argument")                                                     \
+  X(MBDAE_ERR_SPEC, -2, "invalid problem spec (unknown id or key, or bad value)")              \
+  X(MBDAE_ERR_NOREF, -3, "no reference solution is known for this configuration")             \
+  X(MBDAE_ERR_NOMEM, -4, "out of memory")                                                      \
+  X(MBDAE_ERR_SINGULAR, -5, "singular matrix")                                                 \
+  X(MBDAE_ERR_INTERNAL, -6, "internal error (bad argument to LAPACK or the solver library)")   \
+  X(MBDAE_ERR_MAX_STEPS, -7, "maximum number of steps reached")                                \
+  X(MBDAE_ERR_STEP_TOO_SMALL, -8, "step size too small")                                       \
+  X(MBDAE_ERR_CONV, -9, "repeated convergence failures of the nonlinear iteration")            \
+  X(MBDAE_ERR_ERRTEST, -10, "repeated error-test failures")                                    \
+  X(MBDAE_ERR_RES, -11, "the residual function failed")                                        \
+  X(MBDAE_ERR_SOLVER, -12, "the solver failed")                                                \
+  X(MBDAE_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                     \
+  X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")
 
-enum daets_status {
-#define DAETS_ENUM_ENTRY(name, value, text) name = value,
-  DAETS_ERROR_TABLE(DAETS_ENUM_ENTRY)
-#undef DAETS_ENUM_ENTRY
+enum mbdae_status {
+#define MBDAE_ENUM_ENTRY(name, value, text) name = value,
+  MBDAE_ERROR_TABLE(MBDAE_ENUM_ENTRY)
+#undef MBDAE_ENUM_ENTRY
 };
 
 /* A static string for any code; "unknown error code" for codes not in the table. */
-const char *daets_strerror(int code);
+const char *mbdae_strerror(int code);
 
 /* ---- problems ------------------------------------------------------------------------------ */
 
-typedef struct daets_problem daets_problem; /* opaque instance, immutable after create */
+typedef struct mbdae_problem mbdae_problem; /* opaque instance, immutable after create */
 
-int daets_problem_count(void);
-const char *daets_problem_id(int i); /* NULL when i is out of range */
+int mbdae_problem_count(void);
+const char *mbdae_problem_id(int i); /* NULL when i is out of range */
 /* The options a problem id accepts, e.g. "index=1|2|3, beam=linear|nonlinear"; "" for none;
  * NULL for an unknown id. */
-const char *daets_problem_options(const char *id);
+const char *mbdae_problem_options(const char *id);
 
 /* spec: "id" or "id:key=value,key=value".  On failure *out is NULL and msg (if not NULL)
  * holds a message that names the valid choices. */
-int daets_problem_create(const char *spec, daets_problem **out, char *msg, size_t msglen);
-void daets_problem_destroy(daets_problem *p); /* NULL is a no-op */
+int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen);
+void mbdae_problem_destroy(mbdae_problem *p); /* NULL is a no-op */
 
-const char *daets_problem_name(const daets_problem *p);  /* the id: "caraxis" ... */
-const char *daets_problem_title(const daets_problem *p); /* "Car axis problem" */
-const char *daets_problem_spec(const daets_problem *p);  /* canonical spec, all keys spelled out */
-int daets_problem_neq(const daets_problem *p);
-double daets_problem_t0(const daets_problem *p);
-double daets_problem_tend(const daets_problem *p);
-const int *daets_problem_index(const daets_problem *p); /* differentiation index per variable, 0..3 */
-/* 1 when component i (0-based) enters scd, 0 otherwise (see daets_scd). */
-int daets_problem_in_scd(const daets_problem *p, int i);
+const char *mbdae_problem_name(const mbdae_problem *p);  /* the id: "caraxis" ... */
+const char *mbdae_problem_title(const mbdae_problem *p); /* "Car axis problem" */
+const char *mbdae_problem_spec(const mbdae_problem *p);  /* canonical spec, all keys spelled out */
+int mbdae_problem_neq(const mbdae_problem *p);
+double mbdae_problem_t0(const mbdae_problem *p);
+double mbdae_problem_tend(const mbdae_problem *p);
+const int *mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
+/* 1 when component i (0-based) enters scd, 0 otherwise (see mbdae_scd). */
+int mbdae_problem_in_scd(const mbdae_problem *p, int i);
 
-int daets_problem_init(const daets_problem *p, double *y0, double *yp0);
-int daets_problem_res(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
+int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *res);
 /* dense, column-major, neq x neq; either of dfdy, dfdyp may be NULL */
-int daets_problem_jac(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp);
-/* The reference solution at tend; DAETS_ERR_NOREF for a configuration without one. */
-int daets_problem_ref(const daets_problem *p, double *yref);
+/* The reference solution at tend; MBDAE_ERR_NOREF for a configuration without one. */
+int mbdae_problem_ref(const mbdae_problem *p, double *yref);
 /* Where the reference comes from (method, precision, publication); never NULL. */
-const char *daets_problem_ref_source(const daets_problem *p);
+const char *mbdae_problem_ref_source(const mbdae_problem *p);
 
 /* Hidden constraints of a mechanical problem: the position constraints g (with any prescribed
  * motion), their first derivative along the solution (velocity level) and their second
  * (acceleration level), evaluated from y and y'.  Any output pointer may be NULL.
- * daets_problem_nconstraints is 0 for a problem without constraints. */
-int daets_problem_nconstraints(const daets_problem *p);
-int daets_problem_constraints(const daets_problem *p, double t, const double *y, const double *yp,
+ * mbdae_problem_nconstraints is 0 for a problem without constraints. */
+int mbdae_problem_nconstraints(const mbdae_problem *p);
+int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
                               double *gpos, double *gvel, double *gacc);
 
 /* How the test set runs a problem: rtol = atol = 10^-(4 + m/m_div), m = 0..m_max;
  * h0 = h0_factor * rtol; the run-characteristics table uses table_rtol[0..ntable-1]. */
-typedef struct daets_tolerance_plan {
+typedef struct mbdae_tolerance_plan {
   int m_div;            /* 4 or 8 */
   int m_max;            /* 24 or 48 */
   double h0_factor;     /* 1, or 1e-2 for the slider crank */
   int ntable;           /* number of table tolerances */
   double table_rtol[4]; /* rtol (= atol) of the published table rows */
-  double default_rtol;  /* what `daets run` uses without --rtol */
-} daets_tolerance_plan;
-void daets_problem_tolerances(const daets_problem *p, daets_tolerance_plan *plan);
+  double default_rtol;  /* what `mbdae run` uses without --rtol */
+} mbdae_tolerance_plan;
+void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
 
 /* ---- diagnostics ------------------------------------------------------------------------- */
 
 /* How well (t, y, y') satisfies F = 0: the largest |F_i|, and the largest |F_i| / size_i where
  * size_i = sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| is the size of the terms of equation i
  * (first order), so that a residual can be judged against what it is the difference of. */
-int daets_problem_residual_size(const daets_problem *p, double t, const double *y, const double *yp,
+int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel);
 
 /* The analytic Jacobian against central differences of the residual, every column:
  * err = max_j max_i (|J_ij - D_ij| - r_ij) / max_i |J_ij| (columns of zeros: absolute), for dF/dy
  * and dF/dy' separately, where r_ij = 16 eps size_i / h_j is what rounding in F_i can cause
- * (size_i as in daets_problem_residual_size).  Steps h_j = eps^(1/3) max(|v_j|, 1e-3), v = y or y'. */
-int daets_problem_check_jac(const daets_problem *p, double t, const double *y, const double *yp,
+ * (size_i as in mbdae_problem_residual_size).  Steps h_j = eps^(1/3) max(|v_j|, 1e-3), v = y or y'. */
+int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                             double *err_dfdy, double *err_dfdyp);
 
 /* ---- accuracy measures (test set report conventions) -------------------------------------- */
 
 /* scd = -log10(max_i |y_i - yref_i| / |yref_i|) over the scd components with yref_i != 0. */
-double daets_scd(const daets_problem *p, const double *y, const double *yref);
+double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref);
 /* mescd = -log10(max_i |y_i - yref_i| / (atol/rtol + |yref_i|)) over all components.
  * A maximum of exactly 0 is replaced by 1e-16 in both. */
-double daets_mescd(const daets_problem *p, const double *y, const double *yref, double rtol,
+double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
                    double atol);
 
 /* ---- solvers ----------------------------------------------------------------------------- */
 
-typedef struct daets_options {
+typedef struct mbdae_options {
   double rtol;     /* relative tolerance, > 0 */
   double atol;     /* absolute tolerance, > 0 */
   double h0;       /* initial step size; 0 lets the solver choose */
@@ -149,12 +149,12 @@ typedef struct daets_options {
   /* Optional observer of every accepted step: t at its end, the step size and the order used. */
   void (*on_step)(void *ctx, double t, double h, int order);
   void *on_step_ctx;
-} daets_options;
+} mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */
-void daets_options_default(daets_options *opt);
+void mbdae_options_default(mbdae_options *opt);
 
-typedef struct daets_stats {
+typedef struct mbdae_stats {
   long steps;     /* attempted steps, rejected ones included */
   long accepted;  /* accepted steps */
   long nres;      /* residual evaluations, without those for finite-difference Jacobians */
@@ -163,32 +163,32 @@ typedef struct daets_stats {
   long nlu;       /* factorization events (Radau IIA: real + complex for one matrix count once) */
   long nerrfail;  /* error-test failures */
   long nconvfail; /* nonlinear-iteration convergence failures */
-} daets_stats;
+} mbdae_stats;
 
-typedef struct daets_result {
-  int status;          /* DAETS_OK or a negative code */
+typedef struct mbdae_result {
+  int status;          /* MBDAE_OK or a negative code */
   double t;            /* where the run ended: tend, or the point of failure */
   double h;            /* the last step size tried */
   char message[320];   /* "" on success; otherwise where and why it failed */
-  daets_stats stats;   /* counters of the (last) run */
+  mbdae_stats stats;   /* counters of the (last) run */
   double cpu_seconds;  /* in-process CPU time; with repeats the median after dropping min, max */
   double cpu_min;      /* fastest of the repeats */
   double cpu_max;      /* slowest of the repeats */
   int repeats;         /* number of runs timed */
-} daets_result;
+} mbdae_result;
 
-int daets_solver_count(void);
-const char *daets_solver_id(int i);    /* NULL when i is out of range */
-const char *daets_solver_title(int i); /* NULL when i is out of range */
+int mbdae_solver_count(void);
+const char *mbdae_solver_id(int i);    /* NULL when i is out of range */
+const char *mbdae_solver_title(int i); /* NULL when i is out of range */
 
 /* Integrate p from its consistent initial values over [t0, tend] with the named solver,
  * `repeats` times (>= 1), storing y(tend) in y (and y'(tend) in yp unless NULL).
  * Returns r->status.  A solver failure is reported in r (t, h, message), never printed. */
-int daets_solve(const daets_problem *p, const char *solver, const daets_options *opt, int repeats,
-                double *y, double *yp, daets_result *r);
+int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+                double *y, double *yp, mbdae_result *r);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* DAETS_DAETS_H */
+#endif /* MBDAE_MBDAE_H */
