@@ -431,6 +431,7 @@ static int new_matrix(bdf *s)
 {
   int n = s->n;
   s->st->njac++;
+  s->st->nres_fd += mbdae_problem_jac_nres(s->p);
   int rc = mbdae_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
   if (rc != 0) {
     return rc;

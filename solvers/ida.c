@@ -265,8 +265,9 @@ static int fail_flag(mbdae_result *r, void *mem, const run_data *d, int flag, in
   return status;
 }
 
-/* r = base (the counters of the runs before the last restart) + IDA's counters now. */
-static void collect_stats(void *mem, const mbdae_stats *base, mbdae_stats *s)
+/* r = base (the counters of the runs before the last restart) + IDA's counters now; a differenced
+ * Jacobian costs jac_nres residuals (mbdae_problem_jac_nres). */
+static void collect_stats(void *mem, int jac_nres, const mbdae_stats *base, mbdae_stats *s)
 {
   long nst = 0, netf = 0, ncfn = 0, nre = 0, nre_ls = 0, nje = 0, nsetups = 0;
   IDAGetNumSteps(mem, &nst);
@@ -281,7 +282,7 @@ static void collect_stats(void *mem, const mbdae_stats *base, mbdae_stats *s)
   s->nconvfail = base->nconvfail + ncfn;
   s->steps = base->steps + nst + netf + ncfn;
   s->nres = base->nres + nre;
-  s->nres_fd = base->nres_fd + nre_ls;
+  s->nres_fd = base->nres_fd + nre_ls + nje * jac_nres;
   s->njac = base->njac + nje;
   s->nlu = base->nlu + nsetups;
 }
@@ -474,7 +475,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   double t = t0;
   while (status == 0) {
     int flag = IDASolve(s.mem, tend, &t, s.yv, s.ypv, IDA_ONE_STEP);
-    collect_stats(s.mem, &base, &r->stats);
+    collect_stats(s.mem, mbdae_problem_jac_nres(p), &base, &r->stats);
     if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && !d.fatal &&
         restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < max_steps) {
       base = r->stats;

@@ -718,6 +718,7 @@ static int run(radau *s, const mbdae_options *opt, double *y, double *yp, mbdae_
     if (need_jac) {
       int rc = mbdae_problem_jac(p, t, y, yp, s->dfdy, s->dfdyp);
       s->stats->njac++;
+      s->stats->nres_fd += mbdae_problem_jac_nres(p);
       if (rc != 0) {
         return mbdae_fail(r, rc < 0 ? rc : MBDAE_ERR_RES, t, h,
                           "the Jacobian cannot be evaluated at an accepted point (%s)",

@@ -43,6 +43,7 @@ typedef struct problem_type {
   int (*ref)(const void *params, double *yref); /* MBDAE_ERR_NOREF when none is known */
   int (*constraints)(const void *params, double t, const double *y, const double *yp,
                      double *gpos, double *gvel, double *gacc); /* each output may be NULL */
+  int jac_nres; /* residual evaluations per jac call (differenced Jacobians); 0: analytic */
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;
@@ -50,6 +51,17 @@ extern const problem_type mbdae_problem_andrews;
 extern const problem_type mbdae_problem_crank;
 extern const problem_type mbdae_problem_pendulum;
 extern const problem_type mbdae_problem_dpendulum;
+
+/* A user's problem (mbdae_problem_from_type): the callbacks of user_problem_ops take a
+ * user_binding as their params; the registry copies user_problem_ops into the instance and
+ * fills in id, title, size, interval and tolerances from the user's type. */
+typedef struct user_binding {
+  const mbdae_problem_type *type; /* the user's descriptor */
+  void *ctx;                      /* the user's context */
+} user_binding;
+extern const problem_type mbdae_user_problem_ops;
+/* NULL when the user's type keeps every rule of mbdae_problem_type, else what is wrong. */
+const char *mbdae_user_problem_invalid(const mbdae_problem_type *type);
 
 /* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
 const void *mbdae_problem_params(const mbdae_problem *p);

@@ -18,11 +18,25 @@ enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
 #define SPEC_MAX 256
 
 struct mbdae_problem {
-  const problem_type *type;
-  void *params;         /* the module's parameter struct, params_size bytes */
-  problem_info info;    /* index, scd set, reference source of this configuration */
-  char spec[SPEC_MAX];  /* canonical spec */
+  const problem_type *type; /* a module's descriptor, or own_type */
+  problem_type *own_type;   /* a user's problem: the adapter, filled from the user's type */
+  void *params;             /* the module's parameter struct (params_size bytes), or user_binding */
+  int *index;               /* differentiation index per variable, neq entries */
+  int *in_scd;              /* 1 when the component enters scd, neq entries */
+  const char *ref_source;   /* static string, or the user's */
+  char spec[SPEC_MAX];      /* canonical spec */
 };
+
+/* The index and scd arrays of an instance, neq entries each (one block). */
+static int alloc_arrays(mbdae_problem *p, int neq)
+{
+  p->index = calloc(2 * (size_t)neq, sizeof(int));
+  if (!p->index) {
+    return MBDAE_ERR_NOMEM;
+  }
+  p->in_scd = p->index + neq;
+  return 0;
+}
 
 int mbdae_problem_count(void) { return NPROBLEMS; }
 
@@ -145,7 +159,16 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
       return rc;
     }
   }
-  type->describe(params, &p->info);
+  problem_info info;
+  type->describe(params, &info);
+  if (alloc_arrays(p, type->neq) != 0) {
+    mbdae_problem_destroy(p);
+    set_msg(msg, msglen, "%s%s", "out of memory", "");
+    return MBDAE_ERR_NOMEM;
+  }
+  memcpy(p->index, info.index, sizeof(int) * (size_t)type->neq);
+  memcpy(p->in_scd, info.in_scd, sizeof(int) * (size_t)type->neq);
+  p->ref_source = info.ref_source;
   char opts[SPEC_MAX] = "";
   if (type->format_options) {
     type->format_options(params, opts, sizeof opts);
@@ -159,8 +182,63 @@ void mbdae_problem_destroy(mbdae_problem *p)
 {
   if (p) {
     free(p->params);
+    free(p->own_type);
+    free(p->index);
     free(p);
   }
+}
+
+/* The adapter descriptor of a user's problem: the shared callbacks, the user's size and interval. */
+static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, void *ctx)
+{
+  *p->own_type = mbdae_user_problem_ops;
+  p->own_type->id = type->id;
+  p->own_type->title = type->title;
+  p->own_type->neq = type->neq;
+  p->own_type->t0 = type->t0;
+  p->own_type->tend = type->tend;
+  p->own_type->jac_nres = type->jac ? 0 : 2 * type->neq + 1;
+  p->type = p->own_type;
+  user_binding *b = p->params;
+  b->type = type;
+  b->ctx = ctx;
+  for (int i = 0; i < type->neq; i++) {
+    p->index[i] = type->index[i];
+    p->in_scd[i] = type->in_scd ? type->in_scd[i] : 1;
+  }
+  p->ref_source = type->ref_source ? type->ref_source : "no reference solution";
+  snprintf(p->spec, sizeof p->spec, "%s", type->id);
+}
+
+int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
+                            char *msg, size_t msglen)
+{
+  if (msg && msglen > 0) {
+    msg[0] = '\0';
+  }
+  if (!out) {
+    set_msg(msg, msglen, "%s%s", "mbdae_problem_from_type: out is NULL", "");
+    return MBDAE_ERR_ARG;
+  }
+  *out = NULL;
+  const char *bad = mbdae_user_problem_invalid(type);
+  if (bad) {
+    set_msg(msg, msglen, "mbdae_problem_from_type: %s%s", bad, "");
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_problem *p = calloc(1, sizeof *p);
+  if (p) {
+    p->own_type = calloc(1, sizeof *p->own_type);
+    p->params = calloc(1, sizeof(user_binding));
+  }
+  if (!p || !p->own_type || !p->params || alloc_arrays(p, type->neq) != 0) {
+    mbdae_problem_destroy(p);
+    set_msg(msg, msglen, "%s%s", "out of memory", "");
+    return MBDAE_ERR_NOMEM;
+  }
+  bind_user_type(p, type, ctx);
+  *out = p;
+  return 0;
 }
 
 const void *mbdae_problem_params(const mbdae_problem *p) { return p->params; }
@@ -170,13 +248,14 @@ const char *mbdae_problem_spec(const mbdae_problem *p) { return p->spec; }
 int mbdae_problem_neq(const mbdae_problem *p) { return p->type->neq; }
 double mbdae_problem_t0(const mbdae_problem *p) { return p->type->t0; }
 double mbdae_problem_tend(const mbdae_problem *p) { return p->type->tend; }
-const int *mbdae_problem_index(const mbdae_problem *p) { return p->info.index; }
-const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->info.ref_source; }
+const int *mbdae_problem_index(const mbdae_problem *p) { return p->index; }
+const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_source; }
+int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
 int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->type->nconstraints; }
 
 int mbdae_problem_in_scd(const mbdae_problem *p, int i)
 {
-  return (i >= 0 && i < p->type->neq) ? p->info.in_scd[i] : 0;
+  return (i >= 0 && i < p->type->neq) ? p->in_scd[i] : 0;
 }
 
 void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan)

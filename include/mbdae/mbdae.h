@@ -111,6 +111,39 @@ typedef struct mbdae_tolerance_plan {
 } mbdae_tolerance_plan;
 void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
 
+/* Residual evaluations one mbdae_problem_jac call makes: 0 for an analytic Jacobian, 2 neq + 1
+ * for a user's problem without one (forward differences).  Solvers add it to stats.nres_fd. */
+int mbdae_problem_jac_nres(const mbdae_problem *p);
+
+/* ---- a user's own problem ----------------------------------------------------------------- */
+
+/* A problem written outside the library, run by every solver, the harness, the metrics and the
+ * writers exactly as a built-in one.  Callbacks return 0, positive (recoverable: the residual
+ * cannot be evaluated here) or negative (fatal), and must be reentrant for the same ctx if the
+ * instance is used from several threads.  Fields may be added at the end, never renamed. */
+typedef struct mbdae_problem_type {
+  const char *id;    /* [a-z0-9_]+, at most 63 characters */
+  const char *title; /* one line */
+  int neq;           /* number of equations, >= 1 */
+  double t0, tend;   /* finite, t0 < tend */
+  const int *index;  /* neq entries, 0..3: differentiation index of each variable */
+  const int *in_scd; /* neq entries 0/1: components that enter scd; NULL: every component */
+  int (*init)(void *ctx, double *y0, double *yp0); /* consistent values at t0 */
+  int (*res)(void *ctx, double t, const double *y, const double *yp, double *res);
+  /* dense column-major dF/dy and dF/dy' (either may be NULL); NULL: forward differences of res,
+   * counted in stats.nres_fd */
+  int (*jac)(void *ctx, double t, const double *y, const double *yp, double *dfdy, double *dfdyp);
+  int (*ref)(void *ctx, double *yref); /* y(tend); NULL: no reference (MBDAE_ERR_NOREF) */
+  const char *ref_source;              /* how ref was computed; NULL when ref is NULL */
+} mbdae_problem_type;
+
+/* An instance of a user's problem.  The instance keeps type and ctx (both must outlive it); its
+ * spec is the id, and it runs at the test-set defaults of the tolerance plan
+ * (rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = rtol, table rows 1e-4, 1e-7, 1e-10; run: 1e-6).
+ * A type that breaks a rule above is refused with MBDAE_ERR_ARG and a message. */
+int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
+                            char *msg, size_t msglen);
+
 /* ---- diagnostics ------------------------------------------------------------------------- */
 
 /* How well (t, y, y') satisfies F = 0: the largest |F_i|, and the largest |F_i| / size_i where

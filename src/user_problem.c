@@ -1,0 +1,153 @@
+/* A user's own problem (mbdae_problem_from_type): validation of the user's descriptor, and the
+ * callbacks that adapt its (ctx, ...) functions to the library's problem interface.
+ *
+ * Without a user Jacobian, dF/dy and dF/dy' are forward differences, column j with the step
+ * h_j = sqrt(eps) max(|v_j|, 1) for v = y or y' (Dennis & Schnabel, Numerical Methods for
+ * Unconstrained Optimization, 5.4: the step balances truncation, O(h), against rounding,
+ * O(eps/h)); the differenced point is restored exactly.  One call costs 2 neq + 1 residuals,
+ * which the solvers count in stats.nres_fd (mbdae_problem_jac_nres).  Workspace is allocated
+ * per call: the instance is immutable and may be used from several threads at once. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problem_type.h"
+
+static int id_is_valid(const char *id)
+{
+  size_t len = id ? strlen(id) : 0;
+  if (len == 0 || len > 63) {
+    return 0;
+  }
+  for (size_t i = 0; i < len; i++) {
+    char c = id[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static const char *arrays_invalid(const mbdae_problem_type *t)
+{
+  for (int i = 0; i < t->neq; i++) {
+    if (t->index[i] < 0 || t->index[i] > 3) {
+      return "index entries must lie in 0..3";
+    }
+    if (t->in_scd && t->in_scd[i] != 0 && t->in_scd[i] != 1) {
+      return "in_scd entries must be 0 or 1";
+    }
+  }
+  return NULL;
+}
+
+const char *mbdae_user_problem_invalid(const mbdae_problem_type *t)
+{
+  if (!t) {
+    return "the problem type is NULL";
+  }
+  if (!id_is_valid(t->id)) {
+    return "id must be 1 to 63 characters from [a-z0-9_]";
+  }
+  if (!t->title) {
+    return "title is NULL";
+  }
+  if (t->neq < 1) {
+    return "neq must be >= 1";
+  }
+  if (!isfinite(t->t0) || !isfinite(t->tend) || !(t->t0 < t->tend)) {
+    return "t0 and tend must be finite with t0 < tend";
+  }
+  if (!t->index || !t->init || !t->res) {
+    return "index, init and res are required";
+  }
+  if ((t->ref == NULL) != (t->ref_source == NULL)) {
+    return "ref and ref_source go together (both NULL or both set)";
+  }
+  return arrays_invalid(t);
+}
+
+static int user_init(const void *params, double *y0, double *yp0)
+{
+  const user_binding *b = params;
+  return b->type->init(b->ctx, y0, yp0);
+}
+
+static int user_res(const void *params, double t, const double *y, const double *yp, double *res)
+{
+  const user_binding *b = params;
+  return b->type->res(b->ctx, t, y, yp, res);
+}
+
+/* Forward differences of the residual with respect to v (a copy of y or y'), into jac. */
+static int difference_columns(const user_binding *b, double t, double *y, double *yp, double *v,
+                              const double *res0, double *res1, double *jac)
+{
+  int n = b->type->neq;
+  double root_eps = sqrt(DBL_EPSILON);
+  for (int j = 0; j < n; j++) {
+    double saved = v[j];
+    double h = root_eps * fmax(fabs(saved), 1.0);
+    v[j] = saved + h;
+    h = v[j] - saved; /* the step actually taken, after rounding */
+    int rc = b->type->res(b->ctx, t, y, yp, res1);
+    v[j] = saved;
+    if (rc != 0) {
+      return rc;
+    }
+    for (int i = 0; i < n; i++) {
+      jac[i + (size_t)j * (size_t)n] = (res1[i] - res0[i]) / h;
+    }
+  }
+  return 0;
+}
+
+static int differenced_jac(const user_binding *b, double t, const double *y, const double *yp,
+                           double *dfdy, double *dfdyp)
+{
+  size_t n = (size_t)b->type->neq;
+  double *work = malloc(sizeof(double) * 4 * n);
+  if (!work) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *ycopy = work, *ypcopy = work + n, *res0 = work + 2 * n, *res1 = work + 3 * n;
+  memcpy(ycopy, y, sizeof(double) * n);
+  memcpy(ypcopy, yp, sizeof(double) * n);
+  int rc = b->type->res(b->ctx, t, y, yp, res0);
+  if (rc == 0 && dfdy) {
+    rc = difference_columns(b, t, ycopy, ypcopy, ycopy, res0, res1, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    rc = difference_columns(b, t, ycopy, ypcopy, ypcopy, res0, res1, dfdyp);
+  }
+  free(work);
+  return rc;
+}
+
+static int user_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                    double *dfdyp)
+{
+  const user_binding *b = params;
+  if (b->type->jac) {
+    return b->type->jac(b->ctx, t, y, yp, dfdy, dfdyp);
+  }
+  return differenced_jac(b, t, y, yp, dfdy, dfdyp);
+}
+
+static int user_ref(const void *params, double *yref)
+{
+  const user_binding *b = params;
+  return b->type->ref ? b->type->ref(b->ctx, yref) : MBDAE_ERR_NOREF;
+}
+
+const problem_type mbdae_user_problem_ops = {
+    /* rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = rtol: the test set's most common plan */
+    .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-6},
+    .params_size = sizeof(user_binding),
+    .options_help = "",
+    .init = user_init,
+    .res = user_res,
+    .jac = user_jac,
+    .ref = user_ref,
+};
