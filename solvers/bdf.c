@@ -982,6 +982,6 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   return status;
 }
 
-const solver_type mbdae_solver_bdf = {
+const mbdae_solver_type mbdae_solver_bdf = {
     "bdf", "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test",
     integrate};

@@ -535,6 +535,6 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   return status;
 }
 
-const solver_type mbdae_solver_ida = {
+const mbdae_solver_type mbdae_solver_ida = {
     "ida", "SUNDIALS IDA 6.4.1 (variable-order BDF), dense direct linear solver, analytic Jacobian",
     integrate};

@@ -878,5 +878,5 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   return status;
 }
 
-const solver_type mbdae_solver_radau5 = {
+const mbdae_solver_type mbdae_solver_radau5 = {
     "radau5", "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate};

@@ -1,5 +1,5 @@
-/* The run harness: solver registry, validation of options, initial values from the problem,
- * in-process CPU timing and repeats.
+/* The run harness: the built-in solver list, solver-type validation, validation of options, initial
+ * values from the problem, in-process CPU timing and repeats.
  *
  * CPU time is the process CPU clock around one integration (initial values excluded).  With
  * repeats the reported time is the median of the runs left after dropping the fastest and the
@@ -14,23 +14,53 @@
 
 #include "solver_type.h"
 
-static const solver_type *const solver_types[] = {
+static const mbdae_solver_type *const solver_types[] = {
     &mbdae_solver_ida,
     &mbdae_solver_radau5,
     &mbdae_solver_bdf,
 };
 enum { NSOLVERS = (int)(sizeof solver_types / sizeof solver_types[0]) };
 
+static const char SOLVER_ID_CHARS[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
 int mbdae_solver_count(void) { return NSOLVERS; }
 
-const char *mbdae_solver_id(int i)
+const mbdae_solver_type *mbdae_solver_get(int i)
 {
-  return (i >= 0 && i < NSOLVERS) ? solver_types[i]->id : NULL;
+  return (i >= 0 && i < NSOLVERS) ? solver_types[i] : NULL;
 }
+
+const mbdae_solver_type *mbdae_solver_find(const char *id)
+{
+  for (int i = 0; id && i < NSOLVERS; i++) {
+    if (strcmp(solver_types[i]->id, id) == 0) {
+      return solver_types[i];
+    }
+  }
+  return NULL;
+}
+
+const char *mbdae_solver_id(int i) { return (i >= 0 && i < NSOLVERS) ? solver_types[i]->id : NULL; }
 
 const char *mbdae_solver_title(int i)
 {
   return (i >= 0 && i < NSOLVERS) ? solver_types[i]->title : NULL;
+}
+
+const char *mbdae_solver_type_invalid(const mbdae_solver_type *type)
+{
+  if (!type) {
+    return "the solver type is NULL";
+  }
+  size_t len = type->id ? strlen(type->id) : 0;
+  if (len == 0 || len > 63 || strspn(type->id, SOLVER_ID_CHARS) != len) {
+    return "the solver id must be 1 to 63 characters from [A-Za-z0-9_-]";
+  }
+  if (!type->title || !type->integrate) {
+    return "the solver type needs a title and an integrate function";
+  }
+  return NULL;
 }
 
 void mbdae_options_default(mbdae_options *opt)
@@ -94,7 +124,8 @@ static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae
     bad = "ntout output times need tout and yout";
   }
   for (int k = 0; !bad && k < opt->ntout; k++) {
-    if (!(opt->tout[k] >= t0 && opt->tout[k] <= tend) || (k > 0 && opt->tout[k] < opt->tout[k - 1])) {
+    if (!(opt->tout[k] >= t0 && opt->tout[k] <= tend) ||
+        (k > 0 && opt->tout[k] < opt->tout[k - 1])) {
       bad = "output times must increase and lie inside [t0, tend]";
     }
   }
@@ -106,33 +137,40 @@ static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae
   return 0;
 }
 
-int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
-                double *y, double *yp, mbdae_result *r)
+/* One integration by a solver type, with r zeroed for it and its result kept inside the contract:
+ * a NUL-terminated message, and a status that is 0 or a negative code. */
+static void integrate_once(const mbdae_solver_type *type, const mbdae_problem *p,
+                           const mbdae_options *opt, double *y, double *yp, mbdae_result *one)
+{
+  memset(one, 0, sizeof *one);
+  int rc = type->integrate(p, opt, y, yp, one);
+  one->message[sizeof one->message - 1] = '\0';
+  if (one->status == 0 && rc != 0) {
+    one->status = rc;
+  }
+  if (one->status > 0) {
+    int bad = one->status;
+    one->status = MBDAE_ERR_SOLVER;
+    snprintf(one->message, sizeof one->message,
+             "solver '%s' returned status %d, outside the contract (0 or a negative code)",
+             type->id, bad);
+  }
+}
+
+int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
+                     const mbdae_options *opt, int repeats, double *y, double *yp, mbdae_result *r)
 {
   if (!r) {
     return MBDAE_ERR_ARG;
   }
   memset(r, 0, sizeof *r);
-  if (!p || !opt || !y || repeats < 1) {
+  const char *bad_type = mbdae_solver_type_invalid(type);
+  if (!p || !opt || !y || repeats < 1 || bad_type) {
     r->status = MBDAE_ERR_ARG;
-    snprintf(r->message, sizeof r->message, "mbdae_solve: %s",
-             repeats < 1 ? "repeats must be >= 1" : "problem, options and y are required");
-    return r->status;
-  }
-  const solver_type *type = NULL;
-  for (int i = 0; solver && i < NSOLVERS; i++) {
-    if (strcmp(solver_types[i]->id, solver) == 0) {
-      type = solver_types[i];
-    }
-  }
-  if (!type) {
-    size_t used = (size_t)snprintf(r->message, sizeof r->message, "unknown solver '%s'; valid solvers:",
-                                   solver ? solver : "(null)");
-    for (int i = 0; i < NSOLVERS && used < sizeof r->message; i++) {
-      used += (size_t)snprintf(r->message + used, sizeof r->message - used, "%s %s", i ? "," : "",
-                               solver_types[i]->id);
-    }
-    r->status = MBDAE_ERR_UNKNOWN_SOLVER;
+    snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s",
+             bad_type
+                 ? bad_type
+                 : (repeats < 1 ? "repeats must be >= 1" : "problem, options and y are required"));
     return r->status;
   }
   if (check_options(p, opt, r) != 0) {
@@ -154,9 +192,8 @@ int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options 
       break;
     }
     mbdae_result one;
-    memset(&one, 0, sizeof one);
     double start = cpu_now();
-    type->integrate(p, opt, y, ypw, &one);
+    integrate_once(type, p, opt, y, ypw, &one);
     times[k] = cpu_now() - start;
     one.cpu_seconds = r->cpu_seconds;
     *r = one;
@@ -176,5 +213,24 @@ int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options 
     memcpy(yp, ypw, sizeof(double) * (size_t)n);
   }
   free(work);
+  return r->status;
+}
+
+int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+                double *y, double *yp, mbdae_result *r)
+{
+  const mbdae_solver_type *type = mbdae_solver_find(solver);
+  if (type || !r) {
+    return mbdae_solve_with(p, type, opt, repeats, y, yp, r);
+  }
+  memset(r, 0, sizeof *r);
+  size_t used =
+      (size_t)snprintf(r->message, sizeof r->message,
+                       "unknown solver '%.100s'; valid solvers:", solver ? solver : "(null)");
+  for (int i = 0; i < NSOLVERS && used < sizeof r->message; i++) {
+    used += (size_t)snprintf(r->message + used, sizeof r->message - used, "%s %s", i ? "," : "",
+                             solver_types[i]->id);
+  }
+  r->status = MBDAE_ERR_UNKNOWN_SOLVER;
   return r->status;
 }

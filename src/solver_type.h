@@ -1,24 +1,16 @@
-/* The interface every integrator in solvers/ implements (private to the library).
- *
+/* The built-in integrators in solvers/ (private to the library): each exports one
+ * mbdae_solver_type (public, include/mbdae/mbdae.h), listed by the harness (src/solve.c).
  * integrate() starts from y, yp (consistent values at t0, supplied by the harness), advances to
- * tend and leaves y(tend), y'(tend) there.  It fills r->status, r->t, r->h, r->message and
- * r->stats; the harness (src/solve.c) does the timing and repeats.  A solver knows a problem only
- * through the public problem API. */
+ * tend and leaves y(tend), y'(tend) there.  A solver knows a problem only through the public
+ * problem API. */
 #ifndef MBDAE_SOLVER_TYPE_H
 #define MBDAE_SOLVER_TYPE_H
 
 #include "mbdae/mbdae.h"
 
-typedef struct solver_type {
-  const char *id;    /* "ida" */
-  const char *title; /* "SUNDIALS IDA (variable-order BDF), dense direct linear solver" */
-  int (*integrate)(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                   mbdae_result *r);
-} solver_type;
-
-extern const solver_type mbdae_solver_ida;
-extern const solver_type mbdae_solver_radau5;
-extern const solver_type mbdae_solver_bdf;
+extern const mbdae_solver_type mbdae_solver_ida;
+extern const mbdae_solver_type mbdae_solver_radau5;
+extern const mbdae_solver_type mbdae_solver_bdf;
 
 /* Fill r->status, r->t, r->h and r->message ("t = ..., h = ...: reason") for a failure. */
 int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt, ...)

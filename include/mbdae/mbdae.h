@@ -210,15 +210,53 @@ typedef struct mbdae_result {
   int repeats;         /* number of runs timed */
 } mbdae_result;
 
-int mbdae_solver_count(void);
-const char *mbdae_solver_id(int i);    /* NULL when i is out of range */
-const char *mbdae_solver_title(int i); /* NULL when i is out of range */
+/* An integrator: the built-in ida, radau5 and bdf are such types, and so is a user's own solver
+ * (run it with mbdae_solve_with, or load it into the mbdae command as a plug-in).
+ * Fields may be added at the end, never renamed. */
+typedef struct mbdae_solver_type {
+  const char *id;    /* name on the command line: [A-Za-z0-9_-]+, at most 63 characters */
+  const char *title; /* one line for tables and legends */
+  /* Integrate p over [t0, tend] from consistent y, yp at t0, leaving y(tend), y'(tend) there.
+   * Fills r->status (0 or a negative MBDAE_ code), r->t, r->h, r->message, r->stats; honours
+   * opt->rtol, atol, h0, hmax, max_steps; calls opt->on_step after every accepted step; fills
+   * opt->yout at opt->tout when ntout > 0, or returns MBDAE_ERR_UNSUPPORTED if it cannot.
+   * r arrives zeroed; the harness does the timing and the repeats. */
+  int (*integrate)(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                   mbdae_result *r);
+} mbdae_solver_type;
 
-/* Integrate p from its consistent initial values over [t0, tend] with the named solver,
- * `repeats` times (>= 1), storing y(tend) in y (and y'(tend) in yp unless NULL).
- * Returns r->status.  A solver failure is reported in r (t, h, message), never printed. */
+int mbdae_solver_count(void);                               /* built-in solvers */
+const mbdae_solver_type *mbdae_solver_get(int i);           /* NULL when i is out of range */
+const mbdae_solver_type *mbdae_solver_find(const char *id); /* built-in; NULL when unknown */
+const char *mbdae_solver_id(int i);    /* mbdae_solver_get(i)->id; NULL when out of range */
+const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
+/* NULL when the type keeps the rules above (id, title, integrate), else what is wrong. */
+const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
+
+/* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`
+ * times (>= 1), storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
+ * the options, takes the initial values from the problem and times each run (in-process CPU
+ * time; with repeats the median after dropping min and max).  Returns r->status.  A solver
+ * failure is reported in r (t, h, message), never printed; a status a solver returns outside
+ * the contract (positive) is reported as MBDAE_ERR_SOLVER. */
+int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
+                     const mbdae_options *opt, int repeats, double *y, double *yp,
+                     mbdae_result *r);
+/* mbdae_solve_with the built-in solver named `solver` (MBDAE_ERR_UNKNOWN_SOLVER with the valid
+ * names in r->message when there is none). */
 int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 double *y, double *yp, mbdae_result *r);
+
+/* ---- plug-ins ----------------------------------------------------------------------------- */
+
+/* A shared object loaded by the mbdae command (--plugin FILE) exports
+ *   int mbdae_plugin_solvers(int abi, const mbdae_solver_type *const **list);
+ *   int mbdae_plugin_problems(int abi, const mbdae_problem_type *const **list);   (optional)
+ * each returning the number of entries it points *list at, or -1 when it does not support abi
+ * (the command passes MBDAE_PLUGIN_ABI). */
+#define MBDAE_PLUGIN_ABI 1
+typedef int mbdae_plugin_solvers_fn(int abi, const mbdae_solver_type *const **list);
+typedef int mbdae_plugin_problems_fn(int abi, const mbdae_problem_type *const **list);
 
 #ifdef __cplusplus
 }
