@@ -299,6 +299,9 @@ static void describe(const void *params, problem_info *info)
                      "Alphaserver DS20E, atol = rtol = h0 = 1e-24; 21 digits";
 }
 
+/* p = (x_l, y_l, x_r, y_r), q = p' and lambda (report 2.4 section II.17.2) */
+static const char *const component_names[NEQ] = {"x_l", "y_l", "x_r", "y_r", "vx_l", "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
+
 const problem_type mbdae_problem_caraxis = {
     .id = "caraxis",
     .title = "Car axis problem",
@@ -314,6 +317,7 @@ const problem_type mbdae_problem_caraxis = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
+    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

@@ -179,6 +179,9 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
+/* y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2): Hafner & Poell eq. (6) */
+static const char *const component_names[NEQ] = {"x1", "y1", "x2", "y2", "vx1", "vy1", "vx2", "vy2", "F1", "F2"};
+
 const problem_type mbdae_problem_dpendulum = {
     .id = "dpendulum",
     .title = "Double pendulum (Cartesian coordinates)",
@@ -198,6 +201,7 @@ const problem_type mbdae_problem_dpendulum = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
+    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

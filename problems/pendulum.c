@@ -136,6 +136,9 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
+/* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
+static const char *const component_names[NEQ] = {"x", "y", "vx", "vy", "F"};
+
 const problem_type mbdae_problem_pendulum = {
     .id = "pendulum",
     .title = "Pendulum (Cartesian coordinates)",
@@ -155,6 +158,7 @@ const problem_type mbdae_problem_pendulum = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
+    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

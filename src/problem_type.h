@@ -44,6 +44,7 @@ typedef struct problem_type {
   int (*constraints)(const void *params, double t, const double *y, const double *yp,
                      double *gpos, double *gvel, double *gacc); /* each output may be NULL */
   int jac_nres; /* residual evaluations per jac call (differenced Jacobians); 0: analytic */
+  const char *const *names; /* neq component names (mbdae_problem_component) */
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;

@@ -10,7 +10,7 @@
 #include "problem_type.h"
 
 static const problem_type *const problem_types[] = {
-    &mbdae_problem_caraxis, &mbdae_problem_andrews,  &mbdae_problem_crank,
+    &mbdae_problem_caraxis,  &mbdae_problem_andrews,   &mbdae_problem_crank,
     &mbdae_problem_pendulum, &mbdae_problem_dpendulum,
 };
 enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
@@ -24,7 +24,9 @@ struct mbdae_problem {
   int *index;               /* differentiation index per variable, neq entries */
   int *in_scd;              /* 1 when the component enters scd, neq entries */
   const char *ref_source;   /* static string, or the user's */
-  char spec[SPEC_MAX];      /* canonical spec */
+  const char *const *names; /* component names: the module's, the user's, or generated_names */
+  char *generated_names; /* "y1\0y2\0..." behind a pointer table, for a user's type without names */
+  char spec[SPEC_MAX];   /* canonical spec */
 };
 
 /* The index and scd arrays of an instance, neq entries each (one block). */
@@ -169,6 +171,7 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
   memcpy(p->index, info.index, sizeof(int) * (size_t)type->neq);
   memcpy(p->in_scd, info.in_scd, sizeof(int) * (size_t)type->neq);
   p->ref_source = info.ref_source;
+  p->names = type->names;
   char opts[SPEC_MAX] = "";
   if (type->format_options) {
     type->format_options(params, opts, sizeof opts);
@@ -184,11 +187,30 @@ void mbdae_problem_destroy(mbdae_problem *p)
     free(p->params);
     free(p->own_type);
     free(p->index);
+    free(p->generated_names);
     free(p);
   }
 }
 
-/* The adapter descriptor of a user's problem: the shared callbacks, the user's size and interval. */
+/* y1, y2, ..., yn for a user's problem without names: a pointer table followed by the strings. */
+static int generate_names(mbdae_problem *p, int neq)
+{
+  size_t table = sizeof(char *) * (size_t)neq, text = 12 * (size_t)neq;
+  p->generated_names = malloc(table + text);
+  if (!p->generated_names) {
+    return MBDAE_ERR_NOMEM;
+  }
+  const char **ptr = (const char **)(void *)p->generated_names;
+  char *s = p->generated_names + table;
+  for (int i = 0; i < neq; i++) {
+    ptr[i] = s;
+    s += snprintf(s, 12, "y%d", i + 1) + 1;
+  }
+  p->names = ptr;
+  return 0;
+}
+
+/* A user's problem's adapter descriptor: the shared callbacks, the user's size and interval. */
 static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, void *ctx)
 {
   *p->own_type = mbdae_user_problem_ops;
@@ -207,6 +229,7 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
     p->in_scd[i] = type->in_scd ? type->in_scd[i] : 1;
   }
   p->ref_source = type->ref_source ? type->ref_source : "no reference solution";
+  p->names = type->names;
   snprintf(p->spec, sizeof p->spec, "%s", type->id);
 }
 
@@ -237,6 +260,11 @@ int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_pro
     return MBDAE_ERR_NOMEM;
   }
   bind_user_type(p, type, ctx);
+  if (!p->names && generate_names(p, type->neq) != 0) {
+    mbdae_problem_destroy(p);
+    set_msg(msg, msglen, "%s%s", "out of memory", "");
+    return MBDAE_ERR_NOMEM;
+  }
   *out = p;
   return 0;
 }
@@ -252,6 +280,11 @@ const int *mbdae_problem_index(const mbdae_problem *p) { return p->index; }
 const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_source; }
 int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
 int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->type->nconstraints; }
+
+const char *mbdae_problem_component(const mbdae_problem *p, int i)
+{
+  return (i >= 0 && i < p->type->neq) ? p->names[i] : NULL;
+}
 
 int mbdae_problem_in_scd(const mbdae_problem *p, int i)
 {

@@ -29,9 +29,19 @@ static int id_is_valid(const char *id)
   return 1;
 }
 
+static int name_is_valid(const char *name)
+{
+  static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+  size_t len = name ? strlen(name) : 0;
+  return len > 0 && len <= 63 && strspn(name, chars) == len;
+}
+
 static const char *arrays_invalid(const mbdae_problem_type *t)
 {
   for (int i = 0; i < t->neq; i++) {
+    if (t->names && !name_is_valid(t->names[i])) {
+      return "names must be 1 to 63 characters from [A-Za-z0-9_]";
+    }
     if (t->index[i] < 0 || t->index[i] > 3) {
       return "index entries must lie in 0..3";
     }

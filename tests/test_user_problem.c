@@ -80,6 +80,10 @@ static void compare_with_builtin(wrapped *w, const char *solver)
   CHECK(ru.stats.nres_fd == rb.stats.nres_fd, "%s: an analytic Jacobian costs no residuals",
         solver);
   CHECK(w->nres > 0, "%s: the user's residual was called (%d)", solver, w->nres);
+  CHECK(strcmp(mbdae_problem_component(user, 0), "y1") == 0 &&
+            strcmp(mbdae_problem_component(user, N - 1), "y10") == 0 &&
+            mbdae_problem_component(user, N) == NULL,
+        "a type without names gets y1 .. y%d", N);
   CHECK(strcmp(mbdae_problem_name(user), "my_caraxis") == 0 &&
             strcmp(mbdae_problem_spec(user), "my_caraxis") == 0,
         "name and spec are the id");
@@ -134,10 +138,12 @@ static void refused(wrapped *w)
   struct {
     const char *what;
     mbdae_problem_type t;
-  } cases[8];
-  for (int k = 0; k < 8; k++) {
+  } cases[9];
+  static const char *const bad_names[N] = {"a", "b", "c", "d", "e", "f", "g", "h", "i j", "k"};
+  for (int k = 0; k < 9; k++) {
     cases[k].t = car_type(w->inner, 1);
   }
+  cases[8].what = "a name with a blank", cases[8].t.names = bad_names;
   cases[0].what = "upper-case id", cases[0].t.id = "MyCar";
   cases[1].what = "NULL id", cases[1].t.id = NULL;
   cases[2].what = "neq 0", cases[2].t.neq = 0;
@@ -146,7 +152,7 @@ static void refused(wrapped *w)
   cases[5].what = "no residual", cases[5].t.res = NULL;
   cases[6].what = "ref without ref_source", cases[6].t.ref_source = NULL;
   cases[7].what = "infinite tend", cases[7].t.tend = 1.0 / 0.0;
-  for (int k = 0; k < 8; k++) {
+  for (int k = 0; k < 9; k++) {
     mbdae_problem *p = (mbdae_problem *)&cases[k];
     char msg[256] = "";
     int rc = mbdae_problem_from_type(&cases[k].t, w, &p, msg, sizeof msg);

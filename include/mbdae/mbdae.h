@@ -79,6 +79,9 @@ double mbdae_problem_tend(const mbdae_problem *p);
 const int *mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
 /* 1 when component i (0-based) enters scd, 0 otherwise (see mbdae_scd). */
 int mbdae_problem_in_scd(const mbdae_problem *p, int i);
+/* The name of component i (0-based): "x_l", "vy2", "lambda3" (the source's names where it has
+ * them, else y1, y2, ...); NULL when i is out of range. */
+const char *mbdae_problem_component(const mbdae_problem *p, int i);
 
 int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
 int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
@@ -135,6 +138,7 @@ typedef struct mbdae_problem_type {
   int (*jac)(void *ctx, double t, const double *y, const double *yp, double *dfdy, double *dfdyp);
   int (*ref)(void *ctx, double *yref); /* y(tend); NULL: no reference (MBDAE_ERR_NOREF) */
   const char *ref_source;              /* how ref was computed; NULL when ref is NULL */
+  const char *const *names; /* neq component names, [A-Za-z0-9_]+; NULL: y1, y2, ... */
 } mbdae_problem_type;
 
 /* An instance of a user's problem.  The instance keeps type and ctx (both must outlive it); its
