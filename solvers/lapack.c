@@ -1,6 +1,7 @@
 /* LAPACK wrappers: dgetrf/dgetrs, zgetrf/zgetrs and dggev (reference LAPACK, Fortran calling
  * convention: arguments by reference, a hidden length argument after character arguments). */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "mbdae/mbdae.h"
 #include "lapack.h"
@@ -18,6 +19,15 @@ extern void dggev_(const char *jobvl, const char *jobvr, const int *n, double *a
                    double *b, const int *ldb, double *alphar, double *alphai, double *beta,
                    double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
                    const int *lwork, int *info, size_t jobvl_len, size_t jobvr_len);
+
+extern void ilaver_(int *major, int *minor, int *patch);
+
+void mbdae_lapack_version(char *buf, size_t len)
+{
+  int major = 0, minor = 0, patch = 0;
+  ilaver_(&major, &minor, &patch);
+  snprintf(buf, len, "LAPACK %d.%d.%d", major, minor, patch);
+}
 
 static int map_info(int info)
 {

@@ -5,6 +5,7 @@
 #define MBDAE_LAPACK_H
 
 #include <complex.h>
+#include <stddef.h>
 
 /* LU factorization with partial pivoting of the n x n matrix a (leading dimension n), in place. */
 int mbdae_lu_factor(int n, double *a, int *ipiv);
@@ -22,5 +23,8 @@ int mbdae_zlu_solve(int n, const double complex *lu, const int *ipiv, double com
 int mbdae_ggev(int n, double *a, double *b, double *alphar, double *alphai, double *beta,
                double *work);
 int mbdae_ggev_lwork(int n);
+
+/* "LAPACK major.minor.patch" of the library linked at run time (ilaver) into buf. */
+void mbdae_lapack_version(char *buf, size_t len);
 
 #endif /* MBDAE_LAPACK_H */

@@ -26,6 +26,11 @@ extern "C" {
 #define MBDAE_VERSION_PATCH 0
 #define MBDAE_VERSION "0.1.0"
 
+/* The version of the library linked at run time ("0.1.0"), and the versions of the libraries it
+ * uses, read from them at run time: "SUNDIALS 6.4.1, LAPACK 3.11.0" (for the records of a run). */
+const char *mbdae_version(void);
+void mbdae_dependency_versions(char *buf, size_t len);
+
 /* ---- error codes: one table generates the enum and mbdae_strerror ------------------------ */
 
 #define MBDAE_ERROR_TABLE(X)                                                                   \
