@@ -399,8 +399,7 @@ static int write_csv(const char *dir, const sweep_row *rows, int nrows)
 {
   char path[4096], tmp[4200];
   join(path, sizeof path, dir, "runs.csv");
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *out = fopen(tmp, "w");
+  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
   if (!out) {
     return -1;
   }
@@ -408,10 +407,7 @@ static int write_csv(const char *dir, const sweep_row *rows, int nrows)
   for (int k = 0; k < nrows; k++) {
     sweep_csv_row(out, &rows[k]);
   }
-  if (fclose(out) != 0) {
-    return -1;
-  }
-  return rename(tmp, path);
+  return sweep_close_atomic(out, tmp, path);
 }
 
 /* runs.json, the tables, the script and (plots) the diagrams; returns 0 or -1 (reported). */

@@ -56,12 +56,26 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
 
 /* ---- sweep_output.c: files of the output folder -------------------------------------------- */
 
-/* runs.csv: RFC 4180, one header line, then one line per row. */
-void sweep_csv_header(FILE *out);
-void sweep_csv_row(FILE *out, const sweep_row *row);
-/* Read a runs.csv (one or several concatenated files' rows: repeated header lines are skipped).
- * Returns 0, or -1 with a message naming the file and line. */
+/* runs.csv: RFC 4180, one header line, then one line per row; the columns come from one table
+ * (sweep_output.c) that the reader shares.  Both return 0, or -1 when the stream has an error. */
+int sweep_csv_header(FILE *out);
+int sweep_csv_row(FILE *out, const sweep_row *row);
+/* Read runs.csv rows (one or several concatenated files': repeated header lines are skipped) from
+ * in, columns found by name.  Every field is checked (ids of [A-Za-z0-9_:=,.-], positive finite
+ * tolerances, counters from 0 to 10^15); a bad line is refused.  Returns 0, or -1 with a message
+ * "name:line: why" in msg.  sweep_csv_read opens path, which must be a regular file. */
+int sweep_csv_parse(FILE *in, const char *name, sweep_row **rows, int *nrows, char *msg,
+                    size_t msglen);
 int sweep_csv_read(const char *path, sweep_row **rows, int *nrows, char *msg, size_t msglen);
+
+/* 1 when s is a non-empty name of [A-Za-z0-9_:=,.-]: safe inside a gnuplot string and a file. */
+int sweep_safe_id(const char *s);
+
+/* A file written whole or not at all: open path.tmp (its name in tmp), write, then close, which
+ * renames it to path when every write succeeded, and otherwise removes it and returns -1 with
+ * errno set. */
+FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen);
+int sweep_close_atomic(FILE *out, const char *tmp, const char *path);
 
 /* runs.json: an array of objects with the keys of the CSV header. */
 int sweep_write_json(const char *path, const sweep_row *rows, int nrows);
@@ -70,7 +84,8 @@ int sweep_write_json(const char *path, const sweep_row *rows, int nrows);
  * the layout of the report's tables, then the failed runs. */
 int sweep_write_table(const char *path, const mbdae_problem *p, const sweep_row *rows, int nrows);
 
-/* workprecision.gp: the script that draws <problem>-{scd,mescd}[-nres].{png,svg} from runs.csv. */
+/* workprecision.gp: the script that draws <problem>-{scd,mescd}[-nres].{png,svg} from runs.csv.
+ * -1 with errno EINVAL when a problem or solver name is not a sweep_safe_id. */
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers);
 

@@ -12,21 +12,111 @@
  * them (solver, tolerances, reason).  The figures follow the report's work-precision diagrams
  * (e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second pair puts residual evaluations on the vertical axis. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "sweep.h"
 
-/* The columns of runs.csv, in order; the keys of runs.json. */
-static const char *const columns[] = {
-    "problem", "spec",        "solver",  "rtol",    "atol",     "h0",      "status",
-    "message", "scd",         "mescd",   "steps",   "accepted", "nres",    "njac",
-    "nlu",     "cpu_seconds", "cpu_min", "cpu_max", "repeats",  "nres_fd",
+/* ---- the column table --------------------------------------------------------------------- */
+
+/* How a column is written and what the reader accepts in it. */
+typedef enum column_kind {
+  KIND_ID,      /* a name: 1..size-1 characters of [A-Za-z0-9_:=,.-] (safe in gnuplot and files) */
+  KIND_TEXT,    /* free text under size characters, RFC 4180 quoted when needed */
+  KIND_STATUS,  /* "ok" or "fail" (the int ok) */
+  KIND_TOL,     /* a positive finite number, %.10g */
+  KIND_DIGITS,  /* scd, mescd: a finite number with 4 decimals, or empty (NaN) */
+  KIND_SECONDS, /* a finite number >= 0, %.6g, or empty (NaN) */
+  KIND_COUNT,   /* a counter: an integer from 0 to COUNT_MAX */
+  KIND_REPEATS  /* an integer from 0 to REPEATS_MAX */
+} column_kind;
+
+typedef struct column {
+  const char *name; /* header of runs.csv, key of runs.json */
+  column_kind kind;
+  size_t offset, size; /* of the field in sweep_row */
+} column;
+
+#define COLUMN(field, kind)                                                                        \
+  {                                                                                                \
+#field, kind, offsetof(sweep_row, field), sizeof(((sweep_row *)0)->field)                      \
+  }
+
+/* The columns of runs.csv, in order; the keys of runs.json.  Writer and reader both go through
+ * this table; the reader finds the columns by name. */
+static const column columns[] = {
+    COLUMN(problem, KIND_ID),
+    COLUMN(spec, KIND_ID),
+    COLUMN(solver, KIND_ID),
+    COLUMN(rtol, KIND_TOL),
+    COLUMN(atol, KIND_TOL),
+    COLUMN(h0, KIND_TOL),
+    {"status", KIND_STATUS, offsetof(sweep_row, ok), sizeof(int)},
+    COLUMN(message, KIND_TEXT),
+    COLUMN(scd, KIND_DIGITS),
+    COLUMN(mescd, KIND_DIGITS),
+    COLUMN(steps, KIND_COUNT),
+    COLUMN(accepted, KIND_COUNT),
+    COLUMN(nres, KIND_COUNT),
+    COLUMN(njac, KIND_COUNT),
+    COLUMN(nlu, KIND_COUNT),
+    COLUMN(cpu_seconds, KIND_SECONDS),
+    COLUMN(cpu_min, KIND_SECONDS),
+    COLUMN(cpu_max, KIND_SECONDS),
+    COLUMN(repeats, KIND_REPEATS),
+    COLUMN(nres_fd, KIND_COUNT),
 };
-enum { NCOLUMNS = (int)(sizeof columns / sizeof columns[0]) };
+enum { NCOLUMNS = (int)(sizeof columns / sizeof columns[0]), MAX_FIELDS = 64 };
+
+/* Far above any run (10^15 residual evaluations), far below LONG_MAX: sums of counters in the
+ * tables cannot overflow. */
+static const long COUNT_MAX = 1000000000000000L;
+enum { REPEATS_MAX = 1000000 };
+
+static const char *field_text(const sweep_row *r, const column *c)
+{
+  return (const char *)r + c->offset;
+}
+
+static double field_real(const sweep_row *r, const column *c)
+{
+  double v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+static long field_long(const sweep_row *r, const column *c)
+{
+  long v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+static int field_int(const sweep_row *r, const column *c)
+{
+  int v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+int sweep_safe_id(const char *s)
+{
+  if (!s || !*s) {
+    return 0;
+  }
+  for (; *s; s++) {
+    if (!isalnum((unsigned char)*s) && !strchr("_:=,.-", *s)) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
 
@@ -54,39 +144,53 @@ static void csv_number(FILE *out, const char *fmt, double v)
   }
 }
 
-void sweep_csv_header(FILE *out)
+int sweep_csv_header(FILE *out)
 {
   for (int c = 0; c < NCOLUMNS; c++) {
-    fprintf(out, "%s%s", c ? "," : "", columns[c]);
+    fprintf(out, "%s%s", c ? "," : "", columns[c].name);
   }
   fputc('\n', out);
+  return ferror(out) ? -1 : 0;
 }
 
-void sweep_csv_row(FILE *out, const sweep_row *r)
+int sweep_csv_row(FILE *out, const sweep_row *r)
 {
-  csv_text(out, r->problem);
-  fputc(',', out);
-  csv_text(out, r->spec);
-  fputc(',', out);
-  csv_text(out, r->solver);
-  /* 10 digits: enough to tell the tolerances of the grid apart and to match the table ones */
-  fprintf(out, ",%.10g,%.10g,%.10g,%s,", r->rtol, r->atol, r->h0, r->ok ? "ok" : "fail");
-  csv_text(out, r->message);
-  fputc(',', out);
-  csv_number(out, "%.4f", r->scd);
-  fputc(',', out);
-  csv_number(out, "%.4f", r->mescd);
-  fprintf(out, ",%ld,%ld,%ld,%ld,%ld,", r->steps, r->accepted, r->nres, r->njac, r->nlu);
-  csv_number(out, "%.6g", r->cpu_seconds);
-  fputc(',', out);
-  csv_number(out, "%.6g", r->cpu_min);
-  fputc(',', out);
-  csv_number(out, "%.6g", r->cpu_max);
-  fprintf(out, ",%d,%ld\n", r->repeats, r->nres_fd);
+  for (int i = 0; i < NCOLUMNS; i++) {
+    const column *c = &columns[i];
+    if (i > 0) {
+      fputc(',', out);
+    }
+    switch (c->kind) {
+    case KIND_ID:
+    case KIND_TEXT:
+      csv_text(out, field_text(r, c));
+      break;
+    case KIND_STATUS:
+      fputs(field_int(r, c) ? "ok" : "fail", out);
+      break;
+    case KIND_TOL: /* 10 digits tell the grid's tolerances apart and match the table ones */
+      fprintf(out, "%.10g", field_real(r, c));
+      break;
+    case KIND_DIGITS:
+      csv_number(out, "%.4f", field_real(r, c));
+      break;
+    case KIND_SECONDS:
+      csv_number(out, "%.6g", field_real(r, c));
+      break;
+    case KIND_COUNT:
+      fprintf(out, "%ld", field_long(r, c));
+      break;
+    case KIND_REPEATS:
+      fprintf(out, "%d", field_int(r, c));
+      break;
+    }
+  }
+  fputc('\n', out);
+  return ferror(out) ? -1 : 0;
 }
 
 /* Split one line into at most max fields (quotes removed, doubled quotes undone), in place;
- * returns the number of fields, or -1 for an unterminated quote. */
+ * returns the number of fields, or -1 for an unterminated quote or text after a closing one. */
 static int csv_split(char *line, char **fields, int max)
 {
   int n = 0;
@@ -94,20 +198,19 @@ static int csv_split(char *line, char **fields, int max)
   for (;;) {
     char *start = s, *dst = s;
     if (*s == '"') {
-      s++;
-      for (;;) {
+      for (s++;; s++) {
         if (*s == '\0') {
           return -1;
         }
-        if (*s == '"' && s[1] == '"') {
-          *dst++ = '"';
-          s += 2;
-        } else if (*s == '"') {
-          s++;
+        if (*s == '"' && s[1] != '"') {
           break;
-        } else {
-          *dst++ = *s++;
         }
+        s += *s == '"'; /* a doubled quote stands for one */
+        *dst++ = *s;
+      }
+      s++;
+      if (*s && *s != ',') {
+        return -1;
       }
     }
     while (*s && *s != ',') {
@@ -115,10 +218,10 @@ static int csv_split(char *line, char **fields, int max)
     }
     char sep = *s;
     *dst = '\0';
-    if (n < max) {
-      fields[n] = start;
+    if (n == max) {
+      return -1;
     }
-    n++;
+    fields[n++] = start;
     if (sep != ',') {
       return n;
     }
@@ -126,108 +229,199 @@ static int csv_split(char *line, char **fields, int max)
   }
 }
 
-static double field_double(const char *s)
+/* A whole field as a number: no trailing text, no overflow. */
+static int parse_real(const char *s, double *v)
 {
   char *end = NULL;
-  double v = strtod(s, &end);
-  return (end == s) ? NAN : v;
+  errno = 0;
+  *v = strtod(s, &end);
+  return end != s && *end == '\0' && errno != ERANGE && isfinite(*v) ? 0 : -1;
 }
 
-static void copy_field(char *dst, size_t len, const char *s) { snprintf(dst, len, "%s", s); }
+static int parse_long(const char *s, long lo, long hi, long *v)
+{
+  char *end = NULL;
+  errno = 0;
+  *v = strtol(s, &end, 10);
+  return end != s && *end == '\0' && errno != ERANGE && *v >= lo && *v <= hi ? 0 : -1;
+}
 
-int sweep_csv_read(const char *path, sweep_row **rows, int *nrows, char *msg, size_t msglen)
+/* Store text s in column c of r; 0, or -1 with the reason in why. */
+static int read_field(sweep_row *r, const column *c, const char *s, char *why, size_t len)
+{
+  char *dst = (char *)r + c->offset;
+  double v = NAN;
+  long n = 0;
+  int bad = 0;
+  switch (c->kind) {
+  case KIND_ID:
+  case KIND_TEXT:
+    bad = strlen(s) >= c->size || (c->kind == KIND_ID && !sweep_safe_id(s));
+    if (!bad) {
+      memcpy(dst, s, strlen(s) + 1);
+    }
+    break;
+  case KIND_STATUS:
+    bad = strcmp(s, "ok") != 0 && strcmp(s, "fail") != 0;
+    n = strcmp(s, "ok") == 0;
+    memcpy(dst, &(int){(int)n}, sizeof(int));
+    break;
+  case KIND_TOL:
+  case KIND_DIGITS:
+  case KIND_SECONDS:
+    bad = (*s || c->kind == KIND_TOL) && parse_real(s, &v) != 0;
+    bad = bad || (c->kind == KIND_TOL && !(v > 0.0)) || (c->kind == KIND_SECONDS && v < 0.0);
+    memcpy(dst, &v, sizeof v);
+    break;
+  case KIND_COUNT:
+    bad = parse_long(s, 0, COUNT_MAX, &n) != 0;
+    memcpy(dst, &n, sizeof n);
+    break;
+  case KIND_REPEATS:
+    bad = parse_long(s, 0, REPEATS_MAX, &n) != 0;
+    memcpy(dst, &(int){(int)n}, sizeof(int));
+    break;
+  }
+  if (bad) {
+    static const char *const expected[] = {"a name of [A-Za-z0-9_:=,.-]",
+                                           "text",
+                                           "ok or fail",
+                                           "a positive finite number",
+                                           "a finite number or nothing",
+                                           "a number >= 0 or nothing",
+                                           "a whole number >= 0",
+                                           "a whole number >= 0"};
+    snprintf(why, len, "column %s: '%.40s%s' is not %s", c->name, s, strlen(s) > 40 ? "..." : "",
+             expected[c->kind]);
+    if (c->kind == KIND_ID || c->kind == KIND_TEXT) {
+      size_t used = strlen(why);
+      snprintf(why + used, len - used, " under %zu characters", c->size);
+    }
+  }
+  return bad ? -1 : 0;
+}
+
+/* A header line: every column of the table once, nothing else; where[c] is its field number. */
+static int read_header(char **fields, int nf, int *where, char *why, size_t len)
+{
+  for (int c = 0; c < NCOLUMNS; c++) {
+    where[c] = -1;
+  }
+  for (int k = 0; k < nf; k++) {
+    int c = 0;
+    while (c < NCOLUMNS && strcmp(fields[k], columns[c].name) != 0) {
+      c++;
+    }
+    if (c == NCOLUMNS || where[c] >= 0) {
+      snprintf(why, len, "%s column '%.40s' in the header", c == NCOLUMNS ? "unknown" : "repeated",
+               fields[k]);
+      return -1;
+    }
+    where[c] = k;
+  }
+  for (int c = 0; c < NCOLUMNS; c++) {
+    if (where[c] < 0) {
+      snprintf(why, len, "the header has no column '%s'", columns[c].name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* One data line into r; the spec must be the problem's (its id, alone or before ':'). */
+static int read_row(char **fields, int nf, const int *where, sweep_row *r, char *why, size_t len)
+{
+  if (nf != NCOLUMNS) {
+    snprintf(why, len, "%d fields, the header has %d", nf, NCOLUMNS);
+    return -1;
+  }
+  memset(r, 0, sizeof *r);
+  for (int c = 0; c < NCOLUMNS; c++) {
+    if (read_field(r, &columns[c], fields[where[c]], why, len) != 0) {
+      return -1;
+    }
+  }
+  size_t n = strlen(r->problem);
+  if (strncmp(r->spec, r->problem, n) != 0 || (r->spec[n] != '\0' && r->spec[n] != ':')) {
+    snprintf(why, len, "spec %.60s is not a configuration of problem %.31s", r->spec, r->problem);
+    return -1;
+  }
+  return 0;
+}
+
+static int append_row(sweep_row **rows, int *nrows, int *cap, const sweep_row *r)
+{
+  if (*nrows == *cap) {
+    if (*cap > INT_MAX / 2) {
+      return -1;
+    }
+    int grown_cap = *cap ? 2 * *cap : 64;
+    sweep_row *grown = realloc(*rows, sizeof **rows * (size_t)grown_cap);
+    if (!grown) {
+      return -1;
+    }
+    *rows = grown;
+    *cap = grown_cap;
+  }
+  (*rows)[(*nrows)++] = *r;
+  return 0;
+}
+
+/* One line of text (len bytes, no line break) into the header (*have_header set) or a row. */
+static int read_line(char *line, size_t len, int *where, int *have_header, sweep_row **rows,
+                     int *nrows, int *cap, char *why, size_t whylen)
+{
+  char *fields[MAX_FIELDS];
+  int nf = strlen(line) == len ? csv_split(line, fields, MAX_FIELDS) : -1;
+  sweep_row r;
+  if (nf < 0) {
+    snprintf(why, whylen, "not a CSV record (a stray quote, a NUL byte, over %d fields)",
+             MAX_FIELDS);
+    return -1;
+  }
+  if (strcmp(fields[0], columns[0].name) == 0) { /* the first header, or a shard's */
+    *have_header = 1;
+    return read_header(fields, nf, where, why, whylen);
+  }
+  if (!*have_header) {
+    snprintf(why, whylen, "a header line (problem,spec,solver,...) must come first");
+    return -1;
+  }
+  if (read_row(fields, nf, where, &r, why, whylen) != 0) {
+    return -1;
+  }
+  if (append_row(rows, nrows, cap, &r) != 0) {
+    snprintf(why, whylen, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+int sweep_csv_parse(FILE *in, const char *name, sweep_row **rows, int *nrows, char *msg,
+                    size_t msglen)
 {
   *rows = NULL;
   *nrows = 0;
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
-    return -1;
-  }
-  int where[NCOLUMNS]; /* field number of each column, from the header */
-  int have_header = 0, cap = 0, lineno = 0, rc = 0;
-  char *line = NULL;
+  int where[NCOLUMNS], have_header = 0, cap = 0, lineno = 0, rc = 0;
+  char *line = NULL, why[200];
   size_t linecap = 0;
   ssize_t len;
-  char *fields[64];
-  while ((len = getline(&line, &linecap, f)) >= 0) {
+  while (rc == 0 && (len = getline(&line, &linecap, in)) >= 0) {
     lineno++;
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) {
       line[--len] = '\0';
     }
-    if (len == 0) {
-      continue;
-    }
-    int nf = csv_split(line, fields, 64);
-    if (nf < 0 || nf > 64) {
-      snprintf(msg, msglen, "%s:%d: not a CSV record", path, lineno);
+    if (len > 0 && read_line(line, (size_t)len, where, &have_header, rows, nrows, &cap, why,
+                             sizeof why) != 0) {
+      snprintf(msg, msglen, "%s:%d: %s", name, lineno, why);
       rc = -1;
-      break;
     }
-    if (strcmp(fields[0], columns[0]) == 0) { /* a header line: the first, or one of a shard */
-      for (int c = 0; c < NCOLUMNS; c++) {
-        where[c] = -1;
-        for (int k = 0; k < nf; k++) {
-          if (strcmp(fields[k], columns[c]) == 0) {
-            where[c] = k;
-          }
-        }
-        if (where[c] < 0) {
-          snprintf(msg, msglen, "%s:%d: the header has no column '%s'", path, lineno, columns[c]);
-          rc = -1;
-        }
-      }
-      if (rc != 0) {
-        break;
-      }
-      have_header = 1;
-      continue;
-    }
-    if (!have_header) {
-      snprintf(msg, msglen, "%s:%d: a header line (problem,spec,solver,...) must come first", path,
-               lineno);
-      rc = -1;
-      break;
-    }
-    const char *v[NCOLUMNS];
-    for (int c = 0; c < NCOLUMNS; c++) {
-      v[c] = where[c] < nf ? fields[where[c]] : "";
-    }
-    if (*nrows == cap) {
-      cap = cap ? 2 * cap : 64;
-      sweep_row *grown = realloc(*rows, sizeof **rows * (size_t)cap);
-      if (!grown) {
-        snprintf(msg, msglen, "out of memory");
-        rc = -1;
-        break;
-      }
-      *rows = grown;
-    }
-    sweep_row *r = &(*rows)[(*nrows)++];
-    memset(r, 0, sizeof *r);
-    copy_field(r->problem, sizeof r->problem, v[0]);
-    copy_field(r->spec, sizeof r->spec, v[1]);
-    copy_field(r->solver, sizeof r->solver, v[2]);
-    r->rtol = field_double(v[3]);
-    r->atol = field_double(v[4]);
-    r->h0 = field_double(v[5]);
-    r->ok = strcmp(v[6], "ok") == 0;
-    copy_field(r->message, sizeof r->message, v[7]);
-    r->scd = field_double(v[8]);
-    r->mescd = field_double(v[9]);
-    r->steps = strtol(v[10], NULL, 10);
-    r->accepted = strtol(v[11], NULL, 10);
-    r->nres = strtol(v[12], NULL, 10);
-    r->njac = strtol(v[13], NULL, 10);
-    r->nlu = strtol(v[14], NULL, 10);
-    r->cpu_seconds = field_double(v[15]);
-    r->cpu_min = field_double(v[16]);
-    r->cpu_max = field_double(v[17]);
-    r->repeats = (int)strtol(v[18], NULL, 10);
-    r->nres_fd = strtol(v[19], NULL, 10);
+  }
+  if (rc == 0 && ferror(in)) {
+    snprintf(msg, msglen, "%s: %s", name, strerror(errno));
+    rc = -1;
   }
   free(line);
-  fclose(f);
   if (rc != 0) {
     free(*rows);
     *rows = NULL;
@@ -236,38 +430,104 @@ int sweep_csv_read(const char *path, sweep_row **rows, int *nrows, char *msg, si
   return rc;
 }
 
+int sweep_csv_read(const char *path, sweep_row **rows, int *nrows, char *msg, size_t msglen)
+{
+  *rows = NULL;
+  *nrows = 0;
+  struct stat st;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+    return -1;
+  }
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* not /dev/zero, not a pipe */
+    snprintf(msg, msglen, "%s: not a regular file", path);
+    fclose(f);
+    return -1;
+  }
+  int rc = sweep_csv_parse(f, path, rows, nrows, msg, msglen);
+  fclose(f);
+  return rc;
+}
+
+/* ---- writing a file whole or not at all --------------------------------------------------- */
+
+FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen)
+{
+  if (snprintf(tmp, tmplen, "%s.tmp", path) >= (int)tmplen) {
+    errno = ENAMETOOLONG;
+    return NULL;
+  }
+  return fopen(tmp, "w");
+}
+
+int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
+{
+  errno = 0;
+  int err = (fflush(out) != 0 || ferror(out)) ? (errno ? errno : EIO) : 0;
+  if (fclose(out) != 0 && !err) {
+    err = errno;
+  }
+  if (!err && rename(tmp, path) != 0) {
+    err = errno;
+  }
+  if (err) {
+    remove(tmp);
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
+
 /* ---- JSON --------------------------------------------------------------------------------- */
+
+static void json_row(FILE *out, const sweep_row *r)
+{
+  for (int i = 0; i < NCOLUMNS; i++) {
+    const column *c = &columns[i];
+    if (i == 0) {
+      fprintf(out, "  {\"%s\": ", c->name);
+      json_string(out, field_text(r, c));
+      continue;
+    }
+    switch (c->kind) {
+    case KIND_ID:
+    case KIND_TEXT:
+      json_field_string(out, c->name, field_text(r, c));
+      break;
+    case KIND_STATUS:
+      json_field_string(out, c->name, field_int(r, c) ? "ok" : "fail");
+      break;
+    case KIND_TOL:
+    case KIND_DIGITS:
+    case KIND_SECONDS:
+      json_field_number(out, c->name, field_real(r, c));
+      break;
+    case KIND_COUNT:
+      fprintf(out, ", \"%s\": %ld", c->name, field_long(r, c));
+      break;
+    case KIND_REPEATS:
+      fprintf(out, ", \"%s\": %d", c->name, field_int(r, c));
+      break;
+    }
+  }
+  fputc('}', out);
+}
 
 int sweep_write_json(const char *path, const sweep_row *rows, int nrows)
 {
-  FILE *out = fopen(path, "w");
+  char tmp[4200];
+  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
   if (!out) {
     return -1;
   }
   fputs("[\n", out);
   for (int k = 0; k < nrows; k++) {
-    const sweep_row *r = &rows[k];
-    fputs("  {\"problem\": ", out);
-    json_string(out, r->problem);
-    json_field_string(out, "spec", r->spec);
-    json_field_string(out, "solver", r->solver);
-    json_field_number(out, "rtol", r->rtol);
-    json_field_number(out, "atol", r->atol);
-    json_field_number(out, "h0", r->h0);
-    fprintf(out, ", \"status\": \"%s\", \"message\": ", r->ok ? "ok" : "fail");
-    json_string(out, r->message);
-    json_field_number(out, "scd", r->scd);
-    json_field_number(out, "mescd", r->mescd);
-    fprintf(out, ", \"steps\": %ld, \"accepted\": %ld, \"nres\": %ld, \"njac\": %ld, \"nlu\": %ld",
-            r->steps, r->accepted, r->nres, r->njac, r->nlu);
-    json_field_number(out, "cpu_seconds", r->cpu_seconds);
-    json_field_number(out, "cpu_min", r->cpu_min);
-    json_field_number(out, "cpu_max", r->cpu_max);
-    fprintf(out, ", \"repeats\": %d, \"nres_fd\": %ld}%s\n", r->repeats, r->nres_fd,
-            k + 1 < nrows ? "," : "");
+    json_row(out, &rows[k]);
+    fputs(k + 1 < nrows ? ",\n" : "\n", out);
   }
   fputs("]\n", out);
-  return fclose(out) == 0 ? 0 : -1;
+  return sweep_close_atomic(out, tmp, path);
 }
 
 /* ---- run-characteristics table ---------------------------------------------------------- */
@@ -392,7 +652,8 @@ static void failed_runs(FILE *out, const mbdae_problem *p, const sweep_row *rows
 int sweep_write_table(const char *path, const mbdae_problem *p, const sweep_row *rows, int nrows)
 {
   enum { MAX_SOLVERS = 32 };
-  FILE *out = fopen(path, "w");
+  char tmp[4200];
+  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
   if (!out) {
     return -1;
   }
@@ -450,7 +711,7 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const sweep_row 
     fprintf(out, "\nNot in this sweep: rtol = %s (see --m and --rtol).\n", missing);
   }
   failed_runs(out, p, rows, nrows);
-  return fclose(out) == 0 ? 0 : -1;
+  return sweep_close_atomic(out, tmp, path);
 }
 
 /* ---- the gnuplot script ------------------------------------------------------------------- */
@@ -560,7 +821,14 @@ static const char script_body[] =
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers)
 {
-  FILE *out = fopen(path, "w");
+  for (int i = 0; i < nproblems + nsolvers; i++) {
+    if (!sweep_safe_id(i < nproblems ? mbdae_problem_name(problems[i]) : solvers[i - nproblems])) {
+      errno = EINVAL; /* the names go into the script: nothing but an id may */
+      return -1;
+    }
+  }
+  char tmp[4200];
+  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
   if (!out) {
     return -1;
   }
@@ -589,7 +857,7 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
   }
   fputs("\"\n", out);
   fputs(script_body, out);
-  return fclose(out) == 0 ? 0 : -1;
+  return sweep_close_atomic(out, tmp, path);
 }
 
 int make_dirs(const char *path)

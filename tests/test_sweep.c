@@ -322,6 +322,87 @@ static void check_plot(int have_gnuplot)
   CHECK(exists(script, "caraxis.gp"), "plot: no script next to the picture");
 }
 
+/* A runs.csv of one header line and one row whose field `field` (0-based) is value. */
+static void write_runs(const char *dir, int field, const char *value)
+{
+  static const char *const good[] = {
+      "caraxis", "caraxis", "ida", "0.0001", "0.0001", "0.0001", "ok",    "",      "3.5", "4.5",
+      "50",      "45",      "200", "10",     "20",     "0.01",   "0.009", "0.012", "1",   "0"};
+  char path[512];
+  snprintf(path, sizeof path, "mkdir -p '%s'", dir);
+  CHECK(system(path) == 0, "%s failed", path);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    CHECK(0, "cannot write %s", path);
+    return;
+  }
+  for (int c = 0; c < NREQUIRED; c++) {
+    fprintf(f, "%s%s", c ? "," : "", required[c]);
+  }
+  fputs(",nres_fd\n", f);
+  for (int c = 0; c < NREQUIRED + 1; c++) {
+    fprintf(f, "%s%s", c ? "," : "", c == field ? value : good[c]);
+  }
+  fputc('\n', f);
+  fclose(f);
+}
+
+/* --report on a runs.csv with a hostile or corrupted field: refused with file:line, exit 2, and
+ * nothing of the field reaches the gnuplot script (which would run it). */
+static void check_hostile_csv(void)
+{
+  static char out[1 << 16];
+  static const struct {
+    int field;
+    const char *value;
+  } bad[] = {
+      {2, "\"x\"\";system(\"\"touch pwned\"\");#\""}, /* x";system("touch pwned");# quoted */
+      {2, "ida bdf"},
+      {0, "car\\axis"},
+      {1, "crank"},
+      {3, "abc"},
+      {3, "0"},
+      {3, "-1"},
+      {3, "inf"},
+      {4, "nan"},
+      {5, "1e999"},
+      {6, "maybe"},
+      {8, "3.5x"},
+      {10, "9223372036854775807"},
+      {12, "-5"},
+      {13, "99999999999999999999"},
+      {15, "-1"},
+      {18, "2147483648"},
+      {19, ""},
+  };
+  char dir[256], pwned[300];
+  snprintf(dir, sizeof dir, "%s/hostile", tmpdir);
+  snprintf(pwned, sizeof pwned, "%s/pwned", dir);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    write_runs(dir, bad[i].field, bad[i].value);
+    int rc = cli(out, sizeof out, "sweep --report %s", dir);
+    CHECK(rc == 2 && strstr(out, "runs.csv:2: "),
+          "--report with field %d = %s: exit %d, expected 2 naming runs.csv:2:\n%s", bad[i].field,
+          bad[i].value, rc, out);
+    CHECK(access(pwned, F_OK) != 0, "a solver name in runs.csv ran a command");
+  }
+  write_runs(dir, -1, "");
+  int rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
+  CHECK(rc == 0, "--report on a good row: exit %d:\n%s", rc, out);
+  snprintf(pwned, sizeof pwned, "%s/runs.csv", dir); /* a header with a column too many */
+  FILE *f = fopen(pwned, "w");
+  if (f) {
+    fputs("problem,spec,solver,rtol,atol,h0,status,message,scd,mescd,steps,accepted,nres,njac,nlu,"
+          "cpu_seconds,cpu_min,cpu_max,repeats,nres_fd,evil\n",
+          f);
+    fclose(f);
+  }
+  rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
+  CHECK(rc == 2 && strstr(out, "runs.csv:1: unknown column 'evil'"),
+        "--report with an unknown column: exit %d:\n%s", rc, out);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -353,6 +434,7 @@ int main(void)
   check_shards_and_jobs();
   check_without_gnuplot();
   check_plot(have_gnuplot);
+  check_hostile_csv();
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
