@@ -9,7 +9,12 @@
  *
  * Isolation is the other reason for processes: a solver that crashes kills its worker only.  The
  * parent sees the result pipe close with a task outstanding, records that run as failed with the
- * signal, and starts a replacement worker.  --jobs 1 goes through the same path. */
+ * signal, and starts a replacement worker.  A worker found dead when it is handed a task (killed
+ * while idle) is replaced too and the task handed to the replacement: every task is reported
+ * exactly once, as a run or as a failure that says why.  --jobs 1 goes through the same path.
+ *
+ * On Linux a worker asks for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), so that
+ * SIGTERM or SIGKILL to the sweep leaves no worker computing on. */
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -17,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,6 +151,7 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
     return -1;
   }
   fflush(NULL); /* or buffered output would be written twice */
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(to_worker[0]);
@@ -152,6 +161,14 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
     return -1;
   }
   if (pid == 0) {
+#ifdef __linux__
+    /* the worker ends with the parent, however the parent ends (SIGTERM, SIGKILL) */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+      _exit(0);
+    }
+#else
+    (void)parent; /* elsewhere a worker ends when its task pipe closes, after its run */
+#endif
     for (int i = 0; i < nworkers; i++) {
       close_fd(&workers[i].task_fd);
       close_fd(&workers[i].result_fd);
@@ -170,33 +187,118 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
   return 0;
 }
 
-/* Give worker w task k, or tell it to exit when k == ntasks. */
-static void assign(worker *w, int k, int ntasks)
+/* Give worker w task k: 0, or -1 when its task pipe is closed (the worker died while idle). */
+static int assign(worker *w, int k)
 {
-  if (k < ntasks && write_full(w->task_fd, &k, sizeof k) == sizeof k) {
-    w->task = k;
-  } else {
-    close_fd(&w->task_fd);
-    w->task = -1;
+  if (write_full(w->task_fd, &k, sizeof k) != sizeof k) {
+    return -1;
   }
+  w->task = k;
+  return 0;
 }
 
-/* The worker's result pipe closed: reap it and describe how it ended. */
-static void reap(worker *w, char *why, size_t len)
+/* The worker's pipes closed: reap it and describe how it ended ("killed by signal 9 (Killed)"). */
+static void reap(worker *w, char *how, size_t len)
 {
   int status = 0;
   close_fd(&w->task_fd);
   close_fd(&w->result_fd);
   if (w->pid > 0 && waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status)) {
-    snprintf(why, len, "the run crashed: signal %d (%s)", WTERMSIG(status),
-             strsignal(WTERMSIG(status)));
+    snprintf(how, len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
   } else if (WIFEXITED(status)) {
-    snprintf(why, len, "the worker process exited with status %d before reporting",
-             WEXITSTATUS(status));
+    snprintf(how, len, "exited with status %d", WEXITSTATUS(status));
   } else {
-    snprintf(why, len, "the worker process ended before reporting");
+    snprintf(how, len, "ended");
   }
   w->pid = 0;
+  w->task = -1;
+}
+
+/* What the pool loop shares with its helpers. */
+typedef struct pool {
+  worker *workers;
+  int nworkers;
+  const sweep_task *tasks;
+  int ntasks, repeats;
+  int next; /* the first task not handed out */
+  sweep_done_fn done;
+  void *ctx;
+} pool;
+
+/* Hand worker w the next task, or tell it to exit when none is left.  A worker that died while
+ * idle is replaced and the task handed to the replacement; when that fails too, the task is
+ * reported as failed, never dropped. */
+static void hand_next(pool *pl, int w)
+{
+  worker *wk = &pl->workers[w];
+  if (pl->next >= pl->ntasks) {
+    close_fd(&wk->task_fd);
+    wk->task = -1;
+    return;
+  }
+  int k = pl->next++;
+  if (wk->pid > 0 && assign(wk, k) == 0) {
+    return;
+  }
+  char how[128] = "could not be started";
+  if (wk->pid > 0) {
+    reap(wk, how, sizeof how);
+  }
+  if (spawn(pl->workers, pl->nworkers, w, pl->tasks, pl->repeats) == 0) {
+    if (assign(wk, k) == 0) {
+      return;
+    }
+    reap(wk, how, sizeof how);
+  }
+  sweep_row row;
+  sweep_row_for_task(&pl->tasks[k], &row);
+  snprintf(row.message, sizeof row.message, "not run: its worker process %s before taking it", how);
+  pl->done(pl->ctx, k, &row);
+}
+
+/* A result, or the end of the result pipe, from worker w. */
+static void collect(pool *pl, int w)
+{
+  worker *wk = &pl->workers[w];
+  int k = wk->task;
+  sweep_row row;
+  if (read_full(wk->result_fd, &row, sizeof row) == sizeof row) {
+    pl->done(pl->ctx, k, &row);
+  } else {
+    char how[128];
+    sweep_row_for_task(&pl->tasks[k], &row);
+    reap(wk, how, sizeof how);
+    snprintf(row.message, sizeof row.message, "the run crashed: its worker process %s", how);
+    pl->done(pl->ctx, k, &row);
+  }
+  wk->task = -1;
+  hand_next(pl, w);
+}
+
+/* Report the tasks still out (a failed poll) or never handed out (no worker started) as failed
+ * runs with message why, then end the workers. */
+static void finish(pool *pl, const char *why)
+{
+  sweep_row row;
+  for (int w = 0; w < pl->nworkers; w++) {
+    if (pl->workers[w].task >= 0) {
+      sweep_row_for_task(&pl->tasks[pl->workers[w].task], &row);
+      snprintf(row.message, sizeof row.message, "%s", why);
+      pl->done(pl->ctx, pl->workers[w].task, &row);
+    }
+  }
+  for (; pl->next < pl->ntasks; pl->next++) {
+    sweep_row_for_task(&pl->tasks[pl->next], &row);
+    snprintf(row.message, sizeof row.message, "%s", why);
+    pl->done(pl->ctx, pl->next, &row);
+  }
+  for (int w = 0; w < pl->nworkers; w++) {
+    close_fd(&pl->workers[w].task_fd);
+    close_fd(&pl->workers[w].result_fd);
+    if (pl->workers[w].pid > 0) {
+      waitpid(pl->workers[w].pid, NULL, 0);
+    }
+  }
 }
 
 int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, sweep_done_fn done,
@@ -206,11 +308,12 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
   if (nworkers <= 0) {
     return 0;
   }
-  worker *workers = calloc((size_t)nworkers, sizeof *workers);
+  pool pl = {
+      calloc((size_t)nworkers, sizeof(worker)), nworkers, tasks, ntasks, repeats, 0, done, ctx};
   struct pollfd *fds = calloc((size_t)nworkers, sizeof *fds);
   int *polled = calloc((size_t)nworkers, sizeof *polled);
-  if (!workers || !fds || !polled) {
-    free(workers);
+  if (!pl.workers || !fds || !polled) {
+    free(pl.workers);
     free(fds);
     free(polled);
     return -1;
@@ -221,30 +324,27 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &saved);
 
-  int next = 0, busy = 0, rc = 0;
+  int rc = 0, started = 0;
   for (int w = 0; w < nworkers; w++) {
-    workers[w].task_fd = workers[w].result_fd = -1;
-    workers[w].task = -1;
+    pl.workers[w].task_fd = pl.workers[w].result_fd = -1;
+    pl.workers[w].task = -1;
   }
-  for (int w = 0; w < nworkers; w++) {
-    if (spawn(workers, nworkers, w, tasks, repeats) != 0) {
-      break;
-    }
-    assign(&workers[w], next++, ntasks);
-    busy++;
+  for (int w = 0; w < nworkers && spawn(pl.workers, nworkers, w, tasks, repeats) == 0; w++) {
+    started++;
   }
-  if (busy == 0) {
-    rc = -1;
+  for (int w = 0; w < started; w++) {
+    hand_next(&pl, w);
   }
-  while (busy > 0) {
+  for (;;) {
     int nfds = 0;
     for (int w = 0; w < nworkers; w++) {
-      if (workers[w].task >= 0) {
-        fds[nfds].fd = workers[w].result_fd;
-        fds[nfds].events = POLLIN;
-        fds[nfds].revents = 0;
+      if (pl.workers[w].task >= 0) {
+        fds[nfds] = (struct pollfd){.fd = pl.workers[w].result_fd, .events = POLLIN};
         polled[nfds++] = w;
       }
+    }
+    if (nfds == 0) {
+      break;
     }
     if (poll(fds, (nfds_t)nfds, -1) < 0) {
       if (errno == EINTR) {
@@ -254,55 +354,16 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
       break;
     }
     for (int i = 0; i < nfds; i++) {
-      if (!fds[i].revents) {
-        continue;
-      }
-      worker *w = &workers[polled[i]];
-      int k = w->task;
-      sweep_row row;
-      if (read_full(w->result_fd, &row, sizeof row) == sizeof row) {
-        done(ctx, k, &row);
-        assign(w, next < ntasks ? next++ : ntasks, ntasks);
-      } else {
-        sweep_row_for_task(&tasks[k], &row);
-        reap(w, row.message, sizeof row.message);
-        done(ctx, k, &row);
-        w->task = -1;
-        if (next < ntasks && spawn(workers, nworkers, polled[i], tasks, repeats) == 0) {
-          assign(w, next++, ntasks);
-        }
-      }
-      if (w->task < 0) {
-        busy--;
+      if (fds[i].revents) {
+        collect(&pl, polled[i]);
       }
     }
   }
-  /* Tasks lost to a failed poll or never handed out (no worker could be started) are reported,
-   * not dropped. */
-  for (int w = 0; w < nworkers; w++) {
-    if (workers[w].task >= 0) {
-      sweep_row row;
-      sweep_row_for_task(&tasks[workers[w].task], &row);
-      snprintf(row.message, sizeof row.message, "lost: waiting for the worker failed");
-      done(ctx, workers[w].task, &row);
-    }
-  }
-  for (; next < ntasks; next++) {
-    sweep_row row;
-    sweep_row_for_task(&tasks[next], &row);
-    snprintf(row.message, sizeof row.message, "not run: no worker process could be started");
-    done(ctx, next, &row);
-  }
-  for (int w = 0; w < nworkers; w++) {
-    close_fd(&workers[w].task_fd);
-    close_fd(&workers[w].result_fd);
-    if (workers[w].pid > 0) {
-      waitpid(workers[w].pid, NULL, 0);
-    }
-  }
+  finish(&pl, started == 0 ? "not run: no worker process could be started"
+                           : "lost: waiting for the worker failed");
   sigaction(SIGPIPE, &saved, NULL);
-  free(workers);
+  free(pl.workers);
   free(fds);
   free(polled);
-  return rc;
+  return started == 0 ? -1 : rc;
 }
