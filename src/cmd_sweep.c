@@ -10,7 +10,11 @@
  * whole sweep in the same order; --jobs N runs a slice in N worker processes (sweep_pool.c).
  * Results: DIR/runs.csv and runs.json (one row per run, failures included), DIR/<problem>-table.md,
  * DIR/workprecision.gp and the diagrams it draws (sweep_output.c).  Rows are also appended to
- * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did. */
+ * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did: a sweep
+ * into a folder that holds one refuses to start unless --resume is given, which takes the rows
+ * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0) and runs only the rest.
+ * runs.partial.csv is removed once runs.csv is written.  The folder must take a file before the
+ * first run (runs.partial.csv is created first), and a failed write is reported when it happens. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,18 +37,22 @@ typedef struct sweep_args {
   double atol, h0; /* 0: the test set's (atol = rtol, h0 = h0_factor rtol) */
   int repeat, jobs, shard, nshards;
   long max_steps;
-  int plots;
+  int plots, resume;
   const char *out;
   const char *report; /* --report DIR: redo the outputs from DIR/runs.csv */
 } sweep_args;
 
 /* What the progress reports need, and where finished rows go. */
 typedef struct sweep_state {
-  sweep_row *rows;
+  sweep_row *rows; /* the slice's rows, in plan order */
+  char *have;      /* have[k]: rows[k] is a finished run */
+  int *index;      /* the pool's task i is rows[index[i]] */
   int total, done, failed;
+  int resumed;   /* rows taken from runs.partial.csv */
   double start;  /* wall clock, seconds */
   int tty;       /* stderr is a terminal: one live line */
   FILE *partial; /* runs.partial.csv, or NULL */
+  const char *partial_path;
 } sweep_state;
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -161,8 +169,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int steps = 0;
-    if (strcmp(arg, "--no-plots") == 0) {
-      a->plots = 0;
+    if (strcmp(arg, "--no-plots") == 0 || strcmp(arg, "--resume") == 0) {
+      a->plots = a->plots && strcmp(arg, "--no-plots") != 0;
+      a->resume = a->resume || strcmp(arg, "--resume") == 0;
       continue;
     }
     if (arg[0] != '-' || arg[1] == '\0') {
@@ -183,7 +192,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     if (!known) {
       usage_error(
           "unknown option '%s'; valid options: --solvers, --m, --rtol, --atol, --h0, --repeat, "
-          "--max-steps, --jobs, --shard, --out, --no-plots, --report",
+          "--max-steps, --jobs, --shard, --out, --no-plots, --resume, --report",
           arg);
       return -1;
     }
@@ -220,8 +229,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out) {
-      usage_error("--report DIR takes no problem specs and no --out: it redoes the outputs of DIR");
+    if (a->nspecs || a->out || a->resume) {
+      usage_error("--report DIR takes no problem specs, no --out, no --resume: it redoes the "
+                  "outputs of DIR");
       return -1;
     }
     return 0;
@@ -364,12 +374,21 @@ static void print_run_line(const sweep_state *s, const sweep_row *r)
 static void on_done(void *ctx, int task, const sweep_row *row)
 {
   sweep_state *s = ctx;
-  s->rows[task] = *row;
+  int k = s->index[task];
+  if (s->have[k]) {
+    return; /* reported twice: cannot happen (sweep_pool.c reports each task once) */
+  }
+  s->rows[k] = *row;
+  s->have[k] = 1;
   s->done++;
   s->failed += !row->ok;
-  if (s->partial) {
-    sweep_csv_row(s->partial, row);
-    fflush(s->partial);
+  if (s->partial && (sweep_csv_row(s->partial, row) != 0 || fflush(s->partial) != 0)) {
+    fprintf(stderr,
+            "%smbdae: cannot write %s: %s; it is no longer kept up to date (runs.csv is written "
+            "at the end)\n",
+            s->tty ? "\r\033[K" : "", s->partial_path, strerror(errno));
+    fclose(s->partial);
+    s->partial = NULL;
   }
   if (!s->tty) {
     print_run_line(s, row);
@@ -506,9 +525,162 @@ static int report_again(const char *dir, int plots)
   return rc;
 }
 
+/* ---- runs.partial.csv and --resume ------------------------------------------------------- */
+
+/* A kill during a write can leave a last line without its line break: cut it off (that run is
+ * done again).  Returns 0, or -1 with errno set. */
+static int drop_incomplete_line(const char *path)
+{
+  FILE *f = fopen(path, "r+");
+  if (!f) {
+    return -1;
+  }
+  long keep = 0, pos = 0;
+  for (int c; (c = fgetc(f)) != EOF;) {
+    pos++;
+    keep = c == '\n' ? pos : keep;
+  }
+  int rc = ferror(f) ? -1 : 0;
+  if (rc == 0 && keep < pos && ftruncate(fileno(f), (off_t)keep) != 0) {
+    rc = -1;
+  }
+  int err = errno;
+  fclose(f);
+  errno = err;
+  return rc;
+}
+
+/* The slice's task of row r that is not yet done, or -1. */
+static int task_of_row(const sweep_state *s, const sweep_task *tasks, const sweep_row *r)
+{
+  for (int k = 0; k < s->total; k++) {
+    sweep_row t;
+    char a[96], b[96];
+    sweep_row_for_task(&tasks[k], &t);
+    snprintf(a, sizeof a, "%.10g %.10g %.10g", t.rtol, t.atol, t.h0);
+    snprintf(b, sizeof b, "%.10g %.10g %.10g", r->rtol, r->atol, r->h0);
+    if (!s->have[k] && strcmp(t.spec, r->spec) == 0 && strcmp(t.solver, r->solver) == 0 &&
+        strcmp(a, b) == 0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+/* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
+static int resume_rows(sweep_state *s, const sweep_task *tasks)
+{
+  char msg[600];
+  sweep_row *rows = NULL;
+  int nrows = 0;
+  if (drop_incomplete_line(s->partial_path) != 0) {
+    return usage_error("cannot repair %s: %s", s->partial_path, strerror(errno));
+  }
+  if (sweep_csv_read(s->partial_path, &rows, &nrows, msg, sizeof msg) != 0) {
+    return usage_error("--resume: %s", msg);
+  }
+  for (int i = 0; i < nrows; i++) {
+    int k = task_of_row(s, tasks, &rows[i]);
+    if (k < 0) {
+      free(rows);
+      return usage_error("--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g); "
+                         "resume with the options of the interrupted sweep",
+                         s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol);
+    }
+    s->rows[k] = rows[i];
+    s->have[k] = 1;
+    s->failed += !rows[i].ok;
+  }
+  s->resumed = s->done = nrows;
+  free(rows);
+  fprintf(stderr, "mbdae sweep: resuming: %d of %d runs from %s, %d to run\n", nrows, s->total,
+          s->partial_path, s->total - nrows);
+  return EXIT_OK;
+}
+
+/* Open runs.partial.csv before the first run, so that a folder that takes no file stops the
+ * sweep before it computes; EXIT_OK or EXIT_USAGE (reported). */
+static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
+{
+  int exists = access(s->partial_path, F_OK) == 0;
+  if (exists && !resume) {
+    return usage_error("%s holds the runs of an interrupted sweep: rerun with --resume to run only "
+                       "the missing ones, or remove it",
+                       s->partial_path);
+  }
+  if (exists && resume_rows(s, tasks) != EXIT_OK) {
+    return EXIT_USAGE;
+  }
+  if (!exists && resume) {
+    fprintf(stderr, "mbdae sweep: nothing to resume (no %s): all %d runs\n", s->partial_path,
+            s->total);
+  }
+  s->partial = fopen(s->partial_path, exists ? "a" : "w");
+  if (!s->partial || (!exists && (sweep_csv_header(s->partial) != 0 || fflush(s->partial) != 0))) {
+    int err = errno;
+    if (s->partial) {
+      fclose(s->partial);
+      s->partial = NULL;
+      remove(s->partial_path);
+    }
+    return usage_error("cannot write %s: %s", s->partial_path, strerror(err));
+  }
+  return EXIT_OK;
+}
+
+/* Run the slice's tasks that are not done; every one ends with a row. */
+static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_args *a)
+{
+  sweep_task *todo = calloc((size_t)s->total + 1, sizeof *todo);
+  int n = 0;
+  for (int k = 0; todo && k < s->total; k++) {
+    if (!s->have[k]) {
+      s->index[n] = k;
+      todo[n++] = tasks[k];
+    }
+  }
+  if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, on_done, s) != 0) {
+    fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
+  }
+  free(todo);
+  for (int k = 0; k < s->total; k++) { /* none, unless memory or the pool failed */
+    if (!s->have[k]) {
+      sweep_row_for_task(&tasks[k], &s->rows[k]);
+      snprintf(s->rows[k].message, sizeof s->rows[k].message, "lost: never reported");
+      s->have[k] = 1;
+      s->failed++;
+    }
+  }
+  if (s->tty && s->total > 0) {
+    fputc('\n', stderr);
+  }
+}
+
+/* runs.csv, then (runs.partial.csv removed) the reports; the exit status. */
+static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *const *problems,
+                        int nproblems)
+{
+  char took[32];
+  int rc = EXIT_OK;
+  format_duration(took, sizeof took, wall_now() - s->start);
+  if (write_csv(a->out, s->rows, s->total) != 0) {
+    rc = usage_error("cannot write %s/runs.csv: %s%s", a->out, strerror(errno),
+                     s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
+  } else {
+    remove(s->partial_path);
+    if (write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows, s->total,
+                      a->plots) != 0) {
+      rc = EXIT_USAGE;
+    }
+  }
+  fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
+          s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);
+  return rc == EXIT_OK && s->failed ? EXIT_FAILED_RUN : rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
-  char solvers_buf[4096], rtol_buf[4096];
+  char solvers_buf[4096], rtol_buf[4096], partial[4200];
   sweep_args a;
   if (parse_sweep_args(argc, argv, &a, solvers_buf, rtol_buf, sizeof solvers_buf) != 0) {
     return EXIT_USAGE;
@@ -528,59 +700,35 @@ int cmd_sweep(int argc, char **argv)
   } else if (!(tasks = make_plan(&a, problems, nproblems, &ntasks))) {
     rc = usage_error("out of memory");
   }
-  if (rc != EXIT_OK) {
-    for (int i = 0; i < nproblems; i++) {
-      mbdae_problem_destroy(problems[i]);
-    }
-    return rc;
-  }
   /* the shard's slice [lo, hi) of the whole plan */
   int lo = (int)((long long)ntasks * (a.shard - 1) / a.nshards);
   int hi = (int)((long long)ntasks * a.shard / a.nshards);
   s.total = hi - lo;
-  s.rows = calloc((size_t)(s.total ? s.total : 1), sizeof *s.rows);
   s.tty = isatty(STDERR_FILENO);
   s.start = wall_now();
-  char partial[4096];
   join(partial, sizeof partial, a.out, "runs.partial.csv");
-  s.partial = fopen(partial, "w");
-  if (s.partial) {
-    sweep_csv_header(s.partial);
+  s.partial_path = partial;
+  if (rc == EXIT_OK) {
+    s.rows = calloc((size_t)s.total + 1, sizeof *s.rows);
+    s.have = calloc((size_t)s.total + 1, 1);
+    s.index = calloc((size_t)s.total + 1, sizeof *s.index);
+    rc = s.rows && s.have && s.index ? open_partial(&s, tasks + lo, a.resume)
+                                     : usage_error("out of memory");
   }
-  if (a.nshards > 1) {
-    fprintf(stderr, "mbdae sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1, hi,
-            ntasks);
-  }
-  if (!s.rows) {
-    rc = usage_error("out of memory");
-  } else if (sweep_pool_run(tasks + lo, s.total, a.repeat, a.jobs, on_done, &s) != 0) {
-    fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
-  }
-  if (s.tty && s.total > 0) {
-    fputc('\n', stderr);
+  if (rc == EXIT_OK) {
+    if (a.nshards > 1) {
+      fprintf(stderr, "mbdae sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1,
+              hi, ntasks);
+    }
+    run_missing(&s, tasks + lo, &a);
+    rc = finish_sweep(&s, &a, problems, nproblems);
   }
   if (s.partial) {
     fclose(s.partial);
   }
-  if (rc == EXIT_OK) {
-    char took[32];
-    format_duration(took, sizeof took, wall_now() - s.start);
-    if (write_csv(a.out, s.rows, s.total) != 0) {
-      rc = usage_error("cannot write %s/runs.csv: %s", a.out, strerror(errno));
-    } else {
-      remove(partial);
-      if (write_reports(a.out, problems, nproblems, a.solvers, a.nsolvers, s.rows, s.total,
-                        a.plots) != 0) {
-        rc = EXIT_USAGE;
-      }
-    }
-    fprintf(stderr, "mbdae sweep: %d runs, %d failed, %s (%d job%s); results in %s\n", s.total,
-            s.failed, took, a.jobs, a.jobs > 1 ? "s" : "", a.out);
-  }
-  if (rc == EXIT_OK && s.failed) {
-    rc = EXIT_FAILED_RUN;
-  }
   free(s.rows);
+  free(s.have);
+  free(s.index);
   free(tasks);
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);

@@ -4,15 +4,24 @@
  * status compared, not CPU times); --report redoes the outputs of concatenated shards; a missing
  * gnuplot only skips the pictures; bad input exits 2 naming the valid choices.
  * Small problems at loose tolerances keep it fast under AddressSanitizer. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
+#endif
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "support.h"
 
-enum { MAX_ROWS = 64, MAX_FIELDS = 32, LINE = 1024 };
+enum { MAX_ROWS = 128, MAX_FIELDS = 32, LINE = 1024, NRESUME = 100 };
 
 /* The columns the issue requires, in order, then ours. */
 static const char *const required[] = {
@@ -322,6 +331,208 @@ static void check_plot(int have_gnuplot)
   CHECK(exists(script, "caraxis.gp"), "plot: no script next to the picture");
 }
 
+/* ---- processes: a sweep in the background ------------------------------------------------ */
+
+static void pause_ms(int ms)
+{
+  nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000L}, NULL);
+}
+
+/* Start `mbdae sweep args` in a process group of its own, stdout to /dev/null, stderr to a pipe of
+ * 4096 bytes that nobody reads: after about 45 progress lines the sweep blocks on it, so it is
+ * still running whenever the test looks.  Returns the pid (also the group), or -1. */
+static pid_t start_sweep(const char *args)
+{
+  char buf[2048], *argv[512];
+  int argc = 0, err[2];
+  snprintf(buf, sizeof buf, "sweep %s", args);
+  argv[argc++] = (char *)MBDAE_CLI;
+  for (char *tok = strtok(buf, " "); tok && argc < 510; tok = strtok(NULL, " ")) {
+    argv[argc++] = tok;
+  }
+  argv[argc] = NULL;
+  if (pipe(err) != 0) {
+    return -1;
+  }
+#ifdef F_SETPIPE_SZ
+  fcntl(err[1], F_SETPIPE_SZ, 4096);
+#endif
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(err[1], STDERR_FILENO);
+    close(err[0]);
+    execv(MBDAE_CLI, argv);
+    _exit(127);
+  }
+  close(err[1]); /* err[0] stays open and unread until the test ends */
+  if (pid > 0) {
+    setpgid(pid, pid);
+  }
+  return pid;
+}
+
+/* Up to max children of pid that are not zombies; returns how many. */
+static int children_of(pid_t pid, pid_t *kids, int max)
+{
+  int n = 0;
+  DIR *proc = opendir("/proc");
+  for (struct dirent *e; proc && (e = readdir(proc)) && n < max;) {
+    char path[300], buf[512], state = 0;
+    int ppid = 0;
+    snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    FILE *f = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+    if (!f) {
+      continue;
+    }
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    char *paren = strrchr(buf, ')');
+    if (paren && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == (int)pid &&
+        state != 'Z') {
+      kids[n++] = (pid_t)atoi(e->d_name);
+    }
+  }
+  if (proc) {
+    closedir(proc);
+  }
+  return n;
+}
+
+/* 1 when process pid has ended (gone, or a zombie nobody reaped). */
+static int ended(pid_t pid)
+{
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    return 1;
+  }
+  size_t got = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[got] = '\0';
+  char *paren = strrchr(buf, ')');
+  return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* Data lines (complete, after the header) in dir/name. */
+static int complete_rows(const char *dir, const char *name)
+{
+  return count_in_file(dir, name, "\n") - 1;
+}
+
+/* SIGTERM to the sweep: its workers, in the middle of long runs (1000 repeats of a tight run),
+ * end with it. */
+static void check_sigterm(void)
+{
+  char args[512];
+  pid_t kids[8];
+  int nkids = 0;
+  snprintf(args, sizeof args,
+           "pendulum --rtol 1e-13,1.1e-13 --solvers ida --repeat 1000 --jobs 2 --no-plots --out "
+           "%s/term",
+           tmpdir);
+  pid_t pid = start_sweep(args);
+  CHECK(pid > 0, "cannot start the sweep");
+  if (pid <= 0) {
+    return;
+  }
+  for (int i = 0; i < 3000 && (nkids = children_of(pid, kids, 8)) < 2; i++) {
+    pause_ms(10);
+  }
+  CHECK(nkids == 2, "--jobs 2: %d worker processes", nkids);
+  kill(pid, SIGTERM);
+  waitpid(pid, NULL, 0);
+  for (int k = 0; k < nkids; k++) {
+    for (int i = 0; i < 1000 && !ended(kids[k]); i++) {
+      pause_ms(10);
+    }
+    CHECK(ended(kids[k]), "worker %d still runs 10 s after SIGTERM to the sweep", (int)kids[k]);
+  }
+  kill(-pid, SIGKILL);
+}
+
+/* kill -9 halfway, then --resume: only the missing runs are run, and runs.csv has them all. */
+static void check_resume(void)
+{
+  static char out[1 << 16];
+  char list[NRESUME * 12], args[sizeof list + 600], dir[256];
+  table t;
+  size_t used = 0;
+  for (int k = 0; k < NRESUME; k++) {
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%.4g", k ? "," : "",
+                             1e-3 * (1.0 - 0.005 * k));
+  }
+  snprintf(dir, sizeof dir, "%s/resume", tmpdir);
+  snprintf(args, sizeof args, "caraxis --rtol %s --solvers ida --no-plots --out %s", list, dir);
+  pid_t pid = start_sweep(args);
+  CHECK(pid > 0, "cannot start the sweep");
+  if (pid <= 0) {
+    return;
+  }
+  for (int i = 0; i < 3000 && complete_rows(dir, "runs.partial.csv") < 3; i++) {
+    pause_ms(10);
+  }
+  kill(-pid, SIGKILL);
+  waitpid(pid, NULL, 0);
+  int before = complete_rows(dir, "runs.partial.csv");
+  CHECK(before >= 3 && before < NRESUME && !exists(dir, "runs.csv"),
+        "killed sweep: %d rows in runs.partial.csv", before);
+  int rc = cli(out, sizeof out, "sweep %s", args);
+  CHECK(rc == 2 && strstr(out, "--resume") && complete_rows(dir, "runs.partial.csv") == before,
+        "a rerun without --resume: exit %d, runs.partial.csv %d rows, expected %d:\n%.2000s", rc,
+        complete_rows(dir, "runs.partial.csv"), before, out);
+  rc = cli(out, sizeof out, "sweep %s --resume", args);
+  int ran = 0;
+  for (char *s = out; (s = strstr(s, "mbdae sweep: [")); s++) {
+    ran++;
+  }
+  char resumed[64];
+  snprintf(resumed, sizeof resumed, "resuming: %d of %d runs", before, NRESUME);
+  CHECK(rc == 0 && strstr(out, resumed) && ran == NRESUME - before,
+        "--resume after %d runs: exit %d, %d runs done again:\n%.3000s", before, rc, ran, out);
+  CHECK(read_runs(dir, &t) == 0 && t.nrows == NRESUME, "--resume: %d rows in runs.csv", t.nrows);
+  char *item = strtok(list, ",");
+  for (int r = 0; r < t.nrows && item; r++, item = strtok(NULL, ",")) {
+    CHECK(t.nfields[r] > COL_STEPS && atof(t.f[r][3]) == atof(item) &&
+              strcmp(t.f[r][COL_STATUS], "ok") == 0 && atol(t.f[r][COL_STEPS]) > 0,
+          "--resume: row %d: rtol %s (expected %s), status %s", r + 1, t.f[r][3], item,
+          t.f[r][COL_STATUS]);
+  }
+  CHECK(!exists(dir, "runs.partial.csv"), "--resume: runs.partial.csv left behind");
+}
+
+/* A folder that takes no file stops the sweep before its first run; a write error on
+ * runs.partial.csv (a file size limit) is reported when it happens, and runs.csv is not left
+ * truncated. */
+static void check_write_failures(void)
+{
+  static char out[1 << 16];
+  int rc = cli(out, sizeof out, "sweep caraxis --m 0:3 --solvers ida --no-plots --out /proc/self");
+  CHECK(rc == 2 && strstr(out, "cannot write /proc/self/runs.partial.csv") &&
+            !strstr(out, "mbdae sweep: ["),
+        "--out /proc/self: exit %d:\n%s", rc, out);
+
+  char dir[256], cmd[1024];
+  snprintf(dir, sizeof dir, "%s/fsize", tmpdir);
+  snprintf(cmd, sizeof cmd,
+           "sh -c \"trap '' XFSZ; ulimit -f 2; exec '%s' sweep caraxis --m 0:24 --solvers ida "
+           "--no-plots --out %s\" 2>&1",
+           MBDAE_CLI, dir);
+  FILE *f = popen(cmd, "r");
+  size_t got = f ? fread(out, 1, sizeof out - 1, f) : 0;
+  out[got] = '\0';
+  int status = f ? pclose(f) : -1;
+  rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  CHECK(rc == 2 && strstr(out, "cannot write ") && strstr(out, "runs.partial.csv: File too large"),
+        "a file size limit: exit %d, expected 2 and the write error:\n%.3000s", rc, out);
+  CHECK(!exists(dir, "runs.csv") && !exists(dir, "runs.csv.tmp"),
+        "a file size limit: a truncated runs.csv or runs.csv.tmp left behind");
+}
+
 /* A runs.csv of one header line and one row whose field `field` (0-based) is value. */
 static void write_runs(const char *dir, int field, const char *value)
 {
@@ -435,6 +646,9 @@ int main(void)
   check_without_gnuplot();
   check_plot(have_gnuplot);
   check_hostile_csv();
+  check_sigterm();
+  check_resume();
+  check_write_failures();
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
