@@ -437,8 +437,10 @@ int cmd_plot(int argc, char **argv)
   if (write_script(path, name, p, &a, &opt, &r, panels, npanels, d, tout, yout, a.points) != 0) {
     status = usage_error("cannot write %s: %s", path, strerror(errno));
   } else {
-    char log[1100];
+    char log[1100], picture[5200], why[5400];
     snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
+    snprintf(picture, sizeof picture, "%s/%s", dir, name);
+    remove(picture); /* no stale picture passes for a new one */
     int g = gnuplot_run(dir, script, log);
     if (g == GNUPLOT_MISSING) {
       fprintf(stderr,
@@ -448,6 +450,9 @@ int cmd_plot(int argc, char **argv)
       status = EXIT_FAILED_RUN;
     } else if (g != GNUPLOT_OK) {
       fprintf(stderr, "mbdae: gnuplot failed on %s; see %s/%s\n", path, dir, log);
+      status = EXIT_FAILED_RUN;
+    } else if (!gnuplot_picture_ok(picture, why, sizeof why)) {
+      fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/%s\n", why, dir, log);
       status = EXIT_FAILED_RUN;
     } else {
       snprintf(path, sizeof path, "%s/%s", dir, log);

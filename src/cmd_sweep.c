@@ -429,33 +429,19 @@ static int write_csv(const char *dir, const sweep_row *rows, int nrows)
   return sweep_close_atomic(out, tmp, path);
 }
 
-/* runs.json, the tables, the script and (plots) the diagrams; returns 0 or -1 (reported). */
-static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
-                         const char *const *solvers, int nsolvers, const sweep_row *rows, int nrows,
-                         int plots)
+/* The pictures of workprecision.gp, each of them checked (gnuplot exits 0 on a full disk): EXIT_OK,
+ * or EXIT_FAILED_RUN (reported) when gnuplot failed or a picture is missing or incomplete.  A
+ * missing gnuplot is a warning: the data files are the results. */
+static int draw_pictures(const char *dir, mbdae_problem *const *problems, int nproblems)
 {
-  char path[4096], name[SWEEP_ID_LEN + 16];
-  join(path, sizeof path, dir, "runs.json");
-  if (sweep_write_json(path, rows, nrows) != 0) {
-    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  for (int i = 0; i < nproblems; i++) {
-    snprintf(name, sizeof name, "%s-table.md", mbdae_problem_name(problems[i]));
-    join(path, sizeof path, dir, name);
-    if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
-      fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
-      return -1;
-    }
-  }
-  join(path, sizeof path, dir, "workprecision.gp");
-  if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
-                         nsolvers) != 0) {
-    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  if (!plots) {
-    return 0;
+  static const char *const kinds[] = {"scd.png", "mescd.png", "scd-nres.png", "mescd-nres.png",
+                                      "scd.svg", "mescd.svg", "scd-nres.svg", "mescd-nres.svg"};
+  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
+  char path[4200], why[4400];
+  for (int i = 0; i < nproblems * NKINDS; i++) { /* no stale picture passes for a new one */
+    snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
+             kinds[i % NKINDS]);
+    remove(path);
   }
   int rc = gnuplot_run(dir, "workprecision.gp", "gnuplot.log");
   if (rc == GNUPLOT_MISSING) {
@@ -464,11 +450,50 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
             "and the tables are written); install gnuplot-nox and run `gnuplot "
             "workprecision.gp` in %s\n",
             dir);
-  } else if (rc != GNUPLOT_OK) {
-    fprintf(stderr, "mbdae: warning: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n",
-            dir, dir);
+    return EXIT_OK;
   }
-  return 0;
+  if (rc != GNUPLOT_OK) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n", dir, dir);
+    return EXIT_FAILED_RUN;
+  }
+  for (int i = 0; i < nproblems * NKINDS; i++) {
+    snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
+             kinds[i % NKINDS]);
+    if (!gnuplot_picture_ok(path, why, sizeof why)) {
+      fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
+      rc = EXIT_FAILED_RUN;
+    }
+  }
+  return rc == GNUPLOT_OK ? EXIT_OK : rc;
+}
+
+/* runs.json, the tables, the script and (plots) the diagrams; EXIT_OK, EXIT_USAGE when a file
+ * cannot be written, EXIT_FAILED_RUN when a picture is not drawn (reported). */
+static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
+                         const char *const *solvers, int nsolvers, const sweep_row *rows, int nrows,
+                         int plots)
+{
+  char path[4096], name[SWEEP_ID_LEN + 16];
+  join(path, sizeof path, dir, "runs.json");
+  if (sweep_write_json(path, rows, nrows) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
+    return EXIT_USAGE;
+  }
+  for (int i = 0; i < nproblems; i++) {
+    snprintf(name, sizeof name, "%s-table.md", mbdae_problem_name(problems[i]));
+    join(path, sizeof path, dir, name);
+    if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
+      fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
+      return EXIT_USAGE;
+    }
+  }
+  join(path, sizeof path, dir, "workprecision.gp");
+  if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
+                         nsolvers) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
+    return EXIT_USAGE;
+  }
+  return plots ? draw_pictures(dir, problems, nproblems) : EXIT_OK;
 }
 
 /* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */
@@ -513,9 +538,8 @@ static int report_again(const char *dir, int plots)
     failed += !rows[k].ok;
   }
   if (rc == EXIT_OK) {
-    rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots) != 0
-             ? EXIT_USAGE
-             : (failed ? EXIT_FAILED_RUN : EXIT_OK);
+    rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots);
+    rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
     fprintf(stderr, "mbdae sweep: %d runs (%d failed) from %s\n", nrows, failed, path);
   }
   for (int i = 0; i < nproblems; i++) {
@@ -668,10 +692,8 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
                      s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
   } else {
     remove(s->partial_path);
-    if (write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows, s->total,
-                      a->plots) != 0) {
-      rc = EXIT_USAGE;
-    }
+    rc = write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows, s->total,
+                       a->plots);
   }
   fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
           s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);

@@ -3,10 +3,16 @@
  *
  * Whether gnuplot is installed is learnt from exec itself: the child reports a failed exec through
  * a close-on-exec pipe (which an exec that succeeds closes unread), so a missing program is told
- * apart from a script that fails. */
+ * apart from a script that fails.
+ *
+ * gnuplot exits 0 when it cannot write a picture (a full disk), so the pictures are checked after
+ * it: not empty, a PNG ending with its IEND chunk (PNG specification, section 5.6), an SVG ending
+ * with </svg>. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,4 +79,34 @@ int gnuplot_run(const char *dir, const char *script, const char *log)
     return (err == ENOENT || err == EACCES) ? GNUPLOT_MISSING : GNUPLOT_FAILED;
   }
   return (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? GNUPLOT_OK : GNUPLOT_FAILED;
+}
+
+int gnuplot_picture_ok(const char *path, char *why, size_t len)
+{
+  static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+  unsigned char tail[64];
+  size_t n = strlen(path), got = 0;
+  int png = n > 4 && strcmp(path + n - 4, ".png") == 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(why, len, "%s was not written", path);
+    return 0;
+  }
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long size = ftell(f);
+    long from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
+    if (size > 0 && fseek(f, from, SEEK_SET) == 0) {
+      got = fread(tail, 1, sizeof tail, f);
+    }
+  }
+  fclose(f);
+  while (!png && got > 0 && strchr(" \t\r\n", tail[got - 1])) {
+    got--;
+  }
+  int ok = png ? got >= sizeof iend && memcmp(tail + got - sizeof iend, iend, sizeof iend) == 0
+               : got >= 6 && memcmp(tail + got - 6, "</svg>", 6) == 0;
+  if (!ok) {
+    snprintf(why, len, "%s is %s (a full disk?)", path, got ? "incomplete" : "empty");
+  }
+  return ok;
 }

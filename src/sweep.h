@@ -101,4 +101,7 @@ enum { GNUPLOT_OK = 0, GNUPLOT_MISSING = 1, GNUPLOT_FAILED = 2 };
  * GNUPLOT_FAILED (the script failed: see the log). */
 int gnuplot_run(const char *dir, const char *script, const char *log);
 
+/* 1 when the picture at path (.png or .svg) is complete; 0 with the reason in why. */
+int gnuplot_picture_ok(const char *path, char *why, size_t len);
+
 #endif /* MBDAE_SWEEP_H */

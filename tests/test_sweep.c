@@ -533,6 +533,36 @@ static void check_write_failures(void)
         "a file size limit: a truncated runs.csv or runs.csv.tmp left behind");
 }
 
+/* gnuplot that exits 0 without writing its pictures whole (as on a full disk): a PNG cut after its
+ * signature for each literal `set output "FILE"`, nothing for the computed names of the sweep's
+ * script.  Both commands must say so and exit 1. */
+static void check_truncated_pictures(void)
+{
+  static char out[1 << 16];
+  char fake[256], cmd[600];
+  snprintf(fake, sizeof fake, "%s/fake-gnuplot", tmpdir);
+  FILE *f = fopen(fake, "w");
+  if (!f) {
+    CHECK(0, "cannot write %s", fake);
+    return;
+  }
+  fputs("#!/bin/sh\nsed -n 's/^set output \"\\(.*\\)\"$/\\1/p' \"$1\" | while read -r f; do\n"
+        "  printf '\\211PNG\\r\\n\\032\\n' > \"$f\"\ndone\nexit 0\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "chmod +x '%s'", fake);
+  CHECK(system(cmd) == 0, "%s failed", cmd);
+  setenv("MBDAE_GNUPLOT", fake, 1);
+  int rc =
+      cli(out, sizeof out, "plot caraxis --rtol 1e-4 --points 50 --out %s/cut/caraxis.png", tmpdir);
+  CHECK(rc == 1 && strstr(out, "caraxis.png is incomplete"),
+        "plot with a truncated picture: exit %d, expected 1:\n%s", rc, out);
+  rc = cli(out, sizeof out, "sweep caraxis --m 0:0 --solvers ida --out %s/cut", tmpdir);
+  CHECK(rc == 1 && strstr(out, "caraxis-scd.png was not written"),
+        "sweep without its pictures: exit %d, expected 1:\n%s", rc, out);
+  unsetenv("MBDAE_GNUPLOT");
+}
+
 /* A runs.csv of one header line and one row whose field `field` (0-based) is value. */
 static void write_runs(const char *dir, int field, const char *value)
 {
@@ -649,6 +679,7 @@ int main(void)
   check_sigterm();
   check_resume();
   check_write_failures();
+  check_truncated_pictures();
 
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
