@@ -133,6 +133,11 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
     return -1;
   }
   size_t len = a->out ? strlen(a->out) : 0;
+  const char *slash = a->out ? strrchr(a->out, '/') : NULL;
+  if (len > 3900 || (slash ? strlen(slash + 1) : len) > 1000) { /* split_path's buffers */
+    usage_error("--out: the file name is too long (%zu characters)", len);
+    return -1;
+  }
   if (!a->out || len < 5 ||
       (strcmp(a->out + len - 4, ".png") != 0 && strcmp(a->out + len - 4, ".svg") != 0)) {
     usage_error("--out FILE is required, FILE ending .png or .svg");
@@ -153,7 +158,12 @@ static int parse_components(const char *text, int neq, panel *panels, int max)
 {
   char buf[512];
   int n = 0;
-  snprintf(buf, sizeof buf, "%s", text);
+  if (strlen(text) >= sizeof buf) {
+    usage_error("--components: the value is too long (%zu characters, at most %zu)", strlen(text),
+                sizeof buf - 1);
+    return -1;
+  }
+  memcpy(buf, text, strlen(text) + 1);
   for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
     char *colon = strchr(item, ':'), *dash = strchr(item, '-');
     int a = 0, b = 0;
@@ -261,7 +271,7 @@ static int write_constraint_data(FILE *out, const mbdae_problem *p, const double
   if (nc <= 0) {
     return 0;
   }
-  double *work = calloc((size_t)(neq + 2 * nc), sizeof(double));
+  double *work = calloc((size_t)neq + 2 * (size_t)nc, sizeof(double));
   if (!work) {
     return 0;
   }
@@ -409,7 +419,7 @@ int cmd_plot(int argc, char **argv)
   mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
   double *tout =
-      malloc(sizeof(double) * (size_t)a.points * (size_t)(neq + 2) + sizeof(double) * (size_t)neq);
+      malloc(sizeof(double) * (size_t)a.points * ((size_t)neq + 2) + sizeof(double) * (size_t)neq);
   if (!tout) {
     mbdae_problem_destroy(p);
     return usage_error("out of memory for %d output points", a.points);

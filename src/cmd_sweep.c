@@ -24,7 +24,7 @@
 
 #include "sweep.h"
 
-enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400 };
+enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400, MAX_DIR = 3900 };
 
 typedef struct sweep_args {
   const char *specs[MAX_SPECS];
@@ -57,6 +57,18 @@ typedef struct sweep_state {
 
 /* ---- options -------------------------------------------------------------------------------- */
 
+/* Copy an option's value into buf; -1 (reported) when it does not fit: never cut it short. */
+static int copy_value(const char *option, const char *text, char *buf, size_t len)
+{
+  if (strlen(text) >= len) {
+    usage_error("%s: the value is too long (%zu characters, at most %zu)", option, strlen(text),
+                len - 1);
+    return -1;
+  }
+  memcpy(buf, text, strlen(text) + 1);
+  return 0;
+}
+
 /* Split text at commas into at most max pieces of buf; returns the count, -1 when too many. */
 static int split_list(char *buf, const char **items, int max)
 {
@@ -80,7 +92,9 @@ static int split_list(char *buf, const char **items, int max)
 static int parse_solvers(const char *text, char *buf, size_t len, sweep_args *a)
 {
   const char *items[MAX_SPECS];
-  snprintf(buf, len, "%s", text);
+  if (copy_value("--solvers", text, buf, len) != 0) {
+    return -1;
+  }
   int n = split_list(buf, items, MAX_SPECS);
   if (n <= 0) {
     usage_error("--solvers expects a comma-separated list of solvers, got '%s'", text);
@@ -106,7 +120,9 @@ static int parse_solvers(const char *text, char *buf, size_t len, sweep_args *a)
 static int parse_m(const char *text, sweep_args *a)
 {
   char lo[32], *colon;
-  snprintf(lo, sizeof lo, "%s", text);
+  if (copy_value("--m", text, lo, sizeof lo) != 0) {
+    return -1;
+  }
   colon = strchr(lo, ':');
   if (colon) {
     *colon = '\0';
@@ -125,7 +141,9 @@ static int parse_m(const char *text, sweep_args *a)
 static int parse_rtols(const char *text, char *buf, size_t len, sweep_args *a)
 {
   const char *items[MAX_RTOLS];
-  snprintf(buf, len, "%s", text);
+  if (copy_value("--rtol", text, buf, len) != 0) {
+    return -1;
+  }
   int n = split_list(buf, items, MAX_RTOLS);
   if (n <= 0) {
     usage_error("--rtol expects a comma-separated list of at most %d tolerances, got '%s'",
@@ -145,7 +163,9 @@ static int parse_rtols(const char *text, char *buf, size_t len, sweep_args *a)
 static int parse_shard(const char *text, sweep_args *a)
 {
   char buf[64], *slash;
-  snprintf(buf, sizeof buf, "%s", text);
+  if (copy_value("--shard", text, buf, sizeof buf) != 0) {
+    return -1;
+  }
   slash = strchr(buf, '/');
   if (!slash) {
     usage_error("--shard expects i/N (the i-th of N slices, 1 <= i <= N), got '%s'", text);
@@ -219,6 +239,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       rc = parse_int(arg, v, 1, 256, &a->jobs);
     } else if (strcmp(arg, "--shard") == 0) {
       rc = parse_shard(v, a);
+    } else if (strlen(v) > MAX_DIR) { /* --out, --report: the folder's files must fit a path */
+      usage_error("%s: the folder name is too long (%zu characters, at most %d)", arg, strlen(v),
+                  MAX_DIR);
+      rc = -1;
     } else if (strcmp(arg, "--out") == 0) {
       a->out = v;
     } else {

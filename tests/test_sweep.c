@@ -331,6 +331,28 @@ static void check_plot(int have_gnuplot)
   CHECK(exists(script, "caraxis.gp"), "plot: no script next to the picture");
 }
 
+/* expect() for arguments longer than run_cli's command buffer: `mbdae args` exits with code and
+ * mentions must_mention. */
+static void expect_long(const char *args, int code, const char *must_mention)
+{
+  static char out[1 << 16];
+  size_t len = strlen(MBDAE_CLI) + strlen(args) + 16;
+  char *cmd = malloc(len);
+  if (!cmd) {
+    CHECK(0, "out of memory");
+    return;
+  }
+  snprintf(cmd, len, "'%s' %s 2>&1", MBDAE_CLI, args);
+  FILE *f = popen(cmd, "r");
+  size_t got = f ? fread(out, 1, sizeof out - 1, f) : 0;
+  out[got] = '\0';
+  int status = f ? pclose(f) : -1;
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  CHECK(rc == code && strstr(out, must_mention),
+        "mbdae %.60s...: exit %d, expected %d and '%s':\n%s", args, rc, code, must_mention, out);
+  free(cmd);
+}
+
 /* ---- processes: a sweep in the background ------------------------------------------------ */
 
 static void pause_ms(int ms)
@@ -668,6 +690,19 @@ int main(void)
   expect("plot caraxis --out x.pdf", 2, ".png or .svg");
   expect("plot nosuch --out x.png", 2, problems);
   expect("plot caraxis --components 11 --out x.png", 2, "from 1 to 10");
+  /* option values longer than their buffers are refused, never cut short */
+  expect("sweep caraxis --m 00000000000000000000000000000000000000:1 --out /tmp/mbdae-never", 2,
+         "--m: the value is too long");
+  static char longer[6000];
+  snprintf(longer, sizeof longer, "sweep caraxis --out /tmp/mbdae-never --rtol 1e-4");
+  for (size_t n = strlen(longer); n + 8 < 4700;) {
+    n += (size_t)snprintf(longer + n, sizeof longer - n, ",1e-4");
+  }
+  expect_long(longer, 2, "--rtol: the value is too long");
+  snprintf(longer, sizeof longer, "sweep caraxis --out /tmp/mbdae-never/%04000d", 0);
+  expect_long(longer, 2, "--out: the folder name is too long");
+  snprintf(longer, sizeof longer, "plot caraxis --out x.png --components 1%0600d", 0);
+  expect_long(longer, 2, "--components: the value is too long");
   CHECK(access("/tmp/mbdae-never", F_OK) != 0, "bad input must not create the output folder");
 
   check_full_sweep(have_gnuplot);
