@@ -379,7 +379,11 @@ static int read_line(char *line, size_t len, int *where, int *have_header, sweep
              MAX_FIELDS);
     return -1;
   }
-  if (strcmp(fields[0], columns[0].name) == 0) { /* the first header, or a shard's */
+  int named = 0; /* a header starts with a column's name (in any order); a row cannot */
+  for (int c = 0; c < NCOLUMNS && !named; c++) {
+    named = strcmp(fields[0], columns[c].name) == 0;
+  }
+  if (named) { /* the first header, or a shard's */
     *have_header = 1;
     return read_header(fields, nf, where, why, whylen);
   }

@@ -664,6 +664,17 @@ static void check_hostile_csv(void)
   rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
   CHECK(rc == 2 && strstr(out, "runs.csv:1: unknown column 'evil'"),
         "--report with an unknown column: exit %d:\n%s", rc, out);
+  f = fopen(pwned, "w"); /* columns are found by name, in any order */
+  if (f) {
+    fputs("nres_fd,repeats,cpu_max,cpu_min,cpu_seconds,nlu,njac,nres,accepted,steps,mescd,scd,"
+          "message,status,h0,atol,rtol,solver,spec,problem\n"
+          "0,1,0.1,0.1,0.1,1,1,1,1,1,,,,ok,1e-3,1e-3,1e-3,ida,dpendulum,dpendulum\n",
+          f);
+    fclose(f);
+  }
+  rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
+  CHECK(rc == 0 && count_in_file(dir, "runs.json", "\"solver\": \"ida\"") == 1,
+        "--report with the columns in another order: exit %d:\n%s", rc, out);
 }
 
 int main(void)
