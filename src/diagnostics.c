@@ -1,19 +1,53 @@
-/* Diagnostics of a problem instance: the size of the residual against the size of its terms,
- * and the analytic Jacobian against central differences (error O(h^2), h = eps^(1/3) scale, so
- * that truncation and rounding are balanced: Nocedal & Wright, Numerical Optimization, 8.1). */
+/* Diagnostics of a problem, or of any DAE given by callbacks (mbdae_functions):
+ *
+ * - residual size: |F_i| against the size of the terms of equation i;
+ * - Jacobian check, entry by entry, against central differences extrapolated by Richardson
+ *   (error O(h^4); steps h_j = eps^(1/3) typ_j, see STEP_FACTOR; Nocedal & Wright, Numerical
+ *   Optimization, 2nd ed., 8.1, for the balance of truncation and rounding).  Each entry is judged
+ * against its own size, not its column's: a column holding a 1e8 stiffness term would hide any
+ * error below ~100.  Rounding in F_i can make D_ij wrong by r_ij = 16 eps size_i / h_j when F_i is
+ * the difference of large terms; that allowance is used only where the plain comparison fails, and
+ * is reported;
+ * - hidden constraints: g' is checked as the derivative of g, and g'' as the derivative of g',
+ *   along the line (t + s, y + s y') with y' made to satisfy the differential rows of F.  Why
+ *   this is sound: there y'_pos = v and y'_v = the accelerations F gives, so d/ds g(t+s, y+s y')
+ *   = g_t + G v, which is what g' claims to be on the solution, for any y (on the constraint
+ *   manifold or not); the same holds one level up because g' depends on (t, y) only (checked:
+ *   were it to depend on y', y'' would be needed and the check says unsupported).  No
+ *   integration, so no solver error enters, and random off-manifold states make every term of
+ *   g' and g'' visible (at consistent states g' = 0 and a sign flip hides);
+ * - check points: initial values, reference, random states (a local xorshift64: no global state).
+ * The library never prints: results go into the caller's structs. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dense.h"
 #include "mbdae/mbdae.h"
 
+/* What rounding in one evaluation of F_i (or g_k) can amount to, in units of eps times the size
+ * of its terms: a generous count of the operations that add up to one value. */
+static const double ROUNDING_FACTOR = 16.0;
+
+/* Relative differencing steps.  Jacobian: eps^(1/3) = 6.1e-6, smaller than the eps^(1/5) that
+ * balances Richardson's O(h^4) truncation against rounding, because rounding has an allowance
+ * and truncation has none: where a row's first derivatives vanish (the car axis' springs at rest
+ * length) its size gives no scale for the truncation error, which must then be negligible.
+ * Constraints along the line: eps^(1/5) = 7.4e-4, the balanced step (with eps^(1/3), rounding in
+ * Andrews' g' at the reference, a cancellation of terms of 1e4, exceeded its allowance). */
+static const double STEP_FACTOR = 6.1e-6;
+static const double LINE_STEP_FACTOR = 7.4e-4;
+
 int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel)
 {
-  int n = mbdae_problem_neq(p);
-  double *res = malloc(sizeof(double) * (size_t)(n + 2 * n * n));
+  if (!p || !y || !yp || !max_abs || !max_rel) {
+    return MBDAE_ERR_ARG;
+  }
+  size_t n = (size_t)mbdae_problem_neq(p);
+  double *res = malloc(sizeof(double) * (n + 2 * n * n));
   if (!res) {
     return MBDAE_ERR_NOMEM;
   }
@@ -24,9 +58,9 @@ int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *
   }
   if (rc == 0) {
     double worst_abs = 0.0, worst_rel = 0.0;
-    for (int i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
       double size = 0.0;
-      for (int j = 0; j < n; j++) {
+      for (size_t j = 0; j < n; j++) {
         size += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
       }
       double a = fabs(res[i]);
@@ -41,95 +75,651 @@ int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *
   return rc;
 }
 
-/* Column j of (J - D) relative to column j of J, maximised over j.  What rounding in F alone
- * can produce, ROUNDING_FACTOR * eps * size_i / h_j with size_i the size of the terms of equation
- * i, is not counted: F_i may be the small difference of large terms (a stiff spring force), and a
- * difference quotient with a small step then shows nothing but that rounding. */
-static const double ROUNDING_FACTOR = 16.0;
+/* ---- the problem's own functions as callbacks ---------------------------------------------- */
 
-static double column_error(int n, const double *jac, const double *fd, const double *size,
-                           const double *step)
+/* ctx is the problem, passed through void * and only ever read (the instance is immutable). */
+static int problem_res(void *ctx, double t, const double *y, const double *yp, double *res)
 {
-  double worst = 0.0;
-  for (int j = 0; j < n; j++) {
-    double scale = 0.0, diff = 0.0;
-    for (int i = 0; i < n; i++) {
-      double noise = ROUNDING_FACTOR * DBL_EPSILON * size[i] / step[j];
-      scale = fmax(scale, fabs(MBDAE_AT(jac, n, i, j)));
-      diff = fmax(diff, fabs(MBDAE_AT(jac, n, i, j) - MBDAE_AT(fd, n, i, j)) - noise);
-    }
-    worst = fmax(worst, scale > 0.0 ? diff / scale : diff);
-  }
-  return worst;
+  return mbdae_problem_res(ctx, t, y, yp, res);
 }
 
-/* size_i = |F_i| + sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| */
-static void term_sizes(int n, const double *res, const double *dfdy, const double *dfdyp,
-                       const double *y, const double *yp, double *size)
+static int problem_jac(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                       double *dfdyp)
 {
-  for (int i = 0; i < n; i++) {
-    size[i] = fabs(res[i]);
-    for (int j = 0; j < n; j++) {
-      size[i] += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
-    }
-  }
+  return mbdae_problem_jac(ctx, t, y, yp, dfdy, dfdyp);
 }
 
-/* Central differences of F with respect to v (v is y or yp, perturbed in place and restored). */
-static int difference_columns(const mbdae_problem *p, double t, double *y, double *yp, double *v,
-                              double *fd, double *rplus, double *rminus, double *steps)
+static int problem_constraints(void *ctx, double t, const double *y, const double *yp, double *gpos,
+                               double *gvel, double *gacc)
 {
-  int n = mbdae_problem_neq(p);
-  double step = cbrt(DBL_EPSILON);
-  for (int j = 0; j < n; j++) {
-    double saved = v[j], h = step * fmax(fabs(saved), 1e-3);
+  return mbdae_problem_constraints(ctx, t, y, yp, gpos, gvel, gacc);
+}
+
+void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
+{
+  fns->neq = mbdae_problem_neq(p);
+  fns->nconstraints = mbdae_problem_nconstraints(p);
+  fns->res = problem_res;
+  fns->jac = problem_jac;
+  fns->constraints = fns->nconstraints > 0 ? problem_constraints : NULL;
+  fns->ctx = (void *)p;
+}
+
+int mbdae_problem_jac_approximate(const mbdae_problem *p)
+{
+  const char *spec = p ? mbdae_problem_spec(p) : NULL;
+  const char *opts = spec ? strchr(spec, ':') : NULL;
+  while (opts) {
+    opts++;
+    size_t len = strcspn(opts, ",");
+    if (len == strlen("jac=approx") && strncmp(opts, "jac=approx", len) == 0) {
+      return 1;
+    }
+    opts = strchr(opts, ',');
+  }
+  return 0;
+}
+
+/* ---- Jacobian check ------------------------------------------------------------------------ */
+
+static double typical(const double *typ, const double *v, size_t j)
+{
+  return typ && typ[j] > 0.0 ? typ[j] : fmax(fabs(v[j]), 1.0);
+}
+
+/* (F(v + s e_j) - F(v - s e_j)) / (2 s) into out (v is y or yp, perturbed and restored). */
+static int central(const mbdae_functions *f, double t, double *y, double *yp, double *v, size_t j,
+                   double s, double *rplus, double *rminus, double *out)
+{
+  double saved = v[j];
+  v[j] = saved + s;
+  int rc = f->res(f->ctx, t, y, yp, rplus);
+  v[j] = saved - s;
+  if (rc == 0) {
+    rc = f->res(f->ctx, t, y, yp, rminus);
+  }
+  v[j] = saved;
+  for (size_t i = 0; rc == 0 && i < (size_t)f->neq; i++) {
+    out[i] = (rplus[i] - rminus[i]) / (2.0 * s);
+  }
+  return rc;
+}
+
+/* Column j of D: central differences with steps h and 2h, extrapolated (4 D_h - D_2h) / 3
+ * (Richardson): truncation O(h^4), so that it stays below rounding even where a row's first
+ * derivatives vanish and its third do not (the car axis' springs at rest length).  The step
+ * h = STEP_FACTOR typ_j is made exact in floating point; steps[j] = h. */
+static int difference_columns(const mbdae_functions *f, double t, double *y, double *yp, double *v,
+                              const double *typ, double *fd, double *rplus, double *rminus,
+                              double *wide, double *steps)
+{
+  size_t n = (size_t)f->neq;
+  for (size_t j = 0; j < n; j++) {
+    double h = (v[j] + STEP_FACTOR * typical(typ, v, j)) - v[j];
     steps[j] = h;
-    v[j] = saved + h;
-    int rc = mbdae_problem_res(p, t, y, yp, rplus);
-    v[j] = saved - h;
+    double *col = &MBDAE_AT(fd, n, 0, j);
+    int rc = central(f, t, y, yp, v, j, h, rplus, rminus, col);
     if (rc == 0) {
-      rc = mbdae_problem_res(p, t, y, yp, rminus);
+      rc = central(f, t, y, yp, v, j, 2.0 * h, rplus, rminus, wide);
     }
-    v[j] = saved;
     if (rc != 0) {
       return rc;
     }
-    for (int i = 0; i < n; i++) {
-      MBDAE_AT(fd, n, i, j) = (rplus[i] - rminus[i]) / (2.0 * h);
+    for (size_t i = 0; i < n; i++) {
+      col[i] = (4.0 * col[i] - wide[i]) / 3.0;
+    }
+  }
+  return 0;
+}
+
+/* The work arrays of one Jacobian check: J, J', D, D' (n x n), then vectors of n. */
+typedef struct jac_work {
+  double *jac[2], *fd[2];
+  double *y, *yp, *res, *rplus, *rminus, *wide, *steps[2], *size, *rowmax;
+} jac_work;
+
+static double *jac_work_alloc(size_t n, jac_work *w)
+{
+  size_t nn = n * n;
+  double *block = malloc(sizeof(double) * (4 * nn + 10 * n));
+  if (!block) {
+    return NULL;
+  }
+  double *v = block;
+  for (int m = 0; m < 2; m++) {
+    w->jac[m] = v;
+    w->fd[m] = v + nn;
+    v += 2 * nn;
+  }
+  double **vec[] = {&w->y,    &w->yp,       &w->res,      &w->rplus, &w->rminus,
+                    &w->wide, &w->steps[0], &w->steps[1], &w->size,  &w->rowmax};
+  for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++) {
+    *vec[k] = v;
+    v += n;
+  }
+  return block;
+}
+
+/* size_i = |F_i| + sum_k |D_ik y_k| + |D'_ik y'_k|, what rounding in F_i scales with;
+ * rowmax_i = max_k max(|D_ik| typ_k, |D'_ik| typ'_k), the largest change of F_i that one
+ * variable makes over its typical size (the row's size in units that do not depend on how each
+ * variable is measured: a 1e8 stiffness times 1e-5 m is compared with a mass times 1e3 m/s^2). */
+static void row_sizes(size_t n, const double *const typ[2], jac_work *w)
+{
+  for (size_t i = 0; i < n; i++) {
+    w->size[i] = fabs(w->res[i]);
+    w->rowmax[i] = 0.0;
+    for (size_t k = 0; k < n; k++) {
+      double d = MBDAE_AT(w->fd[0], n, i, k), dp = MBDAE_AT(w->fd[1], n, i, k);
+      w->size[i] += fabs(d * w->y[k]) + fabs(dp * w->yp[k]);
+      double change =
+          fmax(fabs(d) * typical(typ[0], w->y, k), fabs(dp) * typical(typ[1], w->yp, k));
+      w->rowmax[i] = fmax(w->rowmax[i], change);
+    }
+  }
+}
+
+/* One entry: its error (rounding allowance deducted where the plain comparison fails). */
+static void judge_entry(const jac_work *w, size_t n, int m, size_t i, size_t j, double typ_j,
+                        mbdae_jac_check *out)
+{
+  double jv = MBDAE_AT(w->jac[m], n, i, j), dv = MBDAE_AT(w->fd[m], n, i, j);
+  double least = MBDAE_CHECK_ROW_FRACTION * w->rowmax[i] / typ_j;
+  double scale = fmax(fmax(fabs(jv), fabs(dv)), least);
+  double diff = fabs(jv - dv), err = scale > 0.0 ? diff / scale : 0.0;
+  out->nnz += jv != 0.0;
+  if (err > MBDAE_CHECK_TOL) {
+    double allowance = ROUNDING_FACTOR * DBL_EPSILON * w->size[i] / w->steps[m][j];
+    err = fmax(diff - allowance, 0.0) / scale;
+    if (err <= MBDAE_CHECK_TOL) {
+      if (out->nrounding == 0 || allowance > out->rounding) {
+        out->rounding_matrix = m;
+        out->rounding_row = (int)i;
+        out->rounding_col = (int)j;
+        out->rounding = allowance;
+      }
+      out->nrounding++;
+    }
+  }
+  if (err > out->err || (out->row < 0 && err >= out->err)) {
+    out->err = err;
+    out->matrix = m;
+    out->row = (int)i;
+    out->col = (int)j;
+    out->jac = jv;
+    out->fd = dv;
+  }
+}
+
+static int jac_arguments_bad(const mbdae_functions *f, const double *y, const double *yp,
+                             const mbdae_jac_check *out)
+{
+  return !f || !f->res || !f->jac || f->neq <= 0 || !y || !yp || !out;
+}
+
+int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
+                    const double *ytyp, const double *yptyp, mbdae_jac_check *out)
+{
+  if (jac_arguments_bad(f, y, yp, out)) {
+    return MBDAE_ERR_ARG;
+  }
+  size_t n = (size_t)f->neq;
+  jac_work w;
+  double *block = jac_work_alloc(n, &w);
+  if (!block) {
+    return MBDAE_ERR_NOMEM;
+  }
+  memset(out, 0, sizeof *out);
+  out->row = out->col = -1;
+  memcpy(w.y, y, sizeof(double) * n);
+  memcpy(w.yp, yp, sizeof(double) * n);
+  int rc = f->jac(f->ctx, t, y, yp, w.jac[0], w.jac[1]);
+  if (rc == 0) {
+    rc = f->res(f->ctx, t, y, yp, w.res);
+  }
+  if (rc == 0) {
+    rc = difference_columns(f, t, w.y, w.yp, w.y, ytyp, w.fd[0], w.rplus, w.rminus, w.wide,
+                            w.steps[0]);
+  }
+  if (rc == 0) {
+    rc = difference_columns(f, t, w.y, w.yp, w.yp, yptyp, w.fd[1], w.rplus, w.rminus, w.wide,
+                            w.steps[1]);
+  }
+  if (rc == 0) {
+    const double *const typ[2] = {ytyp, yptyp};
+    row_sizes(n, typ, &w);
+    for (int m = 0; m < 2; m++) {
+      for (size_t j = 0; j < n; j++) {
+        double typ_j = typical(typ[m], m == 0 ? w.y : w.yp, j);
+        for (size_t i = 0; i < n; i++) {
+          judge_entry(&w, n, m, i, j, typ_j, out);
+        }
+      }
+    }
+    out->ok = out->err <= MBDAE_CHECK_TOL;
+  }
+  free(block);
+  return rc;
+}
+
+/* ---- hidden constraints -------------------------------------------------------------------- */
+
+/* y' with the differential rows of F solved: F is K y' - f with K diagonal (checked), so one
+ * Newton step y'_i -= F_i / K_ii on the rows with K_ii != 0 is exact up to rounding.  kmat and
+ * res are work arrays (n x n and n). */
+static int consistent_yp(const mbdae_functions *f, double t, const double *y, double *yp,
+                         double *kmat, double *res)
+{
+  size_t n = (size_t)f->neq;
+  int rc = f->jac(f->ctx, t, y, yp, NULL, kmat);
+  if (rc == 0) {
+    rc = f->res(f->ctx, t, y, yp, res);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  for (size_t j = 0; j < n; j++) {
+    for (size_t i = 0; i < n; i++) {
+      if (i != j && MBDAE_AT(kmat, n, i, j) != 0.0) {
+        return MBDAE_ERR_UNSUPPORTED;
+      }
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    double k = MBDAE_AT(kmat, n, i, i);
+    if (k != 0.0) {
+      yp[i] -= res[i] / k;
+    }
+  }
+  return 0;
+}
+
+/* The work of one constraint check: nc-vectors for g and g' at the point, at +s and -s, the
+ * differences, the term sizes; n-vectors for y, y'; the n x n matrix for dF/dy'. */
+typedef struct con_work {
+  double *g[2], *gacc, *plus[2], *minus[2], *fd[2], *terms[2], *size[2];
+  double *y, *yp, *ytmp, *yptmp, *res, *kmat;
+  double timescale[2]; /* per level, the time in which some variable that g (g') depends on
+                          moves by its typical size */
+} con_work;
+
+static double *con_work_alloc(size_t n, size_t nc, con_work *w)
+{
+  double *block = malloc(sizeof(double) * (13 * nc + 5 * n + n * n));
+  if (!block) {
+    return NULL;
+  }
+  double *v = block;
+  double **cvec[] = {&w->g[0],     &w->g[1],     &w->gacc,   &w->plus[0], &w->plus[1],
+                     &w->minus[0], &w->minus[1], &w->fd[0],  &w->fd[1],   &w->terms[0],
+                     &w->terms[1], &w->size[0],  &w->size[1]};
+  for (size_t k = 0; k < sizeof cvec / sizeof cvec[0]; k++) {
+    *cvec[k] = v;
+    v += nc;
+  }
+  double **nvec[] = {&w->y, &w->yp, &w->ytmp, &w->yptmp, &w->res};
+  for (size_t k = 0; k < sizeof nvec / sizeof nvec[0]; k++) {
+    *nvec[k] = v;
+    v += n;
+  }
+  w->kmat = v;
+  return block;
+}
+
+/* g and g' at (t, y, y'); MBDAE_ERR_UNSUPPORTED when either depends on y' (a perturbed y'
+ * must give them bit for bit). */
+static int levels_at_point(const mbdae_functions *f, double t, con_work *w)
+{
+  size_t n = (size_t)f->neq, nc = (size_t)f->nconstraints;
+  int rc = f->constraints(f->ctx, t, w->y, w->yp, w->g[0], w->g[1], w->gacc);
+  for (size_t i = 0; i < n; i++) {
+    w->yptmp[i] = w->yp[i] * 1.25 + 0.5;
+  }
+  if (rc == 0) {
+    rc = f->constraints(f->ctx, t, w->y, w->yptmp, w->plus[0], w->plus[1], NULL);
+  }
+  for (size_t k = 0; rc == 0 && k < nc; k++) {
+    if (w->plus[0][k] != w->g[0][k] || w->plus[1][k] != w->g[1][k]) {
+      rc = MBDAE_ERR_UNSUPPORTED;
+    }
+  }
+  return rc;
+}
+
+/* g, g' at (t + s, y + s y') into plus, minus for s = +-step. */
+static int levels_along(const mbdae_functions *f, double t, double step, double sign, con_work *w,
+                        double *out[2])
+{
+  size_t n = (size_t)f->neq;
+  for (size_t i = 0; i < n; i++) {
+    w->ytmp[i] = w->y[i] + sign * step * w->yp[i];
+  }
+  return f->constraints(f->ctx, t + sign * step, w->ytmp, w->yp, out[0], out[1], NULL);
+}
+
+/* terms[l]_k = max_j |dg_k/dy_j y'_j| (the largest term of the derivative) and size[l]_k =
+ * |g_k| + sum_j |dg_k/dy_j y_j| (what rounding in g_k scales with), for g (l = 0) and g' (1). */
+static int term_sizes(const mbdae_functions *f, double t, const double *ytyp, con_work *w)
+{
+  size_t n = (size_t)f->neq, nc = (size_t)f->nconstraints;
+  for (int l = 0; l < 2; l++) {
+    for (size_t k = 0; k < nc; k++) {
+      w->terms[l][k] = 0.0;
+      w->size[l][k] = fabs(w->g[l][k]);
+    }
+  }
+  memcpy(w->ytmp, w->y, sizeof(double) * n);
+  w->timescale[0] = w->timescale[1] = HUGE_VAL;
+  for (size_t j = 0; j < n; j++) {
+    double typ = typical(ytyp, w->y, j);
+    double h = (w->y[j] + STEP_FACTOR * typ) - w->y[j];
+    w->ytmp[j] = w->y[j] + h;
+    int rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->plus[0], w->plus[1], NULL);
+    w->ytmp[j] = w->y[j] - h;
+    if (rc == 0) {
+      rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->minus[0], w->minus[1], NULL);
+    }
+    w->ytmp[j] = w->y[j];
+    if (rc != 0) {
+      return rc;
+    }
+    for (int l = 0; l < 2; l++) {
+      for (size_t k = 0; k < nc; k++) {
+        double d = (w->plus[l][k] - w->minus[l][k]) / (2.0 * h);
+        w->terms[l][k] = fmax(w->terms[l][k], fabs(d * w->yp[j]));
+        w->size[l][k] += fabs(d * w->y[j]);
+        if (d != 0.0 && w->yp[j] != 0.0) {
+          w->timescale[l] = fmin(w->timescale[l], typ / fabs(w->yp[j]));
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+/* The step along the line for level l: LINE_STEP_FACTOR times its time scale (1 when nothing that
+ * level depends on moves). */
+static double line_step(double t, const con_work *w, int l)
+{
+  double scale = isfinite(w->timescale[l]) ? w->timescale[l] : 1.0;
+  return (t + LINE_STEP_FACTOR * scale) - t;
+}
+
+static void judge_levels(size_t nc, const double step[2], const con_work *w,
+                         mbdae_constraint_check *out)
+{
+  for (int l = 0; l < 2; l++) {
+    const double *value = l == 0 ? w->g[1] : w->gacc;
+    for (size_t k = 0; k < nc; k++) {
+      double v = value[k], d = w->fd[l][k];
+      double scale = fmax(fmax(fabs(v), fabs(d)), MBDAE_CHECK_ROW_FRACTION * w->terms[l][k]);
+      double err = scale > 0.0 ? fabs(v - d) / scale : 0.0;
+      if (err > MBDAE_CHECK_TOL) { /* rounding in g_k may dominate: deduct what it can make */
+        double allowance = ROUNDING_FACTOR * DBL_EPSILON * w->size[l][k] / step[l];
+        err = fmax(fabs(v - d) - allowance, 0.0) / scale;
+      }
+      if (err > out->err || out->index < 0) {
+        out->err = err;
+        out->level = l + 1;
+        out->index = (int)k;
+        out->value = v;
+        out->fd = d;
+      }
+    }
+  }
+}
+
+/* fd[l] = d/ds of g (l = 0) or g' (l = 1) along the line with the step of level l: central
+ * differences with steps s and 2s, extrapolated (4 D_s - D_2s) / 3 as for the Jacobian. */
+static int line_derivative(const mbdae_functions *f, double t, double step, int l, con_work *w)
+{
+  size_t nc = (size_t)f->nconstraints;
+  for (int pass = 0; pass < 2; pass++) {
+    double s = pass == 0 ? 2.0 * step : step;
+    int rc = levels_along(f, t, s, 1.0, w, w->plus);
+    if (rc == 0) {
+      rc = levels_along(f, t, s, -1.0, w, w->minus);
+    }
+    if (rc != 0) {
+      return rc;
+    }
+    for (size_t k = 0; k < nc; k++) {
+      double d = (w->plus[l][k] - w->minus[l][k]) / (2.0 * s);
+      w->fd[l][k] = pass == 0 ? d : (4.0 * d - w->fd[l][k]) / 3.0;
+    }
+  }
+  return 0;
+}
+
+static int constraint_check_run(const mbdae_functions *f, double t, const double *ytyp, con_work *w,
+                                mbdae_constraint_check *out)
+{
+  int rc = consistent_yp(f, t, w->y, w->yp, w->kmat, w->res);
+  if (rc == 0) {
+    rc = levels_at_point(f, t, w);
+  }
+  if (rc == 0) {
+    rc = term_sizes(f, t, ytyp, w);
+  }
+  double step[2] = {line_step(t, w, 0), line_step(t, w, 1)};
+  for (int l = 0; rc == 0 && l < 2; l++) {
+    rc = line_derivative(f, t, step[l], l, w);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  judge_levels((size_t)f->nconstraints, step, w, out);
+  out->ok = out->err <= MBDAE_CHECK_TOL;
+  return 0;
+}
+
+int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+                            const double *ytyp, mbdae_constraint_check *out)
+{
+  if (!f || !f->res || !f->jac || f->neq <= 0 || f->nconstraints < 0 || !y || !yp || !out ||
+      (f->nconstraints > 0 && !f->constraints)) {
+    return MBDAE_ERR_ARG;
+  }
+  memset(out, 0, sizeof *out);
+  out->index = -1;
+  out->ok = 1;
+  if (f->nconstraints == 0) {
+    return 0;
+  }
+  con_work w;
+  double *block = con_work_alloc((size_t)f->neq, (size_t)f->nconstraints, &w);
+  if (!block) {
+    return MBDAE_ERR_NOMEM;
+  }
+  memcpy(w.y, y, sizeof(double) * (size_t)f->neq);
+  memcpy(w.yp, yp, sizeof(double) * (size_t)f->neq);
+  int rc = constraint_check_run(f, t, ytyp, &w, out);
+  free(block);
+  return rc;
+}
+
+/* ---- check points --------------------------------------------------------------------------- */
+
+/* xorshift64 (Marsaglia 2003), state kept by the caller: a uniform number in [-1, 1]. */
+static double next_uniform(uint64_t *state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return 2.0 * (double)(*state >> 11) / 9007199254740992.0 - 1.0;
+}
+
+void mbdae_check_points_free(mbdae_check_points *pts)
+{
+  if (pts) {
+    free(pts->y);
+    memset(pts, 0, sizeof *pts);
+  }
+}
+
+/* typ_j = max(typ_j, |v_j|), leaving out values at rounding level (below 1e-12 max_k |v_k|: the
+ * crank's published init1 prints 1.8e-20 for an acceleration that is zero). */
+static void widen(size_t n, const double *v, double *typ)
+{
+  double vmax = 0.0;
+  for (size_t j = 0; j < n; j++) {
+    vmax = fmax(vmax, fabs(v[j]));
+  }
+  for (size_t j = 0; j < n; j++) {
+    if (fabs(v[j]) > 1e-12 * vmax) {
+      typ[j] = fmax(typ[j], fabs(v[j]));
+    }
+  }
+}
+
+/* The initial values of q into y0, yp0, and its reference with a consistent y' into yref, ypref
+ * (1 when there is one, 0 when not, or a negative code); the typical sizes widened by all. */
+static int known_states(const mbdae_problem *q, double *y0, double *yp0, double *yref,
+                        double *ypref, double *typ, double *typp, double *kmat, double *res)
+{
+  mbdae_functions f;
+  mbdae_problem_functions(q, &f);
+  size_t n = (size_t)f.neq;
+  int rc = mbdae_problem_init(q, y0, yp0);
+  if (rc != 0) {
+    return rc;
+  }
+  widen(n, y0, typ);
+  widen(n, yp0, typp);
+  if (mbdae_problem_ref(q, yref) != 0) {
+    return 0;
+  }
+  memcpy(ypref, yp0, sizeof(double) * n);
+  rc = consistent_yp(&f, mbdae_problem_tend(q), yref, ypref, kmat, res);
+  if (rc != 0) {
+    return rc;
+  }
+  widen(n, yref, typ);
+  widen(n, ypref, typp);
+  return 1;
+}
+
+/* Initial values, the reference, and the typical sizes, widened by the states of the problem's
+ * default configuration (its variants share the physical scales; crank:init=2 starts from
+ * q = 0 and has no reference).  Sizes no state gives are 1. */
+static int fixed_points(const mbdae_problem *p, mbdae_check_points *pts, double *scratch,
+                        double *kmat, double *res)
+{
+  size_t n = (size_t)mbdae_problem_neq(p);
+  int has_ref =
+      known_states(p, pts->y, pts->yp, pts->y + n, pts->yp + n, pts->ytyp, pts->yptyp, kmat, res);
+  if (has_ref < 0) {
+    return has_ref;
+  }
+  pts->t[0] = mbdae_problem_t0(p);
+  pts->label[0] = "initial values";
+  pts->t[1] = mbdae_problem_tend(p);
+  pts->label[1] = "reference";
+  pts->npoints = 1 + has_ref;
+  mbdae_problem *def = NULL;
+  if (mbdae_problem_create(mbdae_problem_name(p), &def, NULL, 0) == 0 &&
+      mbdae_problem_neq(def) == (int)n) {
+    int rc = known_states(def, scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, pts->ytyp,
+                          pts->yptyp, kmat, res);
+    has_ref = rc < 0 ? rc : has_ref;
+  }
+  mbdae_problem_destroy(def);
+  for (size_t j = 0; j < n; j++) {
+    pts->ytyp[j] = pts->ytyp[j] > 0.0 ? pts->ytyp[j] : 1.0;
+    pts->yptyp[j] = pts->yptyp[j] > 0.0 ? pts->yptyp[j] : 1.0;
+  }
+  return has_ref < 0 ? has_ref : 0;
+}
+
+/* A random state around the initial values (k-th point, its own seed); retried when the
+ * residual cannot be evaluated there. */
+static int random_point(const mbdae_problem *p, const mbdae_functions *f, int k,
+                        mbdae_check_points *pts, double *kmat, double *res)
+{
+  size_t n = (size_t)f->neq;
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  double *y = pts->y + (size_t)pts->npoints * n, *yp = pts->yp + (size_t)pts->npoints * n;
+  uint64_t state = 0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1);
+  int rc = MBDAE_ERR_RES;
+  for (int attempt = 0; attempt < 10 && rc != 0; attempt++) {
+    double t = t0 + 0.5 * (1.0 + next_uniform(&state)) * (tend - t0);
+    for (size_t j = 0; j < n; j++) {
+      y[j] = pts->y[j] + pts->ytyp[j] * next_uniform(&state);
+      yp[j] = pts->yp[j] + pts->yptyp[j] * next_uniform(&state);
+    }
+    rc = consistent_yp(f, t, y, yp, kmat, res);
+    pts->t[pts->npoints] = t;
+  }
+  if (rc == 0) {
+    pts->label[pts->npoints++] = "random";
+  }
+  return rc;
+}
+
+int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts)
+{
+  if (!pts) {
+    return MBDAE_ERR_ARG;
+  }
+  memset(pts, 0, sizeof *pts);
+  if (!p) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_functions f;
+  mbdae_problem_functions(p, &f);
+  size_t n = (size_t)f.neq, npt = MBDAE_CHECK_MAX_POINTS;
+  double *block = calloc(2 * npt * n + 7 * n + n * n, sizeof(double));
+  if (!block) {
+    return MBDAE_ERR_NOMEM;
+  }
+  pts->y = block;
+  pts->yp = block + npt * n;
+  pts->ytyp = pts->yp + npt * n;
+  pts->yptyp = pts->ytyp + n;
+  double *res = pts->yptyp + n, *scratch = res + n, *kmat = scratch + 4 * n;
+  int rc = fixed_points(p, pts, scratch, kmat, res);
+  for (int k = 0; rc == 0 && k < MBDAE_CHECK_RANDOM; k++) {
+    rc = random_point(p, &f, k, pts, kmat, res);
+  }
+  if (rc != 0) {
+    mbdae_check_points_free(pts);
+  }
+  return rc;
+}
+
+int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
+                    mbdae_constraint_check *con)
+{
+  if (!f || !pts || !pts->y || !jac || !con) {
+    return MBDAE_ERR_ARG;
+  }
+  size_t n = (size_t)f->neq;
+  for (int k = 0; k < pts->npoints; k++) {
+    const double *y = pts->y + (size_t)k * n, *yp = pts->yp + (size_t)k * n;
+    int rc = mbdae_check_jac(f, pts->t[k], y, yp, pts->ytyp, pts->yptyp, &jac[k]);
+    if (rc == 0) {
+      rc = mbdae_check_constraints(f, pts->t[k], y, yp, pts->ytyp, &con[k]);
+    }
+    if (rc != 0) {
+      return rc;
     }
   }
   return 0;
 }
 
 int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
-                            double *err_dfdy, double *err_dfdyp)
+                            mbdae_jac_check *out)
 {
-  int n = mbdae_problem_neq(p);
-  size_t nn = (size_t)n * (size_t)n;
-  double *work = malloc(sizeof(double) * (3 * nn + 6 * (size_t)n));
-  if (!work) {
-    return MBDAE_ERR_NOMEM;
+  if (!p || !y || !yp || !out) {
+    return MBDAE_ERR_ARG;
   }
-  double *dfdy = work, *dfdyp = dfdy + nn, *fd = dfdyp + nn;
-  double *ycopy = fd + nn, *ypcopy = ycopy + n, *rplus = ypcopy + n, *rminus = rplus + n;
-  double *size = rminus + n, *steps = size + n;
-  memcpy(ycopy, y, sizeof(double) * (size_t)n);
-  memcpy(ypcopy, yp, sizeof(double) * (size_t)n);
-  int rc = mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp);
+  mbdae_check_points pts;
+  int rc = mbdae_problem_check_points(p, &pts);
   if (rc == 0) {
-    rc = mbdae_problem_res(p, t, y, yp, rplus);
+    mbdae_functions f;
+    mbdae_problem_functions(p, &f);
+    rc = mbdae_check_jac(&f, t, y, yp, pts.ytyp, pts.yptyp, out);
   }
-  if (rc == 0) {
-    term_sizes(n, rplus, dfdy, dfdyp, y, yp, size);
-    rc = difference_columns(p, t, ycopy, ypcopy, ycopy, fd, rplus, rminus, steps);
-  }
-  if (rc == 0) {
-    *err_dfdy = column_error(n, dfdy, fd, size, steps);
-    rc = difference_columns(p, t, ycopy, ypcopy, ypcopy, fd, rplus, rminus, steps);
-  }
-  if (rc == 0) {
-    *err_dfdyp = column_error(n, dfdyp, fd, size, steps);
-  }
-  free(work);
+  mbdae_check_points_free(&pts);
   return rc;
 }

@@ -7,7 +7,8 @@
  *
  * Matrices are dense and column-major: A[i + j*neq] is row i, column j.
  * Return codes: 0 success, negative an error (mbdae_strerror names it), positive a recoverable
- * failure of a callback (the residual cannot be evaluated at this point: retry with a smaller step).
+ * failure of a callback (the residual cannot be evaluated at this point: retry with a smaller
+ * step).
  *
  * Source of the problems: F. Mazzia, C. Magherini, Test Set for IVP Solvers, release 2.4 (Bari,
  * 2008); pendulum and double pendulum: Hafner & Poell, Comparison of regularisation methods
@@ -33,22 +34,22 @@ void mbdae_dependency_versions(char *buf, size_t len);
 
 /* ---- error codes: one table generates the enum and mbdae_strerror ------------------------ */
 
-#define MBDAE_ERROR_TABLE(X)                                                                   \
-  X(MBDAE_OK, 0, "success")                                                                    \
-  X(MBDAE_RECOVERABLE, 1, "recoverable failure: the residual cannot be evaluated here")        \
-  X(MBDAE_ERR_ARG, -1, "invalid argument")                                                     \
-  X(MBDAE_ERR_SPEC, -2, "invalid problem spec (unknown id or key, or bad value)")              \
-  X(MBDAE_ERR_NOREF, -3, "no reference solution is known for this configuration")             \
-  X(MBDAE_ERR_NOMEM, -4, "out of memory")                                                      \
-  X(MBDAE_ERR_SINGULAR, -5, "singular matrix")                                                 \
-  X(MBDAE_ERR_INTERNAL, -6, "internal error (bad argument to LAPACK or the solver library)")   \
-  X(MBDAE_ERR_MAX_STEPS, -7, "maximum number of steps reached")                                \
-  X(MBDAE_ERR_STEP_TOO_SMALL, -8, "step size too small")                                       \
-  X(MBDAE_ERR_CONV, -9, "repeated convergence failures of the nonlinear iteration")            \
-  X(MBDAE_ERR_ERRTEST, -10, "repeated error-test failures")                                    \
-  X(MBDAE_ERR_RES, -11, "the residual function failed")                                        \
-  X(MBDAE_ERR_SOLVER, -12, "the solver failed")                                                \
-  X(MBDAE_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                     \
+#define MBDAE_ERROR_TABLE(X)                                                                       \
+  X(MBDAE_OK, 0, "success")                                                                        \
+  X(MBDAE_RECOVERABLE, 1, "recoverable failure: the residual cannot be evaluated here")            \
+  X(MBDAE_ERR_ARG, -1, "invalid argument")                                                         \
+  X(MBDAE_ERR_SPEC, -2, "invalid problem spec (unknown id or key, or bad value)")                  \
+  X(MBDAE_ERR_NOREF, -3, "no reference solution is known for this configuration")                  \
+  X(MBDAE_ERR_NOMEM, -4, "out of memory")                                                          \
+  X(MBDAE_ERR_SINGULAR, -5, "singular matrix")                                                     \
+  X(MBDAE_ERR_INTERNAL, -6, "internal error (bad argument to LAPACK or the solver library)")       \
+  X(MBDAE_ERR_MAX_STEPS, -7, "maximum number of steps reached")                                    \
+  X(MBDAE_ERR_STEP_TOO_SMALL, -8, "step size too small")                                           \
+  X(MBDAE_ERR_CONV, -9, "repeated convergence failures of the nonlinear iteration")                \
+  X(MBDAE_ERR_ERRTEST, -10, "repeated error-test failures")                                        \
+  X(MBDAE_ERR_RES, -11, "the residual function failed")                                            \
+  X(MBDAE_ERR_SOLVER, -12, "the solver failed")                                                    \
+  X(MBDAE_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                         \
   X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")
 
 enum mbdae_status {
@@ -161,12 +162,97 @@ int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_pro
 int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel);
 
-/* The analytic Jacobian against central differences of the residual, every column:
- * err = max_j max_i (|J_ij - D_ij| - r_ij) / max_i |J_ij| (columns of zeros: absolute), for dF/dy
- * and dF/dy' separately, where r_ij = 16 eps size_i / h_j is what rounding in F_i can cause
- * (size_i as in mbdae_problem_residual_size).  Steps h_j = eps^(1/3) max(|v_j|, 1e-3), v = y or y'. */
+/* A DAE given by callbacks over one context: what the checks below examine, so that a caller can
+ * check functions of its own, or wrap a problem's (mbdae_problem_functions fills one with the
+ * problem's own functions, ctx = the problem).  Callbacks return 0, or non-zero on failure. */
+typedef struct mbdae_functions {
+  int neq;          /* number of equations and variables */
+  int nconstraints; /* hidden constraints per level; 0: none (constraints may be NULL) */
+  int (*res)(void *ctx, double t, const double *y, const double *yp, double *res);
+  int (*jac)(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+             double *dfdyp); /* dense, column-major; either output may be NULL */
+  int (*constraints)(void *ctx, double t, const double *y, const double *yp, double *gpos,
+                     double *gvel, double *gacc); /* as mbdae_problem_constraints */
+  void *ctx;
+} mbdae_functions;
+void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
+
+/* 1 when the problem's Jacobian is approximate by design (its canonical spec holds jac=approx,
+ * e.g. andrews:jac=approx, the test set's II.13.4 approximation): a check reports it, it is not
+ * a mismatch.  0 otherwise. */
+int mbdae_problem_jac_approximate(const mbdae_problem *p);
+
+/* Thresholds of the checks: an entry, or a constraint derivative, is a mismatch when its error
+ * (below) exceeds MBDAE_CHECK_TOL; MBDAE_CHECK_ROW_FRACTION of a row's largest entry is the
+ * smallest magnitude an entry is judged against. */
+#define MBDAE_CHECK_TOL 1e-6
+#define MBDAE_CHECK_ROW_FRACTION 1e-3
+
+/* The Jacobian at one point against central differences D of the residual, entry by entry:
+ *   e_ij = max(0, |J_ij - D_ij| - r_ij) / max(|J_ij|, |D_ij|, MBDAE_CHECK_ROW_FRACTION s_i),
+ * s_i the largest |D_ik| of row i in either matrix.  Steps h_j = eps^(1/3) typ_j from the typical
+ * size typ_j of variable j (ytyp for dF/dy, yptyp for dF/dy'; NULL: max(|v_j|, 1)).
+ * r_ij = 16 eps size_i / h_j is what rounding in F_i alone can make of D_ij (size_i = |F_i| +
+ * sum_k |D_ik y_k| + |D'_ik y'_k|); it is deducted only where the comparison fails without it,
+ * and such entries are counted and the largest reported. */
+typedef struct mbdae_jac_check {
+  double err;          /* largest e_ij over both matrices */
+  int ok;              /* err <= MBDAE_CHECK_TOL */
+  int matrix;          /* where err occurs: 0 dF/dy, 1 dF/dy' */
+  int row, col;        /* 0-based row and column of that entry */
+  double jac, fd;      /* J_ij and D_ij there */
+  int nnz;             /* nonzero entries of J in both matrices */
+  int nrounding;       /* entries that pass only by the rounding allowance r_ij */
+  int rounding_matrix; /* the entry with the largest such allowance (when nrounding > 0) */
+  int rounding_row, rounding_col;
+  double rounding; /* r_ij there */
+} mbdae_jac_check;
+int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
+                    const double *ytyp, const double *yptyp, mbdae_jac_check *out);
+
+/* The hidden constraints' derivative levels at one point: g' against the derivative of g, and
+ * g'' against the derivative of g', along (t + s, y + s y'), s -> 0, by central differences.
+ * y' is first made to satisfy the differential rows of F (a diagonal dF/dy' is required), so
+ * that positions move with the velocities and velocities with the accelerations, as along the
+ * solution.  g and g' must not depend on y' (else y'' would be needed): MBDAE_ERR_UNSUPPORTED.
+ * Error e_k = max(0, |g'_k - D_k| - r_k) / max(|g'_k|, |D_k|, MBDAE_CHECK_ROW_FRACTION c_k),
+ * c_k the largest term |dg_k/dy_j y'_j| of D_k, r_k = 16 eps size(g_k) / s. */
+typedef struct mbdae_constraint_check {
+  double err;       /* largest e_k over both levels */
+  int ok;           /* err <= MBDAE_CHECK_TOL (1 when there are no constraints) */
+  int level;        /* where err occurs: 1 velocity (g'), 2 acceleration (g'') */
+  int index;        /* 0-based constraint */
+  double value, fd; /* the problem's g' (or g'') there, and the difference quotient */
+} mbdae_constraint_check;
+int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+                            const double *ytyp, mbdae_constraint_check *out);
+
+/* The points a problem is checked at: its consistent initial values; the reference at tend where
+ * one exists; MBDAE_CHECK_RANDOM random states (deterministic seed) y0 + typ u, u uniform in
+ * [-1, 1], t uniform in [t0, tend].  y' at the reference and random states satisfies the
+ * differential rows of F.  Typical sizes typ_j = max(|y0_j|, |yref_j|) (1 where both are 0), the
+ * same for y' from y'0 and y' at the reference. */
+enum { MBDAE_CHECK_RANDOM = 3, MBDAE_CHECK_MAX_POINTS = 2 + MBDAE_CHECK_RANDOM };
+typedef struct mbdae_check_points {
+  int npoints;
+  double t[MBDAE_CHECK_MAX_POINTS];
+  const char *label[MBDAE_CHECK_MAX_POINTS]; /* "initial values", "reference", "random" */
+  double *y, *yp;                            /* point k: y + k neq, yp + k neq */
+  double *ytyp, *yptyp;                      /* typical sizes, neq each */
+} mbdae_check_points;
+/* Allocates; release with mbdae_check_points_free (NULL-safe, also after a failure). */
+int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts);
+void mbdae_check_points_free(mbdae_check_points *pts);
+
+/* Both checks at every point (jac[k], con[k]: npoints entries each); what `mbdae check` and the
+ * tests run.  Returns 0, or the first failure of a callback. */
+int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
+                    mbdae_constraint_check *con);
+
+/* mbdae_check_jac with the problem's own functions at (t, y, y'), typical sizes from its check
+ * points. */
 int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
-                            double *err_dfdy, double *err_dfdyp);
+                            mbdae_jac_check *out);
 
 /* ---- accuracy measures (test set report conventions) -------------------------------------- */
 
@@ -180,14 +266,14 @@ double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, 
 /* ---- solvers ----------------------------------------------------------------------------- */
 
 typedef struct mbdae_options {
-  double rtol;     /* relative tolerance, > 0 */
-  double atol;     /* absolute tolerance, > 0 */
-  double h0;       /* initial step size; 0 lets the solver choose */
-  double hmax;     /* largest step size; 0 means no limit but the interval */
-  long max_steps;  /* limit on attempted steps; 0 means the default (10^6) */
+  double rtol;        /* relative tolerance, > 0 */
+  double atol;        /* absolute tolerance, > 0 */
+  double h0;          /* initial step size; 0 lets the solver choose */
+  double hmax;        /* largest step size; 0 means no limit but the interval */
+  long max_steps;     /* limit on attempted steps; 0 means the default (10^6) */
   const double *tout; /* optional output times, increasing, inside [t0, tend] */
   int ntout;          /* number of output times */
-  double *yout;       /* ntout * neq values, yout[k*neq + i] = y_i(tout[k]) from continuous output */
+  double *yout; /* ntout * neq values, yout[k*neq + i] = y_i(tout[k]) from continuous output */
   /* Optional observer of every accepted step: t at its end, the step size and the order used. */
   void (*on_step)(void *ctx, double t, double h, int order);
   void *on_step_ctx;
