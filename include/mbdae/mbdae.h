@@ -183,18 +183,20 @@ void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
 int mbdae_problem_jac_approximate(const mbdae_problem *p);
 
 /* Thresholds of the checks: an entry, or a constraint derivative, is a mismatch when its error
- * (below) exceeds MBDAE_CHECK_TOL; MBDAE_CHECK_ROW_FRACTION of a row's largest entry is the
- * smallest magnitude an entry is judged against. */
+ * (below) exceeds MBDAE_CHECK_TOL; MBDAE_CHECK_ROW_FRACTION of a row's size is the smallest
+ * magnitude an entry is judged against (it keeps O(h^4) truncation and rounding in J itself from
+ * counting as errors). */
 #define MBDAE_CHECK_TOL 1e-6
 #define MBDAE_CHECK_ROW_FRACTION 1e-3
 
-/* The Jacobian at one point against central differences D of the residual, entry by entry:
- *   e_ij = max(0, |J_ij - D_ij| - r_ij) / max(|J_ij|, |D_ij|, MBDAE_CHECK_ROW_FRACTION s_i),
- * s_i the largest |D_ik| of row i in either matrix.  Steps h_j = eps^(1/3) typ_j from the typical
- * size typ_j of variable j (ytyp for dF/dy, yptyp for dF/dy'; NULL: max(|v_j|, 1)).
- * r_ij = 16 eps size_i / h_j is what rounding in F_i alone can make of D_ij (size_i = |F_i| +
- * sum_k |D_ik y_k| + |D'_ik y'_k|); it is deducted only where the comparison fails without it,
- * and such entries are counted and the largest reported. */
+/* The Jacobian at one point against central differences D of the residual (steps h and 2h,
+ * Richardson-extrapolated), entry by entry:
+ *   e_ij = max(0, |J_ij - D_ij| - r_ij) / max(|J_ij|, |D_ij|, MBDAE_CHECK_ROW_FRACTION s_i /
+ * typ_j), s_i = max_k max(|D_ik| typ_k, |D'_ik| typ'_k) the row's size: the largest change of F_i
+ * that one variable makes over its typical size typ_k (ytyp for y, yptyp for y'; NULL: max(|v_k|,
+ * 1)). Steps h_j = eps^(1/3) typ_j. r_ij = 16 eps size_i / h_j is what rounding in F_i alone can
+ * make of D_ij (size_i = |F_i| + sum_k |D_ik y_k| + |D'_ik y'_k|); it is deducted only where the
+ * comparison fails without it, and such entries are counted and the largest reported. */
 typedef struct mbdae_jac_check {
   double err;          /* largest e_ij over both matrices */
   int ok;              /* err <= MBDAE_CHECK_TOL */
