@@ -519,7 +519,8 @@ static int constraints(const void *params, double t, const double *y, const doub
 
 static void describe(const void *params, problem_info *info)
 {
-  (void)params;
+  const andrews_params *a = params;
+  info->jac_approximate = a->jac == JAC_APPROX;
   for (int i = 0; i < NEQ; i++) {
     info->index[i] = i < VEL ? 1 : (i < ACC ? 2 : 3);
     info->in_scd[i] = i < VEL; /* report 2.4 II.13.4: scd over the seven angles only */

@@ -105,21 +105,6 @@ void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
   fns->ctx = (void *)p;
 }
 
-int mbdae_problem_jac_approximate(const mbdae_problem *p)
-{
-  const char *spec = p ? mbdae_problem_spec(p) : NULL;
-  const char *opts = spec ? strchr(spec, ':') : NULL;
-  while (opts) {
-    opts++;
-    size_t len = strcspn(opts, ",");
-    if (len == strlen("jac=approx") && strncmp(opts, "jac=approx", len) == 0) {
-      return 1;
-    }
-    opts = strchr(opts, ',');
-  }
-  return 0;
-}
-
 /* ---- Jacobian check ------------------------------------------------------------------------ */
 
 static double typical(const double *typ, const double *v, size_t j)

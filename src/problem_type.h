@@ -18,6 +18,7 @@ typedef struct problem_info {
   int index[MBDAE_MAX_NEQ];   /* differentiation index per variable */
   int in_scd[MBDAE_MAX_NEQ];  /* 1 when the component enters scd */
   const char *ref_source;     /* static string: how the reference was computed, and where */
+  int jac_approximate;        /* 1 when jac() is an approximation by design (andrews:jac=approx) */
 } problem_info;
 
 typedef struct problem_type {

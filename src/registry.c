@@ -23,6 +23,7 @@ struct mbdae_problem {
   void *params;             /* the module's parameter struct (params_size bytes), or user_binding */
   int *index;               /* differentiation index per variable, neq entries */
   int *in_scd;              /* 1 when the component enters scd, neq entries */
+  int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
   const char *ref_source;   /* static string, or the user's */
   const char *const *names; /* component names: the module's, the user's, or generated_names */
   char *generated_names; /* "y1\0y2\0..." behind a pointer table, for a user's type without names */
@@ -161,7 +162,7 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
       return rc;
     }
   }
-  problem_info info;
+  problem_info info = {.ref_source = NULL}; /* every field 0 unless describe() sets it */
   type->describe(params, &info);
   if (alloc_arrays(p, type->neq) != 0) {
     mbdae_problem_destroy(p);
@@ -171,6 +172,7 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
   memcpy(p->index, info.index, sizeof(int) * (size_t)type->neq);
   memcpy(p->in_scd, info.in_scd, sizeof(int) * (size_t)type->neq);
   p->ref_source = info.ref_source;
+  p->jac_approximate = info.jac_approximate;
   p->names = type->names;
   char opts[SPEC_MAX] = "";
   if (type->format_options) {
@@ -279,6 +281,7 @@ double mbdae_problem_tend(const mbdae_problem *p) { return p->type->tend; }
 const int *mbdae_problem_index(const mbdae_problem *p) { return p->index; }
 const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_source; }
 int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
+int mbdae_problem_jac_approximate(const mbdae_problem *p) { return p ? p->jac_approximate : 0; }
 int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->type->nconstraints; }
 
 const char *mbdae_problem_component(const mbdae_problem *p, int i)

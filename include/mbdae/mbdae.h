@@ -177,9 +177,9 @@ typedef struct mbdae_functions {
 } mbdae_functions;
 void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
 
-/* 1 when the problem's Jacobian is approximate by design (its canonical spec holds jac=approx,
- * e.g. andrews:jac=approx, the test set's II.13.4 approximation): a check reports it, it is not
- * a mismatch.  0 otherwise. */
+/* 1 when the problem's Jacobian is approximate by design (andrews:jac=approx, the test set's
+ * II.13.4 approximation, says so in its description): a check reports it, it is not a mismatch.
+ * 0 otherwise. */
 int mbdae_problem_jac_approximate(const mbdae_problem *p);
 
 /* Thresholds of the checks: an entry, or a constraint derivative, is a mismatch when its error
