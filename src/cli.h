@@ -10,6 +10,10 @@
 
 enum { EXIT_OK = 0, EXIT_FAILED_RUN = 1, EXIT_USAGE = 2 };
 
+/* The whole command, as main() runs it: a subcommand, then the check that stdout was written
+ * (a write error is reported and gives EXIT_USAGE). */
+int cli_main(int argc, char **argv);
+
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);

@@ -1,0 +1,107 @@
+/* The mbdae command as a function, cli_main: dispatch to the subcommands (src/cmd_*.c), then
+ * make sure what they printed reached stdout.  src/main.c calls it; so does the command-line
+ * fuzzer (tests/fuzz/fuzz_args.c), in process.
+ *
+ * A write error on stdout (a full disk, a closed pipe, `mbdae list > /dev/full`) is caught in one
+ * place, after every command: stdio reports it only through fflush/ferror, so without this check
+ * the command would exit 0 with its output lost.  Exit status 2, not 1: 1 means a solver run
+ * failed with its results reported, and a script may still read them; after a write error
+ * nothing usable was delivered, as after bad usage (the destination the caller gave). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_usage(FILE *out)
+{
+  fprintf(
+      out,
+      "usage: mbdae <command> [arguments]\n"
+      "\n"
+      "  list                         the problems: id, n, index, interval, title\n"
+      "  run SPEC [options]           integrate one problem, print run characteristics\n"
+      "      --solver ida|radau5|bdf  integrator (default ida)\n"
+      "      --rtol R --atol A        tolerances (default: the problem's, atol = rtol)\n"
+      "      --h0 H                   initial step (default: as the test set, rtol or 1e-2 rtol)\n"
+      "      --hmax H                 largest step (default: none; not a test-set setting)\n"
+      "      --repeat N               time N runs, report the median without min and max\n"
+      "      --max-steps N            fail after N attempted steps\n"
+      "      --json                   one JSON object instead of text\n"
+      "      --history                print t, h and order of every accepted step\n"
+      "  table SPEC|all [--solver S] [--hmax H] [--repeat N]\n"
+      "                               run characteristics at the published table tolerances\n"
+      "  check SPEC                   initial values, hidden constraints, Jacobian vs finite\n"
+      "                               differences, reference source\n"
+      "  refsol pendulum|dpendulum    recompute a reference we compute ourselves\n"
+      "  sweep SPEC...|all --out DIR [options]\n"
+      "                               work-precision experiment: every solver at the test set's\n"
+      "                               tolerances (mbdae list); DIR/runs.csv, runs.json,\n"
+      "                               <problem>-table.md, <problem>-{scd,mescd}[-nres].{png,svg}\n"
+      "      --solvers LIST           comma-separated (default: all)\n"
+      "      --m A:B                  m range of rtol = 10^-(4+m/m_div) (default 0:m_max)\n"
+      "      --rtol LIST              explicit tolerances instead of the m grid\n"
+      "      --atol A --h0 H          fixed values (default atol = rtol, h0 = h0_factor rtol)\n"
+      "      --repeat N --max-steps N as for run\n"
+      "      --jobs N                 N runs at a time, in worker processes\n"
+      "      --shard i/N              only the i-th of N contiguous slices; the shards' CSVs\n"
+      "                               concatenate with one header line:\n"
+      "                               awk 'FNR > 1 || NR == 1' s*/runs.csv > all/runs.csv\n"
+      "      --no-plots               skip gnuplot\n"
+      "  sweep --report DIR           tables, JSON and diagrams again from DIR/runs.csv\n"
+      "  plot SPEC --out FILE.png|svg [--solver S] [--components LIST] [--wrap] [--rtol R]\n"
+      "       [--points N]            the solution over the interval (continuous output) and\n"
+      "                               the hidden constraints; LIST: i, a-b, i:j (y_j vs y_i)\n"
+      "  bench [SPEC|all] [--solvers LIST] [--repeat N]\n"
+      "                               CPU time (median of N, default 11), counters, time per\n"
+      "                               step and shares of residual, Jacobian and LU work\n"
+      "\n"
+      "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear\n"
+      "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
+}
+
+static int dispatch(int argc, char **argv)
+{
+  static const struct {
+    const char *name;
+    int (*run)(int, char **);
+  } commands[] = {
+      {"list", cmd_list},     {"run", cmd_run},     {"table", cmd_table}, {"check", cmd_check},
+      {"refsol", cmd_refsol}, {"bench", cmd_bench}, {"sweep", cmd_sweep}, {"plot", cmd_plot},
+  };
+  if (argc < 2) {
+    print_usage(stderr);
+    return EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(argv[1], commands[i].name) == 0) {
+      return commands[i].run(argc - 1, argv + 1);
+    }
+  }
+  fprintf(stderr,
+          "mbdae: unknown command '%s'; valid commands: list, run, table, check, refsol, bench, "
+          "sweep, plot\n",
+          argv[1]);
+  return EXIT_USAGE;
+}
+
+/* rc unless stdout could not be written: then say so and return EXIT_USAGE. */
+static int check_stdout(int rc)
+{
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) {
+    return rc;
+  }
+  /* errno is from the failed flush; an earlier failed write leaves only the error flag. */
+  fprintf(stderr, "mbdae: error writing standard output: %s\n",
+          errno ? strerror(errno) : "write error");
+  clearerr(stdout); /* an in-process caller (the fuzzer) starts the next command clean */
+  return EXIT_USAGE;
+}
+
+int cli_main(int argc, char **argv) { return check_stdout(dispatch(argc, argv)); }
