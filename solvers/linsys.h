@@ -10,8 +10,14 @@
 #include <complex.h>
 #include <stddef.h>
 
-/* Largest n factored by the small-dense kernel.  Measured with tests/bench/bench_lu (factor +
- * solve per call, reference LAPACK 3.11, gcc -O2): see the comment in linsys.c. */
+/* Largest n factored by the small-dense kernel.  Measured with tests/bench/bench_lu --sweep
+ * (form + factor + solve per call, dense random matrices, gcc -O2, Debian's reference LAPACK and
+ * BLAS 3.11, shared 2-core machine): LAPACK / kernel time 1.5-6 (real) and 1.3-2.7 (complex) at
+ * n = 5..64, still 1.0-2.6 and 1.5-2.4 at n = 80..320, so with reference BLAS there is no
+ * crossover below 320.  The bound is 64 because there reference dgetrf leaves its unblocked
+ * recursive path for blocked level-3 updates (ilaenv's block size 64), which is where a tuned
+ * BLAS (OpenBLAS, swapped in at run time through Debian's alternatives) overtakes an unblocked LU;
+ * no tuned BLAS was installed to measure that point: rerun the sweep when one is. */
 enum { MBDAE_SMALL_MAX_N = 64 };
 
 typedef struct mbdae_linsys {

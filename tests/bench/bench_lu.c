@@ -243,7 +243,7 @@ int main(int argc, char **argv)
   }
   header();
   static const int random_n[] = {5, 10, 24, 27};
-  static const int sweep_n[] = {5, 10, 16, 24, 32, 40, 48, 64, 80, 96, 128, 160, 200};
+  static const int sweep_n[] = {5, 10, 16, 24, 32, 40, 48, 64, 80, 96, 128, 160, 200, 256, 320};
   const int *ns = sweep ? sweep_n : random_n;
   size_t count = sweep ? sizeof sweep_n / sizeof sweep_n[0] : sizeof random_n / sizeof random_n[0];
   for (size_t k = 0; k < count && (!only || strcmp(only, "random") == 0); k++) {
