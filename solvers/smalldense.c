@@ -9,8 +9,9 @@
  * is a right-hand-side entry that is exactly zero in the solves.  The complex factorization keeps
  * the real and imaginary parts apart and picks, per column update, the arithmetic the operands
  * need: real times real (2 flops), real times complex (4) or complex times complex (8).
- * Pivots, storage and the order of the operations follow dgetrf/dgetrs, so the factors agree with
- * LAPACK's to rounding and the pivot choices are the same where no ties occur. */
+ * Pivots (the first largest |a|, or |re| + |im| as izamax) and storage follow dgetrf/dgetrs, so
+ * the factors agree with LAPACK's (whose dgetrf2 recurses on column halves) to rounding, and the
+ * pivot rows are the same where no ties occur. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>

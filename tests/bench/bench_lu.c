@@ -4,8 +4,9 @@
  * point, Radau IIA's shifts for h = 1e-3).  Each figure is the median over ROUNDS rounds of the
  * mean over a round's repetitions (a round lasts about 10 ms).  Not a test: timings depend on
  * the machine and its load; for repeatable figures count instructions instead:
- *   valgrind --tool=callgrind --toggle-collect=run_kernel bench_lu --only crank --reps 1000
- * and the same with run_lapack (the counts divided by the repetitions, rounds and shifts).
+ *   valgrind --tool=callgrind bench_lu --only crank --reps 1000 --rounds 1
+ *   callgrind_annotate --inclusive=yes callgrind.out.PID
+ * and divide the inclusive counts of mbdae_small_lu_factor, mbdae_lu_factor, ... by 1000.
  * Usage: bench_lu [--sweep] [--only NAME] [--reps N] [--rounds N]. */
 #include <math.h>
 #include <stdint.h>
