@@ -1,0 +1,47 @@
+/* The linear-system layer (private): the iteration matrices of the implicit solvers, J + c M with
+ * c real (BDF, the real system of Radau IIA) or J + s M with s complex (the complex system of
+ * Radau IIA), J = dF/dy and M = dF/dy' dense column-major n x n.  It factors them with the
+ * small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and with LAPACK
+ * (solvers/lapack.h) above; band and sparse storage will be further kinds here.
+ * All storage is one caller-provided block (mbdae_linsys_bytes), set up once per run. */
+#ifndef MBDAE_LINSYS_H
+#define MBDAE_LINSYS_H
+
+#include <complex.h>
+#include <stddef.h>
+
+/* Largest n factored by the small-dense kernel.  Measured with tests/bench/bench_lu --sweep
+ * (form + factor + solve per call, dense random matrices, gcc -O2, Debian's reference LAPACK and
+ * BLAS 3.11, shared 2-core machine): LAPACK / kernel time 1.5-6 (real) and 1.3-2.7 (complex) at
+ * n = 5..64, still 1.0-2.6 and 1.5-2.4 at n = 80..320, so with reference BLAS there is no
+ * crossover below 320.  The bound is 64 because there reference dgetrf leaves its unblocked
+ * recursive path for blocked level-3 updates (ilaenv's block size 64), which is where a tuned
+ * BLAS (OpenBLAS, swapped in at run time through Debian's alternatives) overtakes an unblocked LU;
+ * no tuned BLAS was installed to measure that point: rerun the sweep when one is. */
+enum { MBDAE_SMALL_MAX_N = 64 };
+
+typedef struct mbdae_linsys {
+  int n;             /* order */
+  int is_complex;    /* 1: J + s M with s complex; 0: J + c M with c real */
+  int lapack;        /* 1: LAPACK's dgetrf/zgetrf (n > MBDAE_SMALL_MAX_N); 0: the kernel */
+  double *re, *im;   /* the kernel's factors (im: complex systems only); LAPACK's real factors */
+  double complex *z; /* LAPACK's complex factors (n x n) and a right-hand side (n) */
+  int *ipiv;         /* pivot rows, 1-based as in dgetrf */
+} mbdae_linsys;
+
+/* Bytes of the block mbdae_linsys_init needs for order n (aligned as malloc aligns). */
+size_t mbdae_linsys_bytes(int n, int is_complex);
+/* ls set up on mem (mbdae_linsys_bytes(n, is_complex) bytes, aligned for double complex). */
+void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem);
+
+/* Factor J + c M (a real system). */
+int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c);
+/* Factor J + (sr + i si) M (a complex system). */
+int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M, double sr,
+                              double si);
+/* Solve with the factors of a real system: b is overwritten by x. */
+int mbdae_linsys_solve(const mbdae_linsys *ls, double *b);
+/* Solve with the factors of a complex system: br + i bi is overwritten by x. */
+int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
+
+#endif /* MBDAE_LINSYS_H */
