@@ -10,6 +10,12 @@
 #include <complex.h>
 #include <stddef.h>
 
+/* C11's CMPLX(re, im), exact even for infinite parts; glibc defines it for GCC only, so clang
+ * builds (the fuzzers) get the same builtin that glibc's definition uses. */
+#ifndef CMPLX
+#define CMPLX(re, im) __builtin_complex((double)(re), (double)(im))
+#endif
+
 /* Largest n factored by the small-dense kernel.  Measured with tests/bench/bench_lu --sweep
  * (form + factor + solve per call, dense random matrices, gcc -O2, Debian's reference LAPACK and
  * BLAS 3.11, shared 2-core machine): LAPACK / kernel time 1.5-6 (real) and 1.3-2.7 (complex) at

@@ -38,7 +38,8 @@ static void exercise(const mbdae_problem *p)
     mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
     mbdae_problem_constraints(p, t0, y, yp, g, gv, ga);
     mbdae_problem_residual_size(p, t0, y, yp, &e1, &e2);
-    mbdae_problem_check_jac(p, t0, y, yp, &e1, &e2);
+    mbdae_jac_check jc;
+    mbdae_problem_check_jac(p, t0, y, yp, &jc);
   }
   if (mbdae_problem_ref(p, yref) == 0) {
     (void)mbdae_scd(p, yref, yref);
