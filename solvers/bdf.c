@@ -78,6 +78,7 @@
 #include "dense.h"
 #include "lapack.h"
 #include "solver_type.h"
+#include "weights.h"
 
 enum {
   MAX_ORDER = 5,          /* BDF beyond order 5 is not zero-stable enough to be useful */
@@ -160,8 +161,8 @@ typedef struct bdf {
   const mbdae_problem *p;
   const int *index; /* differentiation index per variable */
   int n;
-  double rtol, atol;
-  double tol_factor; /* local error / user tolerance, see local_tol_factor */
+  mbdae_tolerance tol; /* the user's rtol, atol; factor: local error / user tolerance, see
+                        * local_tol_factor */
 
   /* method state (names as in BCP ch. 5) */
   int k;          /* order of the step being attempted */
@@ -229,7 +230,7 @@ static double wnorm(const bdf *s, const double *v)
 static void set_base_weights(bdf *s, const double *y)
 {
   for (int i = 0; i < s->n; i++) {
-    s->wt0[i] = 1.0 / (s->tol_factor * (s->rtol * fabs(y[i]) + s->atol));
+    s->wt0[i] = 1.0 / mbdae_tolerance_at(&s->tol, y[i]);
   }
 }
 
@@ -237,11 +238,7 @@ static void set_base_weights(bdf *s, const double *y)
 static void set_scaled_weights(bdf *s)
 {
   for (int i = 0; i < s->n; i++) {
-    double f = 1.0;
-    for (int j = 1; j < s->index[i]; j++) {
-      f *= s->h;
-    }
-    s->ewt[i] = s->wt0[i] * f;
+    s->ewt[i] = s->wt0[i] * mbdae_index_factor(s->index[i], s->h);
   }
 }
 
@@ -287,17 +284,7 @@ static int allocate(bdf *s)
 /* Residual with non-finite values mapped to a recoverable failure. */
 static int residual(bdf *s, double t, const double *y, const double *yp, double *res)
 {
-  s->st->nres++;
-  int rc = mbdae_problem_res(s->p, t, y, yp, res);
-  if (rc != 0) {
-    return rc;
-  }
-  for (int i = 0; i < s->n; i++) {
-    if (!isfinite(res[i])) {
-      return MBDAE_RECOVERABLE;
-    }
-  }
-  return 0;
+  return mbdae_residual_checked(s->p, t, y, yp, res, &s->st->nres);
 }
 
 /* Coefficients c[k][m] (of zeta^m) of the BDF-k characteristic polynomial at z = 0,
@@ -436,11 +423,12 @@ static int new_matrix(bdf *s)
   if (rc != 0) {
     return rc;
   }
-  for (size_t i = 0; i < (size_t)n * (size_t)n; i++) {
+  size_t nn = (size_t)n * (size_t)n;
+  for (size_t i = 0; i < nn; i++) {
     s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
-    if (!isfinite(s->lu[i])) {
-      return MBDAE_RECOVERABLE;
-    }
+  }
+  if (!mbdae_all_finite(nn, s->lu)) {
+    return MBDAE_RECOVERABLE;
   }
   s->st->nlu++;
   s->cjold = s->cj;
@@ -968,9 +956,9 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.p = p;
   s.n = mbdae_problem_neq(p);
   s.index = mbdae_problem_index(p);
-  s.rtol = opt->rtol;
-  s.atol = opt->atol;
-  s.tol_factor = local_tol_factor(opt->rtol);
+  s.tol.rtol = opt->rtol;
+  s.tol.atol = opt->atol;
+  s.tol.factor = local_tol_factor(opt->rtol);
   s.st = &r->stats;
   set_char_polynomials(s.charpoly);
   memset(&r->stats, 0, sizeof r->stats);

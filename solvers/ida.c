@@ -76,6 +76,7 @@
 
 #include "dense.h"
 #include "solver_type.h"
+#include "weights.h"
 
 #define DEFAULT_MAX_STEPS 1000000L
 #define IDA_H0_FRACTION 1e-3   /* IDA's first step, when not given, is at most 1e-3 |tend - t0| */
@@ -90,9 +91,10 @@ typedef struct run_data {
   int neq;                /* number of equations */
   const int *index;       /* differentiation index per variable */
   void *mem;              /* IDA memory: the weight function asks it for the step size */
-  double rtol, atol;      /* tolerances, for the weight function */
+  mbdae_tolerance tol;    /* the user's tolerances (factor 1), for the weight function */
   double h_first;         /* step size the weights assume before the first step of a (re)start */
   double *dfdy, *dfdyp;   /* neq x neq scratch for the problem's Jacobian */
+  int *mask;              /* neq scratch: the differential components */
   double first_norm;      /* weighted norm of the first Newton correction of the current solve */
   int fatal;              /* first negative code returned by a problem callback, 0 if none */
 } run_data;
@@ -101,24 +103,17 @@ static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *us
 {
   run_data *d = user_data;
   double *res = N_VGetArrayPointer(rv);
-  int rc = mbdae_problem_res(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res);
+  /* A non-finite residual (the Newton iterate left the domain) is recoverable: it calls for a
+   * smaller step, not for NaN in the error norms. */
+  int rc =
+      mbdae_residual_checked(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res, NULL);
   if (rc < 0) {
     if (!d->fatal) {
       d->fatal = rc;
     }
     return -1;
   }
-  if (rc > 0) {
-    return rc;
-  }
-  /* A non-finite residual (the Newton iterate left the domain) calls for a smaller step, not for
-   * NaN in the error norms. */
-  for (int i = 0; i < d->neq; i++) {
-    if (!isfinite(res[i])) {
-      return 1;
-    }
-  }
-  return 0;
+  return rc;
 }
 
 static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector rv, SUNMatrix J,
@@ -169,11 +164,7 @@ static int error_weights(N_Vector yv, N_Vector ewt, void *user_data)
     h = d->h_first;
   }
   for (int i = 0; i < d->neq; i++) {
-    double scale = 1.0;
-    for (int k = 2; k <= d->index[i]; k++) {
-      scale *= h;
-    }
-    w[i] = scale / (d->rtol * fabs(y[i]) + d->atol);
+    w[i] = mbdae_index_factor(d->index[i], h) / mbdae_tolerance_at(&d->tol, y[i]);
   }
   return 0;
 }
@@ -296,13 +287,9 @@ static int set_id(run_data *d, double t0, const double *y, const double *yp, N_V
     return rc;
   }
   double *id = N_VGetArrayPointer(idv);
+  mbdae_differential_mask(n, d->dfdyp, d->mask);
   for (int j = 0; j < n; j++) {
-    id[j] = 0.0;
-    for (int i = 0; i < n; i++) {
-      if (MBDAE_AT(d->dfdyp, n, i, j) != 0.0) {
-        id[j] = 1.0;
-      }
-    }
+    id[j] = d->mask[j] ? 1.0 : 0.0;
   }
   return 0;
 }
@@ -353,7 +340,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
-  s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
+  s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n + sizeof(int) * (size_t)n);
   s->yv = N_VNew_Serial(n, s->ctx);
   s->ypv = N_VNew_Serial(n, s->ctx);
   s->idv = N_VNew_Serial(n, s->ctx);
@@ -370,6 +357,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   }
   d->dfdy = s->scratch;
   d->dfdyp = s->scratch + (size_t)n * (size_t)n;
+  d->mask = (int *)(d->dfdyp + (size_t)n * (size_t)n);
   d->mem = s->mem;
   memcpy(N_VGetArrayPointer(s->yv), y, sizeof(double) * (size_t)n);
   memcpy(N_VGetArrayPointer(s->ypv), yp, sizeof(double) * (size_t)n);
@@ -455,8 +443,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
       .p = p,
       .neq = n,
       .index = mbdae_problem_index(p),
-      .rtol = opt->rtol,
-      .atol = opt->atol,
+      .tol = {opt->rtol, opt->atol, 1.0},
       .h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0),
   };
   if (opt->hmax > 0.0 && d.h_first > opt->hmax) {

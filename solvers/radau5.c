@@ -85,6 +85,7 @@
 #include "dense.h"
 #include "lapack.h"
 #include "solver_type.h"
+#include "weights.h"
 
 enum { NSTAGE = 3, LAST_STAGE = NSTAGE - 1 };
 
@@ -141,13 +142,13 @@ typedef struct radau {
   const mbdae_problem *p;
   int n;
   tableau tb;
-  double rtol, atol;  /* RADAU5's internal tolerances rtol', atol' */
-  double fnewt;       /* Newton stopping tolerance */
-  const int *index;   /* differentiation index per variable */
-  double *dfdy;       /* J = dF/dy at the last Jacobian point */
-  double *dfdyp;      /* M = dF/dy' at the last Jacobian point */
-  double *e1;         /* LU factors of E1 */
-  double complex *e2; /* LU factors of E2 */
+  mbdae_tolerance tol; /* RADAU5's internal tolerances rtol', atol' (factor 1) */
+  double fnewt;        /* Newton stopping tolerance */
+  const int *index;    /* differentiation index per variable */
+  double *dfdy;        /* J = dF/dy at the last Jacobian point */
+  double *dfdyp;       /* M = dF/dy' at the last Jacobian point */
+  double *e1;          /* LU factors of E1 */
+  double complex *e2;  /* LU factors of E2 */
   int *ipiv1, *ipiv2;
   double *z[NSTAGE];      /* stage increments Z_i */
   double *v[NSTAGE];      /* transformed increments V = T^{-1} Z */
@@ -378,30 +379,9 @@ static void set_weights(radau *s, const double *y, double h, double interval)
 {
   double tighten = fmin(1.0, NEWTON_STEPS * h / interval);
   for (int i = 0; i < s->n; i++) {
-    double sc = s->atol + s->rtol * fabs(y[i]);
-    int idx = s->index ? s->index[i] : 1;
-    if (idx == 2) {
-      sc /= h;
-    } else if (idx >= 3) {
-      sc /= h * h;
-    }
+    double sc = mbdae_tolerance_at(&s->tol, y[i]) / mbdae_index_factor(s->index[i], h);
     s->scal[i] = sc;
     s->nscal[i] = s->differential[i] ? sc * tighten : sc;
-  }
-}
-
-/* Which components are differential: those whose derivative enters F. */
-static void classify(radau *s)
-{
-  int n = s->n;
-  for (int j = 0; j < n; j++) {
-    s->differential[j] = 0;
-    for (int i = 0; i < n; i++) {
-      if (MBDAE_AT(s->dfdyp, n, i, j) != 0.0) {
-        s->differential[j] = 1;
-        break;
-      }
-    }
   }
 }
 
@@ -413,16 +393,6 @@ static double sum_squares(int n, const double *x, const double *scal)
     sum += q * q;
   }
   return sum;
-}
-
-static int all_finite(int n, const double *x)
-{
-  for (int i = 0; i < n; i++) {
-    if (!isfinite(x[i])) {
-      return 0;
-    }
-  }
-  return 1;
 }
 
 /* ---- collocation polynomial -------------------------------------------------------------- */
@@ -523,12 +493,12 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       for (int k = 0; k < n; k++) {
         s->ystage[k] = y[k] + s->z[i][k];
       }
-      int rc = mbdae_problem_res(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i]);
-      s->stats->nres++;
+      int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i],
+                                      &s->stats->nres);
       if (rc < 0) {
         return rc;
       }
-      if (rc > 0 || !all_finite(n, s->g[i])) {
+      if (rc > 0) {
         return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
       }
     }
@@ -636,13 +606,12 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
     for (int k = 0; k < n; k++) {
       s->ystage[k] = y[k] + s->err[k];
     }
-    rc = mbdae_problem_res(s->p, t, s->ystage, yp, fval);
-    s->stats->nres++;
+    rc = mbdae_residual_checked(s->p, t, s->ystage, yp, fval, &s->stats->nres);
     if (rc < 0) {
       return rc;
     }
     /* if y_n + err cannot be evaluated the first estimate stands */
-    if (rc == 0 && all_finite(n, fval)) {
+    if (rc == 0) {
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
@@ -724,7 +693,7 @@ static int run(radau *s, const mbdae_options *opt, double *y, double *yp, mbdae_
                           "the Jacobian cannot be evaluated at an accepted point (%s)",
                           mbdae_strerror(rc));
       }
-      classify(s);
+      mbdae_differential_mask(n, s->dfdyp, s->differential);
       fresh_jac = 1;
       need_lu = 1;
     }
@@ -867,9 +836,10 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   tableau_init(&s.tb);
   /* RADAU5's tolerance transformation (the error estimate is O(h^4), the global error O(h^5)),
    * with TOL_FACTOR for RADAU5's 0.1 */
-  s.rtol = TOL_FACTOR * pow(opt->rtol, 2.0 / 3.0);
-  s.atol = s.rtol * (opt->atol / opt->rtol);
-  s.fnewt = fmax(10.0 * UROUND / s.rtol, fmin(0.03, sqrt(s.rtol)));
+  s.tol.rtol = TOL_FACTOR * pow(opt->rtol, 2.0 / 3.0);
+  s.tol.atol = s.tol.rtol * (opt->atol / opt->rtol);
+  s.tol.factor = 1.0;
+  s.fnewt = fmax(10.0 * UROUND / s.tol.rtol, fmin(0.03, sqrt(s.tol.rtol)));
   if (workspace_alloc(&s) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
