@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "dense.h"
+#include "driver.h"
 #include "lapack.h"
 #include "solver_type.h"
 #include "weights.h"
@@ -85,9 +86,15 @@ enum {
   MAX_NEWTON_ITERS = 4,   /* DASSL's MAXIT */
   MAX_CONV_FAILS = 10,    /* convergence failures on one step before giving up (DASSL) */
   MAX_SINGULAR_FAILS = 3, /* singular iteration matrices on one step before giving up */
-  END_PLAN_STEPS = 10,    /* within this many steps of tend, the rest is split into equal steps */
-  DEFAULT_MAX_STEPS = 1000000
+  END_PLAN_STEPS = 10     /* within this many steps of tend, the rest is split into equal steps */
 };
+
+/* The end-point rule (applied by the shared driver, solvers/driver.h): no step past tend, and
+ * within END_PLAN_STEPS steps of it the rest is split into equal steps (a step count within 1e-6
+ * of a whole number is taken as whole), so that the last steps are taken at constant h (a
+ * step-size change perturbs the multipliers of an index-3 system for about k steps); applied to
+ * new steps only, not to the retries after a failure. */
+static const driver_end_rule END_RULE = {1.0, END_PLAN_STEPS, 1e-6, 0};
 
 /* Refactor when cj/cj_old leaves [(1-CJ_RATE)/(1+CJ_RATE), (1+CJ_RATE)/(1-CJ_RATE)] (DASSL: 0.25,
  * a band of -40%..+67%; here -18%..+22%), and re-evaluate the Jacobian for the next step when an
@@ -207,6 +214,11 @@ typedef struct bdf {
   void *block; /* the single allocation */
 
   mbdae_stats *st;
+
+  /* the run */
+  double *yuser, *ypuser; /* the caller's y, y': the accepted solution */
+  double hmin;            /* smallest step size before a failure counts as fatal */
+  int ncf, nef, nsf;      /* convergence, error-test and singular-matrix failures on this step */
 } bdf;
 
 /* The factor f of the error weights at the user's rtol (see TOL_PROP_C). */
@@ -766,50 +778,21 @@ static void accept_step(bdf *s)
   }
 }
 
-/* Value (and derivative unless NULL) of the interpolating polynomial of the last step at tout. */
-static void interpolate(const bdf *s, double tout, double *yout, double *ypout)
+/* y at tout from the interpolating polynomial of the last step (BCP ch. 5). */
+static void interpolate(const void *m, double tout, double *yout)
 {
-  double dt = tout - s->t, c = 1.0, d = 0.0, g = dt / s->psi[0];
+  const bdf *s = m;
+  double dt = tout - s->t, c = 1.0, g = dt / s->psi[0];
   for (int i = 0; i < s->n; i++) {
     yout[i] = s->phi[0][i];
-    if (ypout) {
-      ypout[i] = 0.0;
-    }
   }
   for (int j = 1; j <= s->kold; j++) {
-    d = d * g + c / s->psi[j - 1];
     c *= g;
     g = (dt + s->psi[j - 1]) / s->psi[j];
     for (int i = 0; i < s->n; i++) {
       yout[i] += c * s->phi[j][i];
-      if (ypout) {
-        ypout[i] += d * s->phi[j][i];
-      }
     }
   }
-}
-
-/* Limit h by hmax and by the end of the interval: no step past tend, and within END_PLAN_STEPS
- * steps of it the rest is split into equal steps, so that the last steps are taken at constant h
- * (a step-size change perturbs the multipliers of an index-3 system for about k steps). */
-static double limit_step(double h, double t, double tend, double hmax)
-{
-  if (hmax > 0.0 && h > hmax) {
-    h = hmax;
-  }
-  double left = tend - t;
-  if (h >= left) {
-    return left;
-  }
-  double q = left / h;
-  if (q <= (double)END_PLAN_STEPS) {
-    int m = (int)q;
-    if (q - (double)m > 1e-6) { /* not already an equal split (up to rounding) */
-      m++;
-    }
-    return left / (double)m;
-  }
-  return h;
 }
 
 /* A starting step when the caller gives none: small against the interval and against the
@@ -827,126 +810,100 @@ static double initial_step(bdf *s, const double *yp0, double tdist)
   return h;
 }
 
-static int run(bdf *s, const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
+/* The history for the first step of size h from (t0, y, y'): order 1, phi_0 = y, phi_1 = h y'. */
+static void start(bdf *s, double t0, double h, const double *y, const double *yp)
 {
-  double t0 = mbdae_problem_t0(s->p), tend = mbdae_problem_tend(s->p);
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
-  double hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
-  int nout = 0, n = s->n;
-
-  set_base_weights(s, y);
   s->t = t0;
-  double h = opt->h0 > 0.0 ? opt->h0 : initial_step(s, yp, tend - t0);
-  s->h = limit_step(h, t0, tend, opt->hmax);
-  for (; nout < opt->ntout && opt->tout[nout] <= t0; nout++) {
-    memcpy(opt->yout + (size_t)nout * (size_t)n, y, sizeof(double) * (size_t)n);
-  }
-  memcpy(s->phi[0], y, sizeof(double) * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    s->phi[1][i] = s->h * yp[i];
+  s->h = h;
+  memcpy(s->phi[0], y, sizeof(double) * (size_t)s->n);
+  for (int i = 0; i < s->n; i++) {
+    s->phi[1][i] = h * yp[i];
   }
   s->k = 1;
   s->kold = 0;
   s->hold = 0.0;
-  s->psi[0] = s->h;
-  s->cj = s->cjold = 1.0 / s->h;
+  s->psi[0] = h;
+  s->cj = s->cjold = 1.0 / h;
   s->conv_factor = RATE_START;
   s->need_jac = 1;
   s->phase = 0;
   s->ns = 0;
-
-  while (s->t < tend) {
-    double told = s->t;
-    int ncf = 0, nef = 0, nsf = 0;
-    s->jac_current = 0;
-    s->h = limit_step(s->h, told, tend, opt->hmax);
-    for (;;) {
-      if (s->st->steps >= max_steps) {
-        return mbdae_fail(r, MBDAE_ERR_MAX_STEPS, told, s->h,
-                          "maximum number of steps (%ld) reached", max_steps);
-      }
-      s->st->steps++;
-      int last = s->h >= tend - told;
-      set_coefficients(s);
-      if (last) {
-        s->t = tend;
-      }
-      set_scaled_weights(s);
-      int rc = correct(s);
-      if (rc < 0) {
-        restore(s, told);
-        return mbdae_fail(r, rc, told, s->h, "%s", mbdae_strerror(rc));
-      }
-      double err = 0.0;
-      if (rc == CONVERGED) {
-        err = error_test(s);
-        if (err <= 1.0) {
-          break;
-        }
-      }
-      /* The step failed: back to t_n, then a smaller h (and maybe a lower order). */
-      s->phase = 1;
-      restore(s, told);
-      if (rc != CONVERGED) {
-        s->st->nconvfail++;
-        if (rc == FAIL_SINGULAR) {
-          if (++nsf >= MAX_SINGULAR_FAILS) {
-            return mbdae_fail(r, MBDAE_ERR_SINGULAR, told, s->h,
-                              "singular iteration matrix %d times on one step", nsf);
-          }
-        } else if (++ncf >= MAX_CONV_FAILS) {
-          return mbdae_fail(r, rc == FAIL_RESIDUAL ? MBDAE_ERR_RES : MBDAE_ERR_CONV, told, s->h,
-                            "%s %d times on one step",
-                            rc == FAIL_RESIDUAL ? "residual could not be evaluated"
-                                                : "Newton iteration failed to converge",
-                            ncf);
-        }
-        s->h *= STEP_CUT;
-      } else {
-        s->st->nerrfail++;
-        nef++;
-        if (nef == 1) {
-          s->k = s->knew;
-          double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
-          s->h *= fmax(STEP_CUT, fmin(ERR_SAFETY_FIRST, rr));
-        } else if (nef == 2) {
-          s->k = s->knew;
-          s->h *= STEP_CUT;
-        } else {
-          s->k = 1;
-          s->h *= STEP_CUT;
-        }
-      }
-      if (s->h < hmin) {
-        static const char *const cause[] = {"error-test failures", "Newton failures",
-                                            "singular iteration matrices",
-                                            "residual evaluation failures"};
-        return mbdae_fail(r, rc == CONVERGED ? MBDAE_ERR_ERRTEST : MBDAE_ERR_STEP_TOO_SMALL, told,
-                          s->h, "step size below the minimum %.3e after %s", hmin, cause[rc]);
-      }
-    }
-
-    /* Accepted. */
-    s->st->accepted++;
-    double hused = s->h;
-    int kused = s->k;
-    accept_step(s);
-    memcpy(y, s->y, sizeof(double) * (size_t)n);
-    memcpy(yp, s->yp, sizeof(double) * (size_t)n);
-    set_base_weights(s, y);
-    for (; nout < opt->ntout && opt->tout[nout] <= s->t; nout++) {
-      interpolate(s, opt->tout[nout], opt->yout + (size_t)nout * (size_t)n, NULL);
-    }
-    if (opt->on_step) {
-      opt->on_step(opt->on_step_ctx, s->t, hused, kused);
-    }
-  }
-  r->status = MBDAE_OK;
-  r->t = s->t;
-  r->h = s->hold;
-  r->message[0] = '\0';
-  return MBDAE_OK;
 }
+
+/* After a failed attempt from told (outcome rc of correct(), or CONVERGED with a failed error
+ * test): back to t_n, then a smaller h and maybe a lower order; too many failures on one step,
+ * or a step below hmin, end the run. */
+static void reject(bdf *s, double told, int rc, driver_report *rep)
+{
+  s->phase = 1;
+  restore(s, told);
+  rep->outcome = rc == CONVERGED ? DRIVER_REJECTED_ERROR : DRIVER_REJECTED_CONV;
+  rep->hnew = s->h;
+  if (rc == FAIL_SINGULAR && ++s->nsf >= MAX_SINGULAR_FAILS) {
+    mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "singular iteration matrix %d times on one step",
+                         s->nsf);
+    return;
+  }
+  if ((rc == FAIL_NEWTON || rc == FAIL_RESIDUAL) && ++s->ncf >= MAX_CONV_FAILS) {
+    mbdae_driver_give_up(rep, rc == FAIL_RESIDUAL ? MBDAE_ERR_RES : MBDAE_ERR_CONV,
+                         "%s %d times on one step",
+                         rc == FAIL_RESIDUAL ? "residual could not be evaluated"
+                                             : "Newton iteration failed to converge",
+                         s->ncf);
+    return;
+  }
+  if (rc != CONVERGED) {
+    s->h *= STEP_CUT;
+  } else if (++s->nef == 1) {
+    s->k = s->knew;
+    double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
+    s->h *= fmax(STEP_CUT, fmin(ERR_SAFETY_FIRST, rr));
+  } else {
+    s->k = s->nef == 2 ? s->knew : 1;
+    s->h *= STEP_CUT;
+  }
+  rep->hnew = s->h;
+  if (s->h < s->hmin) {
+    static const char *const cause[] = {"error-test failures", "Newton failures",
+                                        "singular iteration matrices",
+                                        "residual evaluation failures"};
+    mbdae_driver_give_up(rep, rc == CONVERGED ? MBDAE_ERR_ERRTEST : MBDAE_ERR_STEP_TOO_SMALL,
+                         "step size below the minimum %.3e after %s", s->hmin, cause[rc]);
+  }
+}
+
+/* One attempt of the step [t, tnew] of size h at order s->k: predict, correct, test. */
+static void attempt(void *m, double t, double h, double tnew, driver_report *rep)
+{
+  bdf *s = m;
+  s->h = h;
+  set_coefficients(s);
+  s->t = tnew;
+  set_scaled_weights(s);
+  int rc = correct(s);
+  if (rc < 0) {
+    restore(s, t);
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
+    return;
+  }
+  if (rc != CONVERGED || error_test(s) > 1.0) {
+    reject(s, t, rc, rep);
+    return;
+  }
+  int kused = s->k;
+  accept_step(s);
+  memcpy(s->yuser, s->y, sizeof(double) * (size_t)s->n);
+  memcpy(s->ypuser, s->yp, sizeof(double) * (size_t)s->n);
+  set_base_weights(s, s->yuser);
+  s->ncf = s->nef = s->nsf = 0;
+  s->jac_current = 0;
+  rep->outcome = DRIVER_ACCEPTED;
+  rep->order = kused;
+  rep->hnew = s->h;
+}
+
+static const driver_method BDF_METHOD = {NULL, attempt, NULL, interpolate};
 
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
@@ -965,7 +922,16 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   if (allocate(&s) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
-  int status = run(&s, opt, y, yp, r);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  s.yuser = y;
+  s.ypuser = yp;
+  s.hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
+  set_base_weights(&s, y);
+  mbdae_driver d;
+  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
+  start(&s, t0, h, y, yp);
+  int status = mbdae_driver_run(&d, &BDF_METHOD, &s, h, y);
   free(s.block);
   return status;
 }
