@@ -30,7 +30,8 @@ void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_opt
   d->hmax = opt->hmax > 0.0 ? opt->hmax : 0.0;
   d->max_steps = opt->max_steps > 0 ? opt->max_steps : DRIVER_DEFAULT_MAX_STEPS;
   d->next_out = 0;
-  d->end = *end;
+  static const driver_end_rule to_tend = {1.0, 1, 0.0, 0};
+  d->end = end ? *end : to_tend;
   size_t n = (size_t)d->n;
   for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= d->t; d->next_out++) {
     memcpy(opt->yout + (size_t)d->next_out * n, y, sizeof(double) * n);

@@ -92,7 +92,8 @@ typedef struct mbdae_driver {
   driver_end_rule end;
 } mbdae_driver;
 
-/* Start a run of p at t0 from y (the initial values): fills every output time <= t0 with y. */
+/* Start a run of p at t0 from y (the initial values): fills every output time <= t0 with y.
+ * end NULL: the method has its own end-point rule (IDA's stop time). */
 void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_options *opt,
                         const driver_end_rule *end, const double *y, mbdae_result *r);
 /* The first step size from the method's initial h: limited by hmax and by the end-point rule. */

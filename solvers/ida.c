@@ -75,10 +75,10 @@
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include "dense.h"
+#include "driver.h"
 #include "solver_type.h"
 #include "weights.h"
 
-#define DEFAULT_MAX_STEPS 1000000L
 #define IDA_H0_FRACTION 1e-3   /* IDA's first step, when not given, is at most 1e-3 |tend - t0| */
 #define NEWTON_COEF 0.033      /* Newton stopping tolerance in the weighted norm (IDA: 0.33) */
 #define FIRST_ITER_FACTOR 20.0 /* ss on the first Newton iteration (IDA's value after a setup) */
@@ -368,7 +368,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
                       "the Jacobian at the initial point failed: %s", mbdae_strerror(rc));
   }
 
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
+  long max_steps = opt->max_steps > 0 ? opt->max_steps : DRIVER_DEFAULT_MAX_STEPS;
   int flag = IDASetErrFile(s->mem, NULL); /* the library never prints */
   if (flag == IDA_SUCCESS) {
     flag = IDAInit(s->mem, residual, t0, s->yv, s->ypv);
@@ -433,12 +433,51 @@ static int restart(resources *s, run_data *d, double t)
   return flag;
 }
 
+/* Continuous output for the driver: IDA's interpolant of the last step (IDAGetDky). */
+typedef struct dky_output {
+  void *mem;
+  N_Vector dky;
+  int flag; /* first failing IDAGetDky flag, IDA_SUCCESS if none */
+} dky_output;
+
+static void interpolate(const void *m, double t, double *yout)
+{
+  dky_output *out = (dky_output *)m;
+  int flag = IDAGetDky(out->mem, t, 0, out->dky);
+  if (flag != IDA_SUCCESS) {
+    out->flag = out->flag == IDA_SUCCESS ? flag : out->flag;
+    return;
+  }
+  memcpy(yout, N_VGetArrayPointer(out->dky), sizeof(double) * (size_t)N_VGetLength(out->dky));
+}
+
+/* After IDA's step to t: the driver's bookkeeping (output, on_step), then its step limit.
+ * Returns 0 to go on, 1 at the end, or a negative status recorded in r. */
+static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double t, int flag,
+                     mbdae_result *r)
+{
+  double hlast = 0.0, h = 0.0;
+  int order = 0;
+  IDAGetLastStep(s->mem, &hlast);
+  IDAGetLastOrder(s->mem, &order);
+  r->h = hlast;
+  dky_output out = {s->mem, s->dky, IDA_SUCCESS};
+  mbdae_driver_accepted(drv, t, hlast, order, N_VGetArrayPointer(s->yv), interpolate, &out);
+  if (out.flag != IDA_SUCCESS) {
+    return fail_flag(r, s->mem, d, out.flag, 0);
+  }
+  if (flag == IDA_TSTOP_RETURN || t >= drv->tend) {
+    return 1;
+  }
+  IDAGetCurrentStep(s->mem, &h);
+  return mbdae_driver_limit(drv, r->stats.steps, h);
+}
+
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
 {
   int n = mbdae_problem_neq(p);
   double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
   run_data d = {
       .p = p,
       .neq = n,
@@ -450,21 +489,19 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
     d.h_first = opt->hmax;
   }
   resources s = {0};
-  r->status = MBDAE_OK;
-  r->t = t0;
-  r->h = 0.0;
-  r->message[0] = '\0';
   memset(&r->stats, 0, sizeof r->stats);
+  mbdae_driver drv;
+  mbdae_driver_start(&drv, p, opt, NULL, y, r); /* IDA's stop time is the end-point rule */
 
   int status = setup(p, opt, y, yp, &d, &s, r);
   mbdae_stats base = {0}; /* counters of the runs before the last restart */
-  int restarts_in_row = 0, next_out = 0;
+  int restarts_in_row = 0;
   double t = t0;
   while (status == 0) {
     int flag = IDASolve(s.mem, tend, &t, s.yv, s.ypv, IDA_ONE_STEP);
     collect_stats(s.mem, mbdae_problem_jac_nres(p), &base, &r->stats);
     if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && !d.fatal &&
-        restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < max_steps) {
+        restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < drv.max_steps) {
       base = r->stats;
       restarts_in_row++;
       int rflag = restart(&s, &d, t);
@@ -478,45 +515,15 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
       break;
     }
     restarts_in_row = 0;
-    /* Interpolate inside the step just taken, [t - h, t]. */
-    for (; next_out < opt->ntout && opt->tout[next_out] <= t; next_out++) {
-      int dflag = IDAGetDky(s.mem, opt->tout[next_out], 0, s.dky);
-      if (dflag != IDA_SUCCESS) {
-        status = fail_flag(r, s.mem, &d, dflag, 0);
-        break;
-      }
-      memcpy(opt->yout + (size_t)next_out * (size_t)n, N_VGetArrayPointer(s.dky),
-             sizeof(double) * (size_t)n);
-    }
-    if (status != 0) {
-      break;
-    }
-    double hlast = 0.0;
-    IDAGetLastStep(s.mem, &hlast);
-    r->h = hlast;
-    if (opt->on_step) {
-      int order = 0;
-      IDAGetLastOrder(s.mem, &order);
-      opt->on_step(opt->on_step_ctx, t, hlast, order);
-    }
-    if (flag == IDA_TSTOP_RETURN || t >= tend) {
-      break;
-    }
-    if (r->stats.steps >= max_steps) {
-      double h = 0.0;
-      IDAGetCurrentStep(s.mem, &h);
-      status = mbdae_fail(r, MBDAE_ERR_MAX_STEPS, t, h,
-                          "IDA: %ld attempted steps reached the limit before tend = %g",
-                          r->stats.steps, tend);
-    }
+    status = step_done(&drv, &s, &d, t, flag, r);
   }
-  if (s.yv && (status == 0 || r->stats.accepted > 0)) {
+  if (s.yv && (status >= 0 || r->stats.accepted > 0)) {
     /* The end point, or on failure the last accepted state, where the run stopped. */
     memcpy(y, N_VGetArrayPointer(s.yv), sizeof(double) * (size_t)n);
     memcpy(yp, N_VGetArrayPointer(s.ypv), sizeof(double) * (size_t)n);
   }
-  if (status == 0) {
-    r->t = t;
+  if (status > 0) {
+    status = mbdae_driver_finish(&drv, r->h);
   }
   release(&s);
   return status;
