@@ -479,6 +479,86 @@ static void starting_values(radau *s, double h, const double *yp, int have_poly)
 
 /* ---- one step ---------------------------------------------------------------------------- */
 
+/* The stage residuals G_i = F(t + c_i h, y + Z_i, W_i), then the right-hand side
+ * -(T^{-1} (x) I) G in place.  Returns 0, positive when a stage cannot be evaluated (or is not
+ * finite), or a negative code. */
+static int stage_residuals(radau *s, double t, double h, const double *y)
+{
+  const tableau *tb = &s->tb;
+  int n = s->n;
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int k = 0; k < n; k++) {
+      s->ystage[k] = y[k] + s->z[i][k];
+    }
+    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i],
+                                    &s->stats->nres);
+    if (rc != 0) {
+      return rc;
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    double gk[NSTAGE] = {s->g[0][k], s->g[1][k], s->g[2][k]};
+    for (int i = 0; i < NSTAGE; i++) {
+      s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
+    }
+  }
+  return 0;
+}
+
+/* The Newton corrections in place of the right-hand sides: E1 dV_1 = g_1 and
+ * E2 (dV_2 + i dV_3) = g_2 + i g_3.  Returns 0 or a LAPACK error. */
+static int solve_corrections(radau *s)
+{
+  int n = s->n;
+  int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
+  for (int k = 0; k < n; k++) {
+    s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
+  }
+  if (rc == 0) {
+    rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  for (int k = 0; k < n; k++) {
+    s->g[1][k] = creal(s->zrhs[k]);
+    s->g[2][k] = cimag(s->zrhs[k]);
+  }
+  return 0;
+}
+
+/* The RMS norm of the corrections dV in the weights scal. */
+static double increment_norm(const radau *s, const double *scal)
+{
+  int n = s->n;
+  return sqrt((sum_squares(n, s->g[0], scal) + sum_squares(n, s->g[1], scal) +
+               sum_squares(n, s->g[2], scal)) /
+              (NSTAGE * n));
+}
+
+/* RADAU5's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
+ * theta, faccon; returns 0 to stop, on divergence (the outcome stays NEWTON_FAILED) or when the
+ * error left after the remaining iterations at this rate would exceed fnewt (NEWTON_SLOW, with
+ * the step-size factor hfac), else 1. */
+static int watch_rate(const radau *s, int newt, double thq, double dyno, double *thqold,
+                      double *theta, double *faccon, double *hfac, enum newton_outcome *outcome)
+{
+  *theta = newt == 2 ? thq : sqrt(thq * *thqold);
+  *thqold = thq;
+  if (*theta >= THETA_DIVERGE) {
+    return 0;
+  }
+  *faccon = *theta / (1.0 - *theta);
+  double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
+  if (dyth >= 1.0) {
+    double qnewt = fmax(1e-4, fmin(20.0, dyth));
+    *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
+    *outcome = NEWTON_SLOW;
+    return 0;
+  }
+  return 1;
+}
+
 /* Simplified Newton iteration for the stage equations of the step [t, t + h] from y.
  * Returns 0 and the outcome, or a negative code (residual failure, LAPACK internal error).
  * theta and faccon carry over between steps as in RADAU5; hfac is the suggested step-size
@@ -492,8 +572,7 @@ static void starting_values(radau *s, double h, const double *yp, int have_poly)
 static int newton(radau *s, double t, double h, const double *y, int *iters, double *theta,
                   double *faccon, double *hfac, enum newton_outcome *outcome)
 {
-  const tableau *tb = &s->tb;
-  int n = s->n, polishing = 0;
+  int polishing = 0;
   double dynold = 1.0, thqold = 1.0, dyno_strict_old = INFINITY;
   *faccon = pow(fmax(*faccon, UROUND), 0.8);
   *theta = THETA_REUSE_JAC;
@@ -505,48 +584,18 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       }
       return 0;
     }
-    for (int i = 0; i < NSTAGE; i++) {
-      for (int k = 0; k < n; k++) {
-        s->ystage[k] = y[k] + s->z[i][k];
-      }
-      int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i],
-                                      &s->stats->nres);
-      if (rc < 0) {
-        return rc;
-      }
-      if (rc > 0) {
-        return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
-      }
-    }
-    /* right-hand side -(T^{-1} (x) I) G, in place */
-    for (int k = 0; k < n; k++) {
-      double gk[NSTAGE] = {s->g[0][k], s->g[1][k], s->g[2][k]};
-      for (int i = 0; i < NSTAGE; i++) {
-        s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
-      }
-    }
-    int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
-    for (int k = 0; k < n; k++) {
-      s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
+    int rc = stage_residuals(s, t, h, y);
+    if (rc > 0) {
+      return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
     }
     if (rc == 0) {
-      rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+      rc = solve_corrections(s);
     }
     if (rc != 0) {
       return rc;
     }
-    for (int k = 0; k < n; k++) {
-      s->g[1][k] = creal(s->zrhs[k]);
-      s->g[2][k] = cimag(s->zrhs[k]);
-    }
     newt++;
-    double dyno = sqrt((sum_squares(n, s->g[0], s->scal) + sum_squares(n, s->g[1], s->scal) +
-                        sum_squares(n, s->g[2], s->scal)) /
-                       (NSTAGE * n));
-    double dyno_strict =
-        sqrt((sum_squares(n, s->g[0], s->nscal) + sum_squares(n, s->g[1], s->nscal) +
-              sum_squares(n, s->g[2], s->nscal)) /
-             (NSTAGE * n));
+    double dyno = increment_norm(s, s->scal), dyno_strict = increment_norm(s, s->nscal);
     if (polishing) {
       if (!(dyno_strict <= POLISH_CONTRACTION * dyno_strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -557,27 +606,14 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       if (!isfinite(dyno)) {
         return 0;
       }
-      if (newt > 1 && newt < NEWTON_MAX_ITER) {
-        double thq = dyno / dynold;
-        *theta = newt == 2 ? thq : sqrt(thq * thqold);
-        thqold = thq;
-        if (*theta >= THETA_DIVERGE) {
-          return 0;
-        }
-        *faccon = *theta / (1.0 - *theta);
-        /* the error left after the remaining iterations, if the rate stays theta */
-        double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
-        if (dyth >= 1.0) {
-          double qnewt = fmax(1e-4, fmin(20.0, dyth));
-          *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
-          *outcome = NEWTON_SLOW;
-          return 0;
-        }
+      if (newt > 1 && newt < NEWTON_MAX_ITER &&
+          !watch_rate(s, newt, dyno / dynold, dyno, &thqold, theta, faccon, hfac, outcome)) {
+        return 0;
       }
       dynold = fmax(dyno, UROUND);
     }
     for (int i = 0; i < NSTAGE; i++) {
-      for (int k = 0; k < n; k++) {
+      for (int k = 0; k < s->n; k++) {
         s->v[i][k] += s->g[i][k];
       }
     }
