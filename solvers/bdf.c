@@ -534,6 +534,78 @@ static void predict(bdf *s)
 /* Outcome of one corrector solve; the failures are retried with a smaller step. */
 enum { CONVERGED = 0, FAIL_NEWTON = 1, FAIL_SINGULAR = 2, FAIL_RESIDUAL = 3 };
 
+/* Evaluate and factor a new iteration matrix when one is due: 0, or an outcome of correct()
+ * (FAIL_SINGULAR, FAIL_RESIDUAL, the matrix then due again), or a negative fatal code. */
+static int refresh_matrix(bdf *s)
+{
+  if (!s->need_jac) {
+    return 0;
+  }
+  s->need_jac = 0;
+  s->jac_current = 1;
+  int rc = new_matrix(s);
+  if (rc == MBDAE_ERR_SINGULAR) {
+    s->need_jac = 1;
+    return FAIL_SINGULAR;
+  }
+  if (rc > 0) {
+    s->need_jac = 1;
+    return FAIL_RESIDUAL;
+  }
+  return rc;
+}
+
+/* The simplified Newton iteration from the prediction, whose residual is in delta (pnorm: the
+ * norm of the prediction): CONVERGED, FAIL_NEWTON, FAIL_RESIDUAL or a negative fatal code. */
+static int iterate(bdf *s, double pnorm)
+{
+  double oldnrm = 0.0;
+  for (int m = 0;; m++) {
+    double scale = 2.0 / (1.0 + s->cj / s->cjold);
+    for (int i = 0; i < s->n; i++) {
+      s->delta[i] *= scale;
+    }
+    int rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+    if (rc < 0) {
+      return rc;
+    }
+    for (int i = 0; i < s->n; i++) {
+      s->y[i] -= s->delta[i];
+      s->e[i] -= s->delta[i];
+      s->yp[i] -= s->cj * s->delta[i];
+    }
+    double delnrm = wnorm(s, s->delta);
+    if (!isfinite(delnrm)) {
+      return FAIL_NEWTON;
+    }
+    if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
+      return CONVERGED;
+    }
+    if (m == 0) {
+      oldnrm = delnrm;
+    } else {
+      double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
+      if (rate > RATE_FAIL) {
+        return FAIL_NEWTON;
+      }
+      s->conv_factor = rate / (1.0 - rate);
+      if (rate > JAC_RATE) {
+        s->need_jac = 1; /* takes effect at the next prediction */
+      }
+    }
+    if (s->conv_factor * delnrm <= NEWTON_TOL) {
+      return CONVERGED;
+    }
+    if (m + 1 >= MAX_NEWTON_ITERS) {
+      return FAIL_NEWTON;
+    }
+    rc = residual(s, s->t, s->y, s->yp, s->delta);
+    if (rc != 0) {
+      return rc < 0 ? rc : FAIL_RESIDUAL;
+    }
+  }
+}
+
 /* Solve the corrector equation from the prediction.  Returns an outcome above or a negative fatal
  * code (from the residual, the Jacobian or LAPACK). */
 static int correct(bdf *s)
@@ -549,75 +621,12 @@ static int correct(bdf *s)
     if (rc > 0) {
       return FAIL_RESIDUAL;
     }
-    if (s->need_jac) {
-      s->need_jac = 0;
-      s->jac_current = 1;
-      rc = new_matrix(s);
-      if (rc == MBDAE_ERR_SINGULAR) {
-        s->need_jac = 1;
-        return FAIL_SINGULAR;
-      }
-      if (rc > 0) {
-        s->need_jac = 1;
-        return FAIL_RESIDUAL;
-      }
-      if (rc < 0) {
-        return rc;
-      }
+    rc = refresh_matrix(s);
+    if (rc != 0) {
+      return rc;
     }
-    double oldnrm = 0.0;
-    int outcome = FAIL_NEWTON;
-    for (int m = 0;; m++) {
-      double scale = 2.0 / (1.0 + s->cj / s->cjold);
-      for (int i = 0; i < s->n; i++) {
-        s->delta[i] *= scale;
-      }
-      rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
-      if (rc < 0) {
-        return rc;
-      }
-      for (int i = 0; i < s->n; i++) {
-        s->y[i] -= s->delta[i];
-        s->e[i] -= s->delta[i];
-        s->yp[i] -= s->cj * s->delta[i];
-      }
-      double delnrm = wnorm(s, s->delta);
-      if (!isfinite(delnrm)) {
-        break;
-      }
-      if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
-        outcome = CONVERGED;
-        break;
-      }
-      if (m == 0) {
-        oldnrm = delnrm;
-      } else {
-        double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
-        if (rate > RATE_FAIL) {
-          break;
-        }
-        s->conv_factor = rate / (1.0 - rate);
-        if (rate > JAC_RATE) {
-          s->need_jac = 1; /* takes effect at the next prediction */
-        }
-      }
-      if (s->conv_factor * delnrm <= NEWTON_TOL) {
-        outcome = CONVERGED;
-        break;
-      }
-      if (m + 1 >= MAX_NEWTON_ITERS) {
-        break;
-      }
-      rc = residual(s, s->t, s->y, s->yp, s->delta);
-      if (rc < 0) {
-        return rc;
-      }
-      if (rc > 0) {
-        outcome = FAIL_RESIDUAL;
-        break;
-      }
-    }
-    if (outcome == CONVERGED || s->jac_current) {
+    int outcome = iterate(s, pnorm);
+    if (outcome == CONVERGED || outcome < 0 || s->jac_current) {
       return outcome;
     }
     /* An old matrix may be the cause: retry the same step with a fresh one. */
