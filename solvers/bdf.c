@@ -76,17 +76,25 @@
 #include <string.h>
 
 #include "dense.h"
+#include "driver.h"
 #include "lapack.h"
 #include "solver_type.h"
+#include "weights.h"
 
 enum {
   MAX_ORDER = 5,          /* BDF beyond order 5 is not zero-stable enough to be useful */
   MAX_NEWTON_ITERS = 4,   /* DASSL's MAXIT */
   MAX_CONV_FAILS = 10,    /* convergence failures on one step before giving up (DASSL) */
   MAX_SINGULAR_FAILS = 3, /* singular iteration matrices on one step before giving up */
-  END_PLAN_STEPS = 10,    /* within this many steps of tend, the rest is split into equal steps */
-  DEFAULT_MAX_STEPS = 1000000
+  END_PLAN_STEPS = 10     /* within this many steps of tend, the rest is split into equal steps */
 };
+
+/* The end-point rule (applied by the shared driver, solvers/driver.h): no step past tend, and
+ * within END_PLAN_STEPS steps of it the rest is split into equal steps (a step count within 1e-6
+ * of a whole number is taken as whole), so that the last steps are taken at constant h (a
+ * step-size change perturbs the multipliers of an index-3 system for about k steps); applied to
+ * new steps only, not to the retries after a failure. */
+static const driver_end_rule END_RULE = {1.0, END_PLAN_STEPS, 1e-6, 0};
 
 /* Refactor when cj/cj_old leaves [(1-CJ_RATE)/(1+CJ_RATE), (1+CJ_RATE)/(1-CJ_RATE)] (DASSL: 0.25,
  * a band of -40%..+67%; here -18%..+22%), and re-evaluate the Jacobian for the next step when an
@@ -160,8 +168,8 @@ typedef struct bdf {
   const mbdae_problem *p;
   const int *index; /* differentiation index per variable */
   int n;
-  double rtol, atol;
-  double tol_factor; /* local error / user tolerance, see local_tol_factor */
+  mbdae_tolerance tol; /* the user's rtol, atol; factor: local error / user tolerance, see
+                        * local_tol_factor */
 
   /* method state (names as in BCP ch. 5) */
   int k;          /* order of the step being attempted */
@@ -206,6 +214,11 @@ typedef struct bdf {
   void *block; /* the single allocation */
 
   mbdae_stats *st;
+
+  /* the run */
+  double *yuser, *ypuser; /* the caller's y, y': the accepted solution */
+  double hmin;            /* smallest step size before a failure counts as fatal */
+  int ncf, nef, nsf;      /* convergence, error-test and singular-matrix failures on this step */
 } bdf;
 
 /* The factor f of the error weights at the user's rtol (see TOL_PROP_C). */
@@ -229,7 +242,7 @@ static double wnorm(const bdf *s, const double *v)
 static void set_base_weights(bdf *s, const double *y)
 {
   for (int i = 0; i < s->n; i++) {
-    s->wt0[i] = 1.0 / (s->tol_factor * (s->rtol * fabs(y[i]) + s->atol));
+    s->wt0[i] = 1.0 / mbdae_tolerance_at(&s->tol, y[i]);
   }
 }
 
@@ -237,11 +250,7 @@ static void set_base_weights(bdf *s, const double *y)
 static void set_scaled_weights(bdf *s)
 {
   for (int i = 0; i < s->n; i++) {
-    double f = 1.0;
-    for (int j = 1; j < s->index[i]; j++) {
-      f *= s->h;
-    }
-    s->ewt[i] = s->wt0[i] * f;
+    s->ewt[i] = s->wt0[i] * mbdae_index_factor(s->index[i], s->h);
   }
 }
 
@@ -287,17 +296,7 @@ static int allocate(bdf *s)
 /* Residual with non-finite values mapped to a recoverable failure. */
 static int residual(bdf *s, double t, const double *y, const double *yp, double *res)
 {
-  s->st->nres++;
-  int rc = mbdae_problem_res(s->p, t, y, yp, res);
-  if (rc != 0) {
-    return rc;
-  }
-  for (int i = 0; i < s->n; i++) {
-    if (!isfinite(res[i])) {
-      return MBDAE_RECOVERABLE;
-    }
-  }
-  return 0;
+  return mbdae_residual_checked(s->p, t, y, yp, res, &s->st->nres);
 }
 
 /* Coefficients c[k][m] (of zeta^m) of the BDF-k characteristic polynomial at z = 0,
@@ -436,11 +435,12 @@ static int new_matrix(bdf *s)
   if (rc != 0) {
     return rc;
   }
-  for (size_t i = 0; i < (size_t)n * (size_t)n; i++) {
+  size_t nn = (size_t)n * (size_t)n;
+  for (size_t i = 0; i < nn; i++) {
     s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
-    if (!isfinite(s->lu[i])) {
-      return MBDAE_RECOVERABLE;
-    }
+  }
+  if (!mbdae_all_finite(nn, s->lu)) {
+    return MBDAE_RECOVERABLE;
   }
   s->st->nlu++;
   s->cjold = s->cj;
@@ -534,6 +534,78 @@ static void predict(bdf *s)
 /* Outcome of one corrector solve; the failures are retried with a smaller step. */
 enum { CONVERGED = 0, FAIL_NEWTON = 1, FAIL_SINGULAR = 2, FAIL_RESIDUAL = 3 };
 
+/* Evaluate and factor a new iteration matrix when one is due: 0, or an outcome of correct()
+ * (FAIL_SINGULAR, FAIL_RESIDUAL, the matrix then due again), or a negative fatal code. */
+static int refresh_matrix(bdf *s)
+{
+  if (!s->need_jac) {
+    return 0;
+  }
+  s->need_jac = 0;
+  s->jac_current = 1;
+  int rc = new_matrix(s);
+  if (rc == MBDAE_ERR_SINGULAR) {
+    s->need_jac = 1;
+    return FAIL_SINGULAR;
+  }
+  if (rc > 0) {
+    s->need_jac = 1;
+    return FAIL_RESIDUAL;
+  }
+  return rc;
+}
+
+/* The simplified Newton iteration from the prediction, whose residual is in delta (pnorm: the
+ * norm of the prediction): CONVERGED, FAIL_NEWTON, FAIL_RESIDUAL or a negative fatal code. */
+static int iterate(bdf *s, double pnorm)
+{
+  double oldnrm = 0.0;
+  for (int m = 0;; m++) {
+    double scale = 2.0 / (1.0 + s->cj / s->cjold);
+    for (int i = 0; i < s->n; i++) {
+      s->delta[i] *= scale;
+    }
+    int rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+    if (rc < 0) {
+      return rc;
+    }
+    for (int i = 0; i < s->n; i++) {
+      s->y[i] -= s->delta[i];
+      s->e[i] -= s->delta[i];
+      s->yp[i] -= s->cj * s->delta[i];
+    }
+    double delnrm = wnorm(s, s->delta);
+    if (!isfinite(delnrm)) {
+      return FAIL_NEWTON;
+    }
+    if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
+      return CONVERGED;
+    }
+    if (m == 0) {
+      oldnrm = delnrm;
+    } else {
+      double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
+      if (rate > RATE_FAIL) {
+        return FAIL_NEWTON;
+      }
+      s->conv_factor = rate / (1.0 - rate);
+      if (rate > JAC_RATE) {
+        s->need_jac = 1; /* takes effect at the next prediction */
+      }
+    }
+    if (s->conv_factor * delnrm <= NEWTON_TOL) {
+      return CONVERGED;
+    }
+    if (m + 1 >= MAX_NEWTON_ITERS) {
+      return FAIL_NEWTON;
+    }
+    rc = residual(s, s->t, s->y, s->yp, s->delta);
+    if (rc != 0) {
+      return rc < 0 ? rc : FAIL_RESIDUAL;
+    }
+  }
+}
+
 /* Solve the corrector equation from the prediction.  Returns an outcome above or a negative fatal
  * code (from the residual, the Jacobian or LAPACK). */
 static int correct(bdf *s)
@@ -549,75 +621,12 @@ static int correct(bdf *s)
     if (rc > 0) {
       return FAIL_RESIDUAL;
     }
-    if (s->need_jac) {
-      s->need_jac = 0;
-      s->jac_current = 1;
-      rc = new_matrix(s);
-      if (rc == MBDAE_ERR_SINGULAR) {
-        s->need_jac = 1;
-        return FAIL_SINGULAR;
-      }
-      if (rc > 0) {
-        s->need_jac = 1;
-        return FAIL_RESIDUAL;
-      }
-      if (rc < 0) {
-        return rc;
-      }
+    rc = refresh_matrix(s);
+    if (rc != 0) {
+      return rc;
     }
-    double oldnrm = 0.0;
-    int outcome = FAIL_NEWTON;
-    for (int m = 0;; m++) {
-      double scale = 2.0 / (1.0 + s->cj / s->cjold);
-      for (int i = 0; i < s->n; i++) {
-        s->delta[i] *= scale;
-      }
-      rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
-      if (rc < 0) {
-        return rc;
-      }
-      for (int i = 0; i < s->n; i++) {
-        s->y[i] -= s->delta[i];
-        s->e[i] -= s->delta[i];
-        s->yp[i] -= s->cj * s->delta[i];
-      }
-      double delnrm = wnorm(s, s->delta);
-      if (!isfinite(delnrm)) {
-        break;
-      }
-      if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
-        outcome = CONVERGED;
-        break;
-      }
-      if (m == 0) {
-        oldnrm = delnrm;
-      } else {
-        double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
-        if (rate > RATE_FAIL) {
-          break;
-        }
-        s->conv_factor = rate / (1.0 - rate);
-        if (rate > JAC_RATE) {
-          s->need_jac = 1; /* takes effect at the next prediction */
-        }
-      }
-      if (s->conv_factor * delnrm <= NEWTON_TOL) {
-        outcome = CONVERGED;
-        break;
-      }
-      if (m + 1 >= MAX_NEWTON_ITERS) {
-        break;
-      }
-      rc = residual(s, s->t, s->y, s->yp, s->delta);
-      if (rc < 0) {
-        return rc;
-      }
-      if (rc > 0) {
-        outcome = FAIL_RESIDUAL;
-        break;
-      }
-    }
-    if (outcome == CONVERGED || s->jac_current) {
+    int outcome = iterate(s, pnorm);
+    if (outcome == CONVERGED || outcome < 0 || s->jac_current) {
       return outcome;
     }
     /* An old matrix may be the cause: retry the same step with a fresh one. */
@@ -778,50 +787,21 @@ static void accept_step(bdf *s)
   }
 }
 
-/* Value (and derivative unless NULL) of the interpolating polynomial of the last step at tout. */
-static void interpolate(const bdf *s, double tout, double *yout, double *ypout)
+/* y at tout from the interpolating polynomial of the last step (BCP ch. 5). */
+static void interpolate(const void *m, double tout, double *yout)
 {
-  double dt = tout - s->t, c = 1.0, d = 0.0, g = dt / s->psi[0];
+  const bdf *s = m;
+  double dt = tout - s->t, c = 1.0, g = dt / s->psi[0];
   for (int i = 0; i < s->n; i++) {
     yout[i] = s->phi[0][i];
-    if (ypout) {
-      ypout[i] = 0.0;
-    }
   }
   for (int j = 1; j <= s->kold; j++) {
-    d = d * g + c / s->psi[j - 1];
     c *= g;
     g = (dt + s->psi[j - 1]) / s->psi[j];
     for (int i = 0; i < s->n; i++) {
       yout[i] += c * s->phi[j][i];
-      if (ypout) {
-        ypout[i] += d * s->phi[j][i];
-      }
     }
   }
-}
-
-/* Limit h by hmax and by the end of the interval: no step past tend, and within END_PLAN_STEPS
- * steps of it the rest is split into equal steps, so that the last steps are taken at constant h
- * (a step-size change perturbs the multipliers of an index-3 system for about k steps). */
-static double limit_step(double h, double t, double tend, double hmax)
-{
-  if (hmax > 0.0 && h > hmax) {
-    h = hmax;
-  }
-  double left = tend - t;
-  if (h >= left) {
-    return left;
-  }
-  double q = left / h;
-  if (q <= (double)END_PLAN_STEPS) {
-    int m = (int)q;
-    if (q - (double)m > 1e-6) { /* not already an equal split (up to rounding) */
-      m++;
-    }
-    return left / (double)m;
-  }
-  return h;
 }
 
 /* A starting step when the caller gives none: small against the interval and against the
@@ -839,126 +819,100 @@ static double initial_step(bdf *s, const double *yp0, double tdist)
   return h;
 }
 
-static int run(bdf *s, const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
+/* The history for the first step of size h from (t0, y, y'): order 1, phi_0 = y, phi_1 = h y'. */
+static void start(bdf *s, double t0, double h, const double *y, const double *yp)
 {
-  double t0 = mbdae_problem_t0(s->p), tend = mbdae_problem_tend(s->p);
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
-  double hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
-  int nout = 0, n = s->n;
-
-  set_base_weights(s, y);
   s->t = t0;
-  double h = opt->h0 > 0.0 ? opt->h0 : initial_step(s, yp, tend - t0);
-  s->h = limit_step(h, t0, tend, opt->hmax);
-  for (; nout < opt->ntout && opt->tout[nout] <= t0; nout++) {
-    memcpy(opt->yout + (size_t)nout * (size_t)n, y, sizeof(double) * (size_t)n);
-  }
-  memcpy(s->phi[0], y, sizeof(double) * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    s->phi[1][i] = s->h * yp[i];
+  s->h = h;
+  memcpy(s->phi[0], y, sizeof(double) * (size_t)s->n);
+  for (int i = 0; i < s->n; i++) {
+    s->phi[1][i] = h * yp[i];
   }
   s->k = 1;
   s->kold = 0;
   s->hold = 0.0;
-  s->psi[0] = s->h;
-  s->cj = s->cjold = 1.0 / s->h;
+  s->psi[0] = h;
+  s->cj = s->cjold = 1.0 / h;
   s->conv_factor = RATE_START;
   s->need_jac = 1;
   s->phase = 0;
   s->ns = 0;
-
-  while (s->t < tend) {
-    double told = s->t;
-    int ncf = 0, nef = 0, nsf = 0;
-    s->jac_current = 0;
-    s->h = limit_step(s->h, told, tend, opt->hmax);
-    for (;;) {
-      if (s->st->steps >= max_steps) {
-        return mbdae_fail(r, MBDAE_ERR_MAX_STEPS, told, s->h,
-                          "maximum number of steps (%ld) reached", max_steps);
-      }
-      s->st->steps++;
-      int last = s->h >= tend - told;
-      set_coefficients(s);
-      if (last) {
-        s->t = tend;
-      }
-      set_scaled_weights(s);
-      int rc = correct(s);
-      if (rc < 0) {
-        restore(s, told);
-        return mbdae_fail(r, rc, told, s->h, "%s", mbdae_strerror(rc));
-      }
-      double err = 0.0;
-      if (rc == CONVERGED) {
-        err = error_test(s);
-        if (err <= 1.0) {
-          break;
-        }
-      }
-      /* The step failed: back to t_n, then a smaller h (and maybe a lower order). */
-      s->phase = 1;
-      restore(s, told);
-      if (rc != CONVERGED) {
-        s->st->nconvfail++;
-        if (rc == FAIL_SINGULAR) {
-          if (++nsf >= MAX_SINGULAR_FAILS) {
-            return mbdae_fail(r, MBDAE_ERR_SINGULAR, told, s->h,
-                              "singular iteration matrix %d times on one step", nsf);
-          }
-        } else if (++ncf >= MAX_CONV_FAILS) {
-          return mbdae_fail(r, rc == FAIL_RESIDUAL ? MBDAE_ERR_RES : MBDAE_ERR_CONV, told, s->h,
-                            "%s %d times on one step",
-                            rc == FAIL_RESIDUAL ? "residual could not be evaluated"
-                                                : "Newton iteration failed to converge",
-                            ncf);
-        }
-        s->h *= STEP_CUT;
-      } else {
-        s->st->nerrfail++;
-        nef++;
-        if (nef == 1) {
-          s->k = s->knew;
-          double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
-          s->h *= fmax(STEP_CUT, fmin(ERR_SAFETY_FIRST, rr));
-        } else if (nef == 2) {
-          s->k = s->knew;
-          s->h *= STEP_CUT;
-        } else {
-          s->k = 1;
-          s->h *= STEP_CUT;
-        }
-      }
-      if (s->h < hmin) {
-        static const char *const cause[] = {"error-test failures", "Newton failures",
-                                            "singular iteration matrices",
-                                            "residual evaluation failures"};
-        return mbdae_fail(r, rc == CONVERGED ? MBDAE_ERR_ERRTEST : MBDAE_ERR_STEP_TOO_SMALL, told,
-                          s->h, "step size below the minimum %.3e after %s", hmin, cause[rc]);
-      }
-    }
-
-    /* Accepted. */
-    s->st->accepted++;
-    double hused = s->h;
-    int kused = s->k;
-    accept_step(s);
-    memcpy(y, s->y, sizeof(double) * (size_t)n);
-    memcpy(yp, s->yp, sizeof(double) * (size_t)n);
-    set_base_weights(s, y);
-    for (; nout < opt->ntout && opt->tout[nout] <= s->t; nout++) {
-      interpolate(s, opt->tout[nout], opt->yout + (size_t)nout * (size_t)n, NULL);
-    }
-    if (opt->on_step) {
-      opt->on_step(opt->on_step_ctx, s->t, hused, kused);
-    }
-  }
-  r->status = MBDAE_OK;
-  r->t = s->t;
-  r->h = s->hold;
-  r->message[0] = '\0';
-  return MBDAE_OK;
 }
+
+/* After a failed attempt from told (outcome rc of correct(), or CONVERGED with a failed error
+ * test): back to t_n, then a smaller h and maybe a lower order; too many failures on one step,
+ * or a step below hmin, end the run. */
+static void reject(bdf *s, double told, int rc, driver_report *rep)
+{
+  s->phase = 1;
+  restore(s, told);
+  rep->outcome = rc == CONVERGED ? DRIVER_REJECTED_ERROR : DRIVER_REJECTED_CONV;
+  rep->hnew = s->h;
+  if (rc == FAIL_SINGULAR && ++s->nsf >= MAX_SINGULAR_FAILS) {
+    mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "singular iteration matrix %d times on one step",
+                         s->nsf);
+    return;
+  }
+  if ((rc == FAIL_NEWTON || rc == FAIL_RESIDUAL) && ++s->ncf >= MAX_CONV_FAILS) {
+    mbdae_driver_give_up(rep, rc == FAIL_RESIDUAL ? MBDAE_ERR_RES : MBDAE_ERR_CONV,
+                         "%s %d times on one step",
+                         rc == FAIL_RESIDUAL ? "residual could not be evaluated"
+                                             : "Newton iteration failed to converge",
+                         s->ncf);
+    return;
+  }
+  if (rc != CONVERGED) {
+    s->h *= STEP_CUT;
+  } else if (++s->nef == 1) {
+    s->k = s->knew;
+    double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
+    s->h *= fmax(STEP_CUT, fmin(ERR_SAFETY_FIRST, rr));
+  } else {
+    s->k = s->nef == 2 ? s->knew : 1;
+    s->h *= STEP_CUT;
+  }
+  rep->hnew = s->h;
+  if (s->h < s->hmin) {
+    static const char *const cause[] = {"error-test failures", "Newton failures",
+                                        "singular iteration matrices",
+                                        "residual evaluation failures"};
+    mbdae_driver_give_up(rep, rc == CONVERGED ? MBDAE_ERR_ERRTEST : MBDAE_ERR_STEP_TOO_SMALL,
+                         "step size below the minimum %.3e after %s", s->hmin, cause[rc]);
+  }
+}
+
+/* One attempt of the step [t, tnew] of size h at order s->k: predict, correct, test. */
+static void attempt(void *m, double t, double h, double tnew, driver_report *rep)
+{
+  bdf *s = m;
+  s->h = h;
+  set_coefficients(s);
+  s->t = tnew;
+  set_scaled_weights(s);
+  int rc = correct(s);
+  if (rc < 0) {
+    restore(s, t);
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
+    return;
+  }
+  if (rc != CONVERGED || error_test(s) > 1.0) {
+    reject(s, t, rc, rep);
+    return;
+  }
+  int kused = s->k;
+  accept_step(s);
+  memcpy(s->yuser, s->y, sizeof(double) * (size_t)s->n);
+  memcpy(s->ypuser, s->yp, sizeof(double) * (size_t)s->n);
+  set_base_weights(s, s->yuser);
+  s->ncf = s->nef = s->nsf = 0;
+  s->jac_current = 0;
+  rep->outcome = DRIVER_ACCEPTED;
+  rep->order = kused;
+  rep->hnew = s->h;
+}
+
+static const driver_method BDF_METHOD = {NULL, attempt, NULL, interpolate};
 
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
@@ -968,16 +922,25 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.p = p;
   s.n = mbdae_problem_neq(p);
   s.index = mbdae_problem_index(p);
-  s.rtol = opt->rtol;
-  s.atol = opt->atol;
-  s.tol_factor = local_tol_factor(opt->rtol);
+  s.tol.rtol = opt->rtol;
+  s.tol.atol = opt->atol;
+  s.tol.factor = local_tol_factor(opt->rtol);
   s.st = &r->stats;
   set_char_polynomials(s.charpoly);
   memset(&r->stats, 0, sizeof r->stats);
   if (allocate(&s) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
-  int status = run(&s, opt, y, yp, r);
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  s.yuser = y;
+  s.ypuser = yp;
+  s.hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
+  set_base_weights(&s, y);
+  mbdae_driver d;
+  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
+  start(&s, t0, h, y, yp);
+  int status = mbdae_driver_run(&d, &BDF_METHOD, &s, h, y);
   free(s.block);
   return status;
 }

@@ -75,9 +75,10 @@
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include "dense.h"
+#include "driver.h"
 #include "solver_type.h"
+#include "weights.h"
 
-#define DEFAULT_MAX_STEPS 1000000L
 #define IDA_H0_FRACTION 1e-3   /* IDA's first step, when not given, is at most 1e-3 |tend - t0| */
 #define NEWTON_COEF 0.033      /* Newton stopping tolerance in the weighted norm (IDA: 0.33) */
 #define FIRST_ITER_FACTOR 20.0 /* ss on the first Newton iteration (IDA's value after a setup) */
@@ -90,9 +91,10 @@ typedef struct run_data {
   int neq;                /* number of equations */
   const int *index;       /* differentiation index per variable */
   void *mem;              /* IDA memory: the weight function asks it for the step size */
-  double rtol, atol;      /* tolerances, for the weight function */
+  mbdae_tolerance tol;    /* the user's tolerances (factor 1), for the weight function */
   double h_first;         /* step size the weights assume before the first step of a (re)start */
   double *dfdy, *dfdyp;   /* neq x neq scratch for the problem's Jacobian */
+  int *mask;              /* neq scratch: the differential components */
   double first_norm;      /* weighted norm of the first Newton correction of the current solve */
   int fatal;              /* first negative code returned by a problem callback, 0 if none */
 } run_data;
@@ -101,24 +103,17 @@ static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *us
 {
   run_data *d = user_data;
   double *res = N_VGetArrayPointer(rv);
-  int rc = mbdae_problem_res(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res);
+  /* A non-finite residual (the Newton iterate left the domain) is recoverable: it calls for a
+   * smaller step, not for NaN in the error norms. */
+  int rc =
+      mbdae_residual_checked(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), res, NULL);
   if (rc < 0) {
     if (!d->fatal) {
       d->fatal = rc;
     }
     return -1;
   }
-  if (rc > 0) {
-    return rc;
-  }
-  /* A non-finite residual (the Newton iterate left the domain) calls for a smaller step, not for
-   * NaN in the error norms. */
-  for (int i = 0; i < d->neq; i++) {
-    if (!isfinite(res[i])) {
-      return 1;
-    }
-  }
-  return 0;
+  return rc;
 }
 
 static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector rv, SUNMatrix J,
@@ -169,11 +164,7 @@ static int error_weights(N_Vector yv, N_Vector ewt, void *user_data)
     h = d->h_first;
   }
   for (int i = 0; i < d->neq; i++) {
-    double scale = 1.0;
-    for (int k = 2; k <= d->index[i]; k++) {
-      scale *= h;
-    }
-    w[i] = scale / (d->rtol * fabs(y[i]) + d->atol);
+    w[i] = mbdae_index_factor(d->index[i], h) / mbdae_tolerance_at(&d->tol, y[i]);
   }
   return 0;
 }
@@ -296,13 +287,9 @@ static int set_id(run_data *d, double t0, const double *y, const double *yp, N_V
     return rc;
   }
   double *id = N_VGetArrayPointer(idv);
+  mbdae_differential_mask(n, d->dfdyp, d->mask);
   for (int j = 0; j < n; j++) {
-    id[j] = 0.0;
-    for (int i = 0; i < n; i++) {
-      if (MBDAE_AT(d->dfdyp, n, i, j) != 0.0) {
-        id[j] = 1.0;
-      }
-    }
+    id[j] = d->mask[j] ? 1.0 : 0.0;
   }
   return 0;
 }
@@ -353,7 +340,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
-  s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n);
+  s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n + sizeof(int) * (size_t)n);
   s->yv = N_VNew_Serial(n, s->ctx);
   s->ypv = N_VNew_Serial(n, s->ctx);
   s->idv = N_VNew_Serial(n, s->ctx);
@@ -370,6 +357,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   }
   d->dfdy = s->scratch;
   d->dfdyp = s->scratch + (size_t)n * (size_t)n;
+  d->mask = (int *)(d->dfdyp + (size_t)n * (size_t)n);
   d->mem = s->mem;
   memcpy(N_VGetArrayPointer(s->yv), y, sizeof(double) * (size_t)n);
   memcpy(N_VGetArrayPointer(s->ypv), yp, sizeof(double) * (size_t)n);
@@ -380,7 +368,7 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
                       "the Jacobian at the initial point failed: %s", mbdae_strerror(rc));
   }
 
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
+  long max_steps = opt->max_steps > 0 ? opt->max_steps : DRIVER_DEFAULT_MAX_STEPS;
   int flag = IDASetErrFile(s->mem, NULL); /* the library never prints */
   if (flag == IDA_SUCCESS) {
     flag = IDAInit(s->mem, residual, t0, s->yv, s->ypv);
@@ -445,39 +433,75 @@ static int restart(resources *s, run_data *d, double t)
   return flag;
 }
 
+/* Continuous output for the driver: IDA's interpolant of the last step (IDAGetDky). */
+typedef struct dky_output {
+  void *mem;
+  N_Vector dky;
+  int flag; /* first failing IDAGetDky flag, IDA_SUCCESS if none */
+} dky_output;
+
+static void interpolate(const void *m, double t, double *yout)
+{
+  dky_output *out = (dky_output *)m;
+  int flag = IDAGetDky(out->mem, t, 0, out->dky);
+  if (flag != IDA_SUCCESS) {
+    out->flag = out->flag == IDA_SUCCESS ? flag : out->flag;
+    return;
+  }
+  memcpy(yout, N_VGetArrayPointer(out->dky), sizeof(double) * (size_t)N_VGetLength(out->dky));
+}
+
+/* After IDA's step to t: the driver's bookkeeping (output, on_step), then its step limit.
+ * Returns 0 to go on, 1 at the end, or a negative status recorded in r. */
+static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double t, int flag,
+                     mbdae_result *r)
+{
+  double hlast = 0.0, h = 0.0;
+  int order = 0;
+  IDAGetLastStep(s->mem, &hlast);
+  IDAGetLastOrder(s->mem, &order);
+  r->h = hlast;
+  dky_output out = {s->mem, s->dky, IDA_SUCCESS};
+  mbdae_driver_accepted(drv, t, hlast, order, N_VGetArrayPointer(s->yv), interpolate, &out);
+  if (out.flag != IDA_SUCCESS) {
+    return fail_flag(r, s->mem, d, out.flag, 0);
+  }
+  if (flag == IDA_TSTOP_RETURN || t >= drv->tend) {
+    return 1;
+  }
+  IDAGetCurrentStep(s->mem, &h);
+  return mbdae_driver_limit(drv, r->stats.steps, h);
+}
+
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
 {
   int n = mbdae_problem_neq(p);
   double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
   run_data d = {
       .p = p,
       .neq = n,
       .index = mbdae_problem_index(p),
-      .rtol = opt->rtol,
-      .atol = opt->atol,
+      .tol = {opt->rtol, opt->atol, 1.0},
       .h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0),
   };
   if (opt->hmax > 0.0 && d.h_first > opt->hmax) {
     d.h_first = opt->hmax;
   }
   resources s = {0};
-  r->status = MBDAE_OK;
-  r->t = t0;
-  r->h = 0.0;
-  r->message[0] = '\0';
   memset(&r->stats, 0, sizeof r->stats);
+  mbdae_driver drv;
+  mbdae_driver_start(&drv, p, opt, NULL, y, r); /* IDA's stop time is the end-point rule */
 
   int status = setup(p, opt, y, yp, &d, &s, r);
   mbdae_stats base = {0}; /* counters of the runs before the last restart */
-  int restarts_in_row = 0, next_out = 0;
+  int restarts_in_row = 0;
   double t = t0;
   while (status == 0) {
     int flag = IDASolve(s.mem, tend, &t, s.yv, s.ypv, IDA_ONE_STEP);
     collect_stats(s.mem, mbdae_problem_jac_nres(p), &base, &r->stats);
     if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && !d.fatal &&
-        restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < max_steps) {
+        restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < drv.max_steps) {
       base = r->stats;
       restarts_in_row++;
       int rflag = restart(&s, &d, t);
@@ -491,45 +515,15 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
       break;
     }
     restarts_in_row = 0;
-    /* Interpolate inside the step just taken, [t - h, t]. */
-    for (; next_out < opt->ntout && opt->tout[next_out] <= t; next_out++) {
-      int dflag = IDAGetDky(s.mem, opt->tout[next_out], 0, s.dky);
-      if (dflag != IDA_SUCCESS) {
-        status = fail_flag(r, s.mem, &d, dflag, 0);
-        break;
-      }
-      memcpy(opt->yout + (size_t)next_out * (size_t)n, N_VGetArrayPointer(s.dky),
-             sizeof(double) * (size_t)n);
-    }
-    if (status != 0) {
-      break;
-    }
-    double hlast = 0.0;
-    IDAGetLastStep(s.mem, &hlast);
-    r->h = hlast;
-    if (opt->on_step) {
-      int order = 0;
-      IDAGetLastOrder(s.mem, &order);
-      opt->on_step(opt->on_step_ctx, t, hlast, order);
-    }
-    if (flag == IDA_TSTOP_RETURN || t >= tend) {
-      break;
-    }
-    if (r->stats.steps >= max_steps) {
-      double h = 0.0;
-      IDAGetCurrentStep(s.mem, &h);
-      status = mbdae_fail(r, MBDAE_ERR_MAX_STEPS, t, h,
-                          "IDA: %ld attempted steps reached the limit before tend = %g",
-                          r->stats.steps, tend);
-    }
+    status = step_done(&drv, &s, &d, t, flag, r);
   }
-  if (s.yv && (status == 0 || r->stats.accepted > 0)) {
+  if (s.yv && (status >= 0 || r->stats.accepted > 0)) {
     /* The end point, or on failure the last accepted state, where the run stopped. */
     memcpy(y, N_VGetArrayPointer(s.yv), sizeof(double) * (size_t)n);
     memcpy(yp, N_VGetArrayPointer(s.ypv), sizeof(double) * (size_t)n);
   }
-  if (status == 0) {
-    r->t = t;
+  if (status > 0) {
+    status = mbdae_driver_finish(&drv, r->h);
   }
   release(&s);
   return status;

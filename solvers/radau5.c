@@ -66,7 +66,8 @@
  * controller of Gustafsson (HW IV.8), all as in RADAU5.  Two additions: h_new is capped so that
  * the predicted Newton contraction theta (h_new/h)^2 stays below 0.5, and when two steps remain
  * they are made equal (RADAU5 may leave a short last step, whose index-3 components are poor).
- * The end-point rule (plan_step) sets every new h, after rejections too; RADAU5 applies it only
+ * The end-point rule (END_RULE, applied by the shared driver, solvers/driver.h) sets every new h,
+ * after rejections too; RADAU5 applies it only
  * after accepted steps, so a rejected attempt at the last step is followed there by a step of the
  * reduced size and a short remainder.  Measured on the slider crank near rtol 1e-4 (25 tolerances
  * x 3 initial steps): mescd there is set by a_q3 (y20), whose reference -1.42 is a fast oscillation
@@ -83,8 +84,10 @@
 #include <string.h>
 
 #include "dense.h"
+#include "driver.h"
 #include "lapack.h"
 #include "solver_type.h"
+#include "weights.h"
 
 enum { NSTAGE = 3, LAST_STAGE = NSTAGE - 1 };
 
@@ -101,9 +104,12 @@ static const double THETA_DIVERGE = 0.99;      /* contraction factor taken as di
 static const double FIRST_REJECT_FACTOR = 0.1; /* h after an error-test failure of the first step */
 static const double FAIL_FACTOR = 0.5;         /* h after a Newton failure or a singular matrix */
 static const int MAX_SINGULAR = 5;             /* consecutive singular iteration matrices */
-static const long DEFAULT_MAX_STEPS = 1000000;
 static const double DEFAULT_H0 = 1e-6;         /* RADAU5's default, scaled by the interval length */
-static const double LAST_STEP_STRETCH = 1.001; /* never leave a remainder below h/1000 */
+/* The end-point rule: the rest of the interval when hnew reaches tend (a remainder below hnew/1000
+ * is absorbed), half the rest when two steps of hnew would reach it (two equal steps instead of
+ * hnew and a short remainder, whose index-2 and index-3 components would be amplified by 1/h and
+ * 1/h^2), else hnew; applied to every new step size, after rejections too (see the header). */
+static const driver_end_rule END_RULE = {1.001, 2, 0.0, 1};
 /* rtol' = TOL_FACTOR rtol^(2/3).  RADAU5 has 0.1; the implicit form saves RADAU5's evaluation of
  * f(t_n, y_n) after every accepted step (y'_n is the last stage derivative), and 0.08 spends about
  * half of that saving on accuracy: +0.1 scd for +6% residual evaluations on the test set rows. */
@@ -141,13 +147,13 @@ typedef struct radau {
   const mbdae_problem *p;
   int n;
   tableau tb;
-  double rtol, atol;  /* RADAU5's internal tolerances rtol', atol' */
-  double fnewt;       /* Newton stopping tolerance */
-  const int *index;   /* differentiation index per variable */
-  double *dfdy;       /* J = dF/dy at the last Jacobian point */
-  double *dfdyp;      /* M = dF/dy' at the last Jacobian point */
-  double *e1;         /* LU factors of E1 */
-  double complex *e2; /* LU factors of E2 */
+  mbdae_tolerance tol; /* RADAU5's internal tolerances rtol', atol' (factor 1) */
+  double fnewt;        /* Newton stopping tolerance */
+  const int *index;    /* differentiation index per variable */
+  double *dfdy;        /* J = dF/dy at the last Jacobian point */
+  double *dfdyp;       /* M = dF/dy' at the last Jacobian point */
+  double *e1;          /* LU factors of E1 */
+  double complex *e2;  /* LU factors of E2 */
   int *ipiv1, *ipiv2;
   double *z[NSTAGE];      /* stage increments Z_i */
   double *v[NSTAGE];      /* transformed increments V = T^{-1} Z */
@@ -165,6 +171,17 @@ typedef struct radau {
   double cont_t, cont_h;  /* start and size of the last accepted step */
   void *block;            /* the one allocation holding the arrays above */
   mbdae_stats *stats;
+
+  /* the run: the caller's y, y' (y_n, y'_n between steps) and the step-control state */
+  double *y, *yp;
+  double tend, span;     /* end and length of the interval */
+  int need_jac, need_lu; /* refresh the Jacobian / the factorization before the next attempt */
+  int fresh_jac;         /* the Jacobian was evaluated at the current y_n */
+  int first;             /* no step accepted yet */
+  int reject;            /* the last attempt was rejected */
+  int nsing;             /* consecutive singular iteration matrices */
+  double theta, faccon;  /* Newton contraction and its factor, carried over as in RADAU5 */
+  double hacc, erracc;   /* last accepted step and its error (Gustafsson's controller) */
 } radau;
 
 /* ---- the tableau ------------------------------------------------------------------------- */
@@ -378,30 +395,9 @@ static void set_weights(radau *s, const double *y, double h, double interval)
 {
   double tighten = fmin(1.0, NEWTON_STEPS * h / interval);
   for (int i = 0; i < s->n; i++) {
-    double sc = s->atol + s->rtol * fabs(y[i]);
-    int idx = s->index ? s->index[i] : 1;
-    if (idx == 2) {
-      sc /= h;
-    } else if (idx >= 3) {
-      sc /= h * h;
-    }
+    double sc = mbdae_tolerance_at(&s->tol, y[i]) / mbdae_index_factor(s->index[i], h);
     s->scal[i] = sc;
     s->nscal[i] = s->differential[i] ? sc * tighten : sc;
-  }
-}
-
-/* Which components are differential: those whose derivative enters F. */
-static void classify(radau *s)
-{
-  int n = s->n;
-  for (int j = 0; j < n; j++) {
-    s->differential[j] = 0;
-    for (int i = 0; i < n; i++) {
-      if (MBDAE_AT(s->dfdyp, n, i, j) != 0.0) {
-        s->differential[j] = 1;
-        break;
-      }
-    }
   }
 }
 
@@ -413,16 +409,6 @@ static double sum_squares(int n, const double *x, const double *scal)
     sum += q * q;
   }
   return sum;
-}
-
-static int all_finite(int n, const double *x)
-{
-  for (int i = 0; i < n; i++) {
-    if (!isfinite(x[i])) {
-      return 0;
-    }
-  }
-  return 1;
 }
 
 /* ---- collocation polynomial -------------------------------------------------------------- */
@@ -493,6 +479,86 @@ static void starting_values(radau *s, double h, const double *yp, int have_poly)
 
 /* ---- one step ---------------------------------------------------------------------------- */
 
+/* The stage residuals G_i = F(t + c_i h, y + Z_i, W_i), then the right-hand side
+ * -(T^{-1} (x) I) G in place.  Returns 0, positive when a stage cannot be evaluated (or is not
+ * finite), or a negative code. */
+static int stage_residuals(radau *s, double t, double h, const double *y)
+{
+  const tableau *tb = &s->tb;
+  int n = s->n;
+  for (int i = 0; i < NSTAGE; i++) {
+    for (int k = 0; k < n; k++) {
+      s->ystage[k] = y[k] + s->z[i][k];
+    }
+    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i],
+                                    &s->stats->nres);
+    if (rc != 0) {
+      return rc;
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    double gk[NSTAGE] = {s->g[0][k], s->g[1][k], s->g[2][k]};
+    for (int i = 0; i < NSTAGE; i++) {
+      s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
+    }
+  }
+  return 0;
+}
+
+/* The Newton corrections in place of the right-hand sides: E1 dV_1 = g_1 and
+ * E2 (dV_2 + i dV_3) = g_2 + i g_3.  Returns 0 or a LAPACK error. */
+static int solve_corrections(radau *s)
+{
+  int n = s->n;
+  int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
+  for (int k = 0; k < n; k++) {
+    s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
+  }
+  if (rc == 0) {
+    rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  for (int k = 0; k < n; k++) {
+    s->g[1][k] = creal(s->zrhs[k]);
+    s->g[2][k] = cimag(s->zrhs[k]);
+  }
+  return 0;
+}
+
+/* The RMS norm of the corrections dV in the weights scal. */
+static double increment_norm(const radau *s, const double *scal)
+{
+  int n = s->n;
+  return sqrt((sum_squares(n, s->g[0], scal) + sum_squares(n, s->g[1], scal) +
+               sum_squares(n, s->g[2], scal)) /
+              (NSTAGE * n));
+}
+
+/* RADAU5's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
+ * theta, faccon; returns 0 to stop, on divergence (the outcome stays NEWTON_FAILED) or when the
+ * error left after the remaining iterations at this rate would exceed fnewt (NEWTON_SLOW, with
+ * the step-size factor hfac), else 1. */
+static int watch_rate(const radau *s, int newt, double thq, double dyno, double *thqold,
+                      double *theta, double *faccon, double *hfac, enum newton_outcome *outcome)
+{
+  *theta = newt == 2 ? thq : sqrt(thq * *thqold);
+  *thqold = thq;
+  if (*theta >= THETA_DIVERGE) {
+    return 0;
+  }
+  *faccon = *theta / (1.0 - *theta);
+  double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
+  if (dyth >= 1.0) {
+    double qnewt = fmax(1e-4, fmin(20.0, dyth));
+    *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
+    *outcome = NEWTON_SLOW;
+    return 0;
+  }
+  return 1;
+}
+
 /* Simplified Newton iteration for the stage equations of the step [t, t + h] from y.
  * Returns 0 and the outcome, or a negative code (residual failure, LAPACK internal error).
  * theta and faccon carry over between steps as in RADAU5; hfac is the suggested step-size
@@ -506,8 +572,7 @@ static void starting_values(radau *s, double h, const double *yp, int have_poly)
 static int newton(radau *s, double t, double h, const double *y, int *iters, double *theta,
                   double *faccon, double *hfac, enum newton_outcome *outcome)
 {
-  const tableau *tb = &s->tb;
-  int n = s->n, polishing = 0;
+  int polishing = 0;
   double dynold = 1.0, thqold = 1.0, dyno_strict_old = INFINITY;
   *faccon = pow(fmax(*faccon, UROUND), 0.8);
   *theta = THETA_REUSE_JAC;
@@ -519,48 +584,18 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       }
       return 0;
     }
-    for (int i = 0; i < NSTAGE; i++) {
-      for (int k = 0; k < n; k++) {
-        s->ystage[k] = y[k] + s->z[i][k];
-      }
-      int rc = mbdae_problem_res(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i]);
-      s->stats->nres++;
-      if (rc < 0) {
-        return rc;
-      }
-      if (rc > 0 || !all_finite(n, s->g[i])) {
-        return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
-      }
-    }
-    /* right-hand side -(T^{-1} (x) I) G, in place */
-    for (int k = 0; k < n; k++) {
-      double gk[NSTAGE] = {s->g[0][k], s->g[1][k], s->g[2][k]};
-      for (int i = 0; i < NSTAGE; i++) {
-        s->g[i][k] = -(tb->tinv[i][0] * gk[0] + tb->tinv[i][1] * gk[1] + tb->tinv[i][2] * gk[2]);
-      }
-    }
-    int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
-    for (int k = 0; k < n; k++) {
-      s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
+    int rc = stage_residuals(s, t, h, y);
+    if (rc > 0) {
+      return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
     }
     if (rc == 0) {
-      rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
+      rc = solve_corrections(s);
     }
     if (rc != 0) {
       return rc;
     }
-    for (int k = 0; k < n; k++) {
-      s->g[1][k] = creal(s->zrhs[k]);
-      s->g[2][k] = cimag(s->zrhs[k]);
-    }
     newt++;
-    double dyno = sqrt((sum_squares(n, s->g[0], s->scal) + sum_squares(n, s->g[1], s->scal) +
-                        sum_squares(n, s->g[2], s->scal)) /
-                       (NSTAGE * n));
-    double dyno_strict =
-        sqrt((sum_squares(n, s->g[0], s->nscal) + sum_squares(n, s->g[1], s->nscal) +
-              sum_squares(n, s->g[2], s->nscal)) /
-             (NSTAGE * n));
+    double dyno = increment_norm(s, s->scal), dyno_strict = increment_norm(s, s->nscal);
     if (polishing) {
       if (!(dyno_strict <= POLISH_CONTRACTION * dyno_strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -571,27 +606,14 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       if (!isfinite(dyno)) {
         return 0;
       }
-      if (newt > 1 && newt < NEWTON_MAX_ITER) {
-        double thq = dyno / dynold;
-        *theta = newt == 2 ? thq : sqrt(thq * thqold);
-        thqold = thq;
-        if (*theta >= THETA_DIVERGE) {
-          return 0;
-        }
-        *faccon = *theta / (1.0 - *theta);
-        /* the error left after the remaining iterations, if the rate stays theta */
-        double dyth = *faccon * dyno * pow(*theta, NEWTON_MAX_ITER - 1 - newt) / s->fnewt;
-        if (dyth >= 1.0) {
-          double qnewt = fmax(1e-4, fmin(20.0, dyth));
-          *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + NEWTON_MAX_ITER - 1 - newt));
-          *outcome = NEWTON_SLOW;
-          return 0;
-        }
+      if (newt > 1 && newt < NEWTON_MAX_ITER &&
+          !watch_rate(s, newt, dyno / dynold, dyno, &thqold, theta, faccon, hfac, outcome)) {
+        return 0;
       }
       dynold = fmax(dyno, UROUND);
     }
     for (int i = 0; i < NSTAGE; i++) {
-      for (int k = 0; k < n; k++) {
+      for (int k = 0; k < s->n; k++) {
         s->v[i][k] += s->g[i][k];
       }
     }
@@ -636,13 +658,12 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
     for (int k = 0; k < n; k++) {
       s->ystage[k] = y[k] + s->err[k];
     }
-    rc = mbdae_problem_res(s->p, t, s->ystage, yp, fval);
-    s->stats->nres++;
+    rc = mbdae_residual_checked(s->p, t, s->ystage, yp, fval, &s->stats->nres);
     if (rc < 0) {
       return rc;
     }
     /* if y_n + err cannot be evaluated the first estimate stands */
-    if (rc == 0 && all_finite(n, fval)) {
+    if (rc == 0) {
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
@@ -657,203 +678,189 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   return 0;
 }
 
-/* Fill the output points in (cont_t, tnew] from the collocation polynomial of the step just
- * accepted (ynew = y at tnew, so an output at tnew is exact). */
-static void dense_output(const radau *s, const mbdae_options *opt, int *next, double tnew,
-                         const double *ynew)
+/* y at t inside the last accepted step, from its collocation polynomial. */
+static void interpolate(const void *m, double t, double *yout)
 {
-  int n = s->n;
-  for (; *next < opt->ntout && opt->tout[*next] <= tnew; (*next)++) {
-    double *out = opt->yout + (size_t)*next * (size_t)n;
-    if (opt->tout[*next] == tnew) {
-      memcpy(out, ynew, sizeof(double) * (size_t)n);
-      continue;
-    }
-    double l[NSTAGE];
-    collocation_weights(&s->tb, (opt->tout[*next] - s->cont_t) / s->cont_h, l);
-    for (int k = 0; k < n; k++) {
-      out[k] =
-          s->cont_y[k] + l[0] * s->cont_z[0][k] + l[1] * s->cont_z[1][k] + l[2] * s->cont_z[2][k];
-    }
+  const radau *s = m;
+  double l[NSTAGE];
+  collocation_weights(&s->tb, (t - s->cont_t) / s->cont_h, l);
+  for (int k = 0; k < s->n; k++) {
+    yout[k] =
+        s->cont_y[k] + l[0] * s->cont_z[0][k] + l[1] * s->cont_z[1][k] + l[2] * s->cont_z[2][k];
   }
 }
 
-/* ---- the driver -------------------------------------------------------------------------- */
+/* ---- the phases of a step (the loop is the shared driver's) ------------------------------- */
 
-/* The step to take from t when the controller proposes hnew: the rest of the interval when hnew
- * reaches tend (a remainder below hnew/1000 is absorbed), half the rest when two steps of hnew
- * would reach it (two equal steps instead of hnew and a short remainder, whose index-2 and index-3
- * components would be amplified by 1/h and 1/h^2), else hnew.  Applied to every new step size,
- * after rejections too: RADAU5 applies its end-point test only after an accepted step, so a
- * rejected last step there is followed by a step of the reduced size and a short remainder. */
-static double plan_step(double t, double tend, double hnew, int *last)
+/* Refresh the matrices before an attempt at (t, y_n) with step h: the Jacobian when asked for,
+ * then E1 and E2; a singular matrix asks for a retry with h / 2 (at most MAX_SINGULAR in a
+ * row). */
+static void prepare(void *m, double t, double h, driver_report *rep)
 {
-  double rest = tend - t;
-  *last = hnew * LAST_STEP_STRETCH >= rest;
-  if (*last) {
-    return rest;
-  }
-  return 2.0 * hnew >= rest ? 0.5 * rest : hnew;
-}
-
-static int run(radau *s, const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
-{
-  const mbdae_problem *p = s->p;
-  int n = s->n;
-  double t = mbdae_problem_t0(p), tend = mbdae_problem_tend(p), span = tend - t;
-  double hmax = opt->hmax > 0.0 ? fmin(opt->hmax, span) : span;
-  double h = opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * span;
-  long max_steps = opt->max_steps > 0 ? opt->max_steps : DEFAULT_MAX_STEPS;
-  int last = 0;
-  h = plan_step(t, tend, fmin(h, hmax), &last);
-  int need_jac = 1, need_lu = 1, first = 1, reject = 0, fresh_jac = 0, nsing = 0;
-  double theta = THETA_REUSE_JAC, faccon = 1.0, hacc = h, erracc = 1.0;
-  double cfac = SAFETY * (1 + 2 * NEWTON_MAX_ITER);
-  int next_out = 0;
-  for (; next_out < opt->ntout && opt->tout[next_out] <= t; next_out++) {
-    memcpy(opt->yout + (size_t)next_out * (size_t)n, y, sizeof(double) * (size_t)n);
-  }
-
-  for (;;) {
-    if (need_jac) {
-      int rc = mbdae_problem_jac(p, t, y, yp, s->dfdy, s->dfdyp);
-      s->stats->njac++;
-      s->stats->nres_fd += mbdae_problem_jac_nres(p);
-      if (rc != 0) {
-        return mbdae_fail(r, rc < 0 ? rc : MBDAE_ERR_RES, t, h,
-                          "the Jacobian cannot be evaluated at an accepted point (%s)",
-                          mbdae_strerror(rc));
-      }
-      classify(s);
-      fresh_jac = 1;
-      need_lu = 1;
-    }
-    need_jac = 0;
-    if (need_lu) {
-      int rc = factorize(s, h);
-      if (rc == MBDAE_ERR_SINGULAR) {
-        if (++nsing >= MAX_SINGULAR) {
-          return mbdae_fail(r, MBDAE_ERR_SINGULAR, t, h,
-                            "iteration matrix singular %d times in a row", nsing);
-        }
-        h = plan_step(t, tend, h * FAIL_FACTOR, &last);
-        reject = 1;
-        need_jac = !fresh_jac;
-        continue;
-      }
-      if (rc != 0) {
-        return mbdae_fail(r, rc, t, h, "LU factorization: %s", mbdae_strerror(rc));
-      }
-      s->stats->nlu++;
-    }
-    need_lu = 0;
-
-    s->stats->steps++;
-    if (s->stats->steps > max_steps) {
-      return mbdae_fail(r, MBDAE_ERR_MAX_STEPS, t, h, "more than %ld steps needed", max_steps);
-    }
-    if (h < 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(tend))) {
-      return mbdae_fail(r, MBDAE_ERR_STEP_TOO_SMALL, t, h,
-                        "step size too small (below 10 eps |t|)");
-    }
-    double tnew = last ? tend : t + h;
-    set_weights(s, y, h, span);
-    starting_values(s, h, yp, !first);
-
-    int iters = 0;
-    double hfac = FAIL_FACTOR, err = INFINITY;
-    enum newton_outcome outcome;
-    int rc = newton(s, t, h, y, &iters, &theta, &faccon, &hfac, &outcome);
-    if (rc == 0 && outcome == NEWTON_CONVERGED) {
-      rc = estimate_error(s, t, h, y, yp, first || reject, &err);
-      if (rc == 0 && !isfinite(err)) {
-        outcome = NEWTON_FAILED;
-      }
-    }
+  radau *s = m;
+  rep->outcome = DRIVER_READY;
+  if (s->need_jac) {
+    int rc = mbdae_problem_jac(s->p, t, s->y, s->yp, s->dfdy, s->dfdyp);
+    s->stats->njac++;
+    s->stats->nres_fd += mbdae_problem_jac_nres(s->p);
     if (rc != 0) {
-      return mbdae_fail(r, rc, t, h, "%s", mbdae_strerror(rc));
+      rep->outcome = DRIVER_FAILED;
+      mbdae_driver_give_up(rep, rc < 0 ? rc : MBDAE_ERR_RES,
+                           "the Jacobian cannot be evaluated at an accepted point (%s)",
+                           mbdae_strerror(rc));
+      return;
     }
-    if (outcome != NEWTON_CONVERGED) {
-      s->stats->nconvfail++;
-      h = plan_step(t, tend, h * (outcome == NEWTON_SLOW ? hfac : FAIL_FACTOR), &last);
-      reject = 1;
-      need_jac = !fresh_jac;
-      need_lu = 1;
-      continue;
+    mbdae_differential_mask(s->n, s->dfdyp, s->differential);
+    s->fresh_jac = 1;
+    s->need_lu = 1;
+  }
+  s->need_jac = 0;
+  if (!s->need_lu) {
+    return;
+  }
+  int rc = factorize(s, h);
+  if (rc == MBDAE_ERR_SINGULAR) {
+    rep->outcome = DRIVER_RETRY;
+    if (++s->nsing >= MAX_SINGULAR) {
+      rep->outcome = DRIVER_FAILED;
+      mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "iteration matrix singular %d times in a row",
+                           s->nsing);
     }
+    rep->hnew = h * FAIL_FACTOR;
+    s->reject = 1;
+    s->need_jac = !s->fresh_jac;
+    return;
+  }
+  if (rc != 0) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "LU factorization: %s", mbdae_strerror(rc));
+    return;
+  }
+  s->stats->nlu++;
+  s->need_lu = 0;
+}
 
-    double fac = fmin(SAFETY, cfac / (iters + 2 * NEWTON_MAX_ITER));
-    double quot = fmax(QUOT_MIN, fmin(QUOT_MAX, pow(err, 0.25) / fac));
-    double hnew = h / quot;
-    if (err >= 1.0) {
-      s->stats->nerrfail++;
-      reject = 1;
-      h = plan_step(t, tend, first ? h * FIRST_REJECT_FACTOR : hnew, &last);
-      need_jac = !fresh_jac;
-      need_lu = 1;
-      continue;
-    }
+/* A rejected attempt: retry with hnew, with new factors (and a new Jacobian unless the one in
+ * use was evaluated at y_n). */
+static void reject(radau *s, driver_outcome kind, double hnew, driver_report *rep)
+{
+  s->reject = 1;
+  s->need_jac = !s->fresh_jac;
+  s->need_lu = 1;
+  rep->outcome = kind;
+  rep->hnew = hnew;
+}
 
-    /* accepted */
-    s->stats->accepted++;
-    nsing = 0;
-    if (!first) {
-      /* predictive controller of Gustafsson (HW IV.8) */
-      double facgus = (hacc / h) * pow(err * err / erracc, 0.25) / SAFETY;
-      facgus = fmax(QUOT_MIN, fmin(QUOT_MAX, facgus));
-      quot = fmax(quot, facgus);
-      hnew = h / quot;
-    }
-    hacc = h;
-    erracc = fmax(1e-2, err);
-    first = 0;
-    memcpy(s->cont_y, y, sizeof(double) * (size_t)n);
-    for (int i = 0; i < NSTAGE; i++) {
-      memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
-    }
-    s->cont_t = t;
-    s->cont_h = h;
-    for (int k = 0; k < n; k++) {
-      y[k] += s->z[LAST_STAGE][k];
-    }
-    memcpy(yp, s->w[LAST_STAGE], sizeof(double) * (size_t)n);
-    t = tnew;
-    dense_output(s, opt, &next_out, t, y);
-    if (opt->on_step) {
-      opt->on_step(opt->on_step_ctx, t, h, 5);
-    }
-    fresh_jac = 0;
-    if (last) {
-      r->status = MBDAE_OK;
-      r->t = t;
-      r->h = h;
-      r->message[0] = '\0';
-      return MBDAE_OK;
-    }
-    if (iters >= 2) {
-      /* theta was measured: keep the predicted contraction theta (h_new/h)^2 below
-       * THETA_TARGET, so that a step the error test allows does not fail in Newton */
-      hnew = fmin(hnew, h * sqrt(THETA_TARGET / theta));
-    }
-    hnew = fmin(hnew, hmax);
-    if (reject) {
-      hnew = fmin(hnew, h);
-    }
-    reject = 0;
-    double hplan = plan_step(t, tend, hnew, &last);
-    double qt = hnew / h;
-    if (!last && hplan == hnew && theta <= THETA_REUSE_JAC && qt >= QUOT_KEEP_LO &&
-        qt <= QUOT_KEEP_HI) {
-      continue; /* same h, same Jacobian, same factors (t + 2 h <= tend, as h <= hnew) */
-    }
-    h = hplan;
-    if (theta <= THETA_REUSE_JAC) {
-      need_lu = 1;
-    } else {
-      need_jac = 1;
+/* The accepted step [t, tnew] of size h: keep its collocation polynomial for the continuous
+ * output and the next starting values, and move y, y' to tnew. */
+static void accept(radau *s, double t, double h, double err)
+{
+  int n = s->n;
+  s->nsing = 0;
+  s->hacc = h;
+  s->erracc = fmax(1e-2, err);
+  s->first = 0;
+  memcpy(s->cont_y, s->y, sizeof(double) * (size_t)n);
+  for (int i = 0; i < NSTAGE; i++) {
+    memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
+  }
+  s->cont_t = t;
+  s->cont_h = h;
+  for (int k = 0; k < n; k++) {
+    s->y[k] += s->z[LAST_STAGE][k];
+  }
+  memcpy(s->yp, s->w[LAST_STAGE], sizeof(double) * (size_t)n);
+  s->fresh_jac = 0;
+}
+
+/* The step size after an accepted step of size h with error err (h / quot from the error alone):
+ * Gustafsson's predictive controller from the second step on, the cap on the predicted Newton
+ * contraction when theta was measured (iters >= 2), and no increase right after a rejection. */
+static double next_step_size(radau *s, double h, double err, double quot, int iters)
+{
+  if (!s->first) {
+    double facgus = (s->hacc / h) * pow(err * err / s->erracc, 0.25) / SAFETY;
+    facgus = fmax(QUOT_MIN, fmin(QUOT_MAX, facgus));
+    quot = fmax(quot, facgus);
+  }
+  double hnew = h / quot;
+  if (iters >= 2) {
+    /* keep the predicted contraction theta (h_new/h)^2 below THETA_TARGET, so that a step the
+     * error test allows does not fail in Newton */
+    hnew = fmin(hnew, h * sqrt(THETA_TARGET / s->theta));
+  }
+  if (s->reject) {
+    hnew = fmin(hnew, h);
+  }
+  s->reject = 0;
+  return hnew;
+}
+
+/* One attempt of the step [t, tnew] of size h: the stage equations, the error estimate, then
+ * the decision. */
+static void attempt(void *m, double t, double h, double tnew, driver_report *rep)
+{
+  radau *s = m;
+  (void)tnew; /* y_{n+1} = y_n + Z_3 lands on tnew = t + h, or on tend for the last step */
+  if (h < 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(s->tend))) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL, "step size too small (below 10 eps |t|)");
+    return;
+  }
+  set_weights(s, s->y, h, s->span);
+  starting_values(s, h, s->yp, !s->first);
+  int iters = 0;
+  double hfac = FAIL_FACTOR, err = INFINITY;
+  enum newton_outcome outcome;
+  int rc = newton(s, t, h, s->y, &iters, &s->theta, &s->faccon, &hfac, &outcome);
+  if (rc == 0 && outcome == NEWTON_CONVERGED) {
+    rc = estimate_error(s, t, h, s->y, s->yp, s->first || s->reject, &err);
+    if (rc == 0 && !isfinite(err)) {
+      outcome = NEWTON_FAILED;
     }
   }
+  if (rc != 0) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
+    return;
+  }
+  if (outcome != NEWTON_CONVERGED) {
+    reject(s, DRIVER_REJECTED_CONV, h * (outcome == NEWTON_SLOW ? hfac : FAIL_FACTOR), rep);
+    return;
+  }
+  double fac = fmin(SAFETY, SAFETY * (1 + 2 * NEWTON_MAX_ITER) / (iters + 2 * NEWTON_MAX_ITER));
+  double quot = fmax(QUOT_MIN, fmin(QUOT_MAX, pow(err, 0.25) / fac));
+  if (err >= 1.0) {
+    reject(s, DRIVER_REJECTED_ERROR, s->first ? h * FIRST_REJECT_FACTOR : h / quot, rep);
+    return;
+  }
+  rep->hnew = next_step_size(s, h, err, quot, iters);
+  accept(s, t, h, err);
+  rep->outcome = DRIVER_ACCEPTED;
+  rep->order = 5;
 }
+
+/* After an accepted step: keep h, the Jacobian and the factors while the new step would differ
+ * from h by a factor in [QUOT_KEEP_LO, QUOT_KEEP_HI] and the Jacobian converged fast (RADAU5's
+ * rule; not for the last steps, whose size the end-point rule sets); else refactor, with a new
+ * Jacobian when theta was above THETA_REUSE_JAC. */
+static double resize(void *m, double h, double hnext, double hplan, int last)
+{
+  radau *s = m;
+  double qt = hnext / h;
+  if (!last && hplan == hnext && s->theta <= THETA_REUSE_JAC && qt >= QUOT_KEEP_LO &&
+      qt <= QUOT_KEEP_HI) {
+    return h; /* t + 2 h <= tend, as h <= hnext */
+  }
+  if (s->theta <= THETA_REUSE_JAC) {
+    s->need_lu = 1;
+  } else {
+    s->need_jac = 1;
+  }
+  return hplan;
+}
+
+static const driver_method RADAU5_METHOD = {prepare, attempt, resize, interpolate};
 
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
@@ -867,13 +874,26 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   tableau_init(&s.tb);
   /* RADAU5's tolerance transformation (the error estimate is O(h^4), the global error O(h^5)),
    * with TOL_FACTOR for RADAU5's 0.1 */
-  s.rtol = TOL_FACTOR * pow(opt->rtol, 2.0 / 3.0);
-  s.atol = s.rtol * (opt->atol / opt->rtol);
-  s.fnewt = fmax(10.0 * UROUND / s.rtol, fmin(0.03, sqrt(s.rtol)));
+  s.tol.rtol = TOL_FACTOR * pow(opt->rtol, 2.0 / 3.0);
+  s.tol.atol = s.tol.rtol * (opt->atol / opt->rtol);
+  s.tol.factor = 1.0;
+  s.fnewt = fmax(10.0 * UROUND / s.tol.rtol, fmin(0.03, sqrt(s.tol.rtol)));
   if (workspace_alloc(&s) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
   }
-  int status = run(&s, opt, y, yp, r);
+  s.y = y;
+  s.yp = yp;
+  s.tend = mbdae_problem_tend(p);
+  s.span = s.tend - mbdae_problem_t0(p);
+  s.need_jac = s.need_lu = s.first = 1;
+  s.theta = THETA_REUSE_JAC;
+  s.faccon = 1.0;
+  s.erracc = 1.0;
+  mbdae_driver d;
+  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
+  s.hacc = h;
+  int status = mbdae_driver_run(&d, &RADAU5_METHOD, &s, h, y);
   free(s.block);
   return status;
 }

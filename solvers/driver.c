@@ -1,0 +1,173 @@
+/* The step driver shared by the built-in solvers: the loop around a method's step attempts, the
+ * step limit, hmax, the end-point rule, output at requested times, on_step, the step counters and
+ * the failure messages (see driver.h for the meaning of each; layering after GSL's
+ * step/control/evolve and SUNDIALS' IDAStep / IDAHandleNFlag / IDACompleteStep). */
+#include "driver.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mbdae/mbdae.h"
+
+void mbdae_driver_give_up(driver_report *rep, int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(rep->reason, sizeof rep->reason, fmt, ap);
+  va_end(ap);
+  rep->status = status;
+}
+
+void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_options *opt,
+                        const driver_end_rule *end, const double *y, mbdae_result *r)
+{
+  d->opt = opt;
+  d->r = r;
+  d->n = mbdae_problem_neq(p);
+  d->t = mbdae_problem_t0(p);
+  d->tend = mbdae_problem_tend(p);
+  d->hmax = opt->hmax > 0.0 ? opt->hmax : 0.0;
+  d->max_steps = opt->max_steps > 0 ? opt->max_steps : DRIVER_DEFAULT_MAX_STEPS;
+  d->next_out = 0;
+  static const driver_end_rule to_tend = {1.0, 1, 0.0, 0};
+  d->end = end ? *end : to_tend;
+  size_t n = (size_t)d->n;
+  for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= d->t; d->next_out++) {
+    memcpy(opt->yout + (size_t)d->next_out * n, y, sizeof(double) * n);
+  }
+}
+
+/* The end-point rule (driver.h) for a step h from t. */
+static double end_rule(const driver_end_rule *e, double t, double tend, double h)
+{
+  double rest = tend - t;
+  if (h * e->stretch >= rest) {
+    return rest;
+  }
+  double q = rest / h;
+  if (q <= (double)e->split) {
+    int m = (int)q;
+    if (q - (double)m > e->slack) {
+      m++;
+    }
+    return rest / (double)m;
+  }
+  return h;
+}
+
+static double limit_hmax(const mbdae_driver *d, double h)
+{
+  return d->hmax > 0.0 && h > d->hmax ? d->hmax : h;
+}
+
+double mbdae_driver_plan(const mbdae_driver *d, double h)
+{
+  return end_rule(&d->end, d->t, d->tend, limit_hmax(d, h));
+}
+
+double mbdae_driver_first_step(const mbdae_driver *d, double h) { return mbdae_driver_plan(d, h); }
+
+/* The step size of a retry after a rejection or an unattempted step. */
+static double retry_step(const mbdae_driver *d, double h)
+{
+  return d->end.after_reject ? mbdae_driver_plan(d, h) : limit_hmax(d, h);
+}
+
+int mbdae_driver_limit(mbdae_driver *d, long steps, double h)
+{
+  if (steps < d->max_steps) {
+    return 0;
+  }
+  return mbdae_fail(d->r, MBDAE_ERR_MAX_STEPS, d->t, h, "maximum number of steps (%ld) reached",
+                    d->max_steps);
+}
+
+void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, const double *y,
+                           void (*interpolate)(const void *m, double t, double *yout),
+                           const void *m)
+{
+  const mbdae_options *opt = d->opt;
+  size_t n = (size_t)d->n;
+  for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= tnew; d->next_out++) {
+    double *out = opt->yout + (size_t)d->next_out * n;
+    if (opt->tout[d->next_out] == tnew) {
+      memcpy(out, y, sizeof(double) * n);
+    } else {
+      interpolate(m, opt->tout[d->next_out], out);
+    }
+  }
+  d->t = tnew;
+  if (opt->on_step) {
+    opt->on_step(opt->on_step_ctx, tnew, h, order);
+  }
+}
+
+int mbdae_driver_finish(mbdae_driver *d, double h)
+{
+  d->r->status = MBDAE_OK;
+  d->r->t = d->t;
+  d->r->h = h;
+  d->r->message[0] = '\0';
+  return MBDAE_OK;
+}
+
+/* Count a rejection; a negative status means the method gave up with it. */
+static int rejected(mbdae_driver *d, const driver_report *rep, double h)
+{
+  if (rep->outcome == DRIVER_REJECTED_ERROR) {
+    d->r->stats.nerrfail++;
+  } else {
+    d->r->stats.nconvfail++;
+  }
+  if (rep->status < 0) {
+    return mbdae_fail(d->r, rep->status, d->t, rep->hnew > 0.0 ? rep->hnew : h, "%s", rep->reason);
+  }
+  return 0;
+}
+
+int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
+                     const double *y)
+{
+  mbdae_stats *st = &d->r->stats;
+  driver_report rep;
+  for (;;) {
+    memset(&rep, 0, sizeof rep);
+    if (method->prepare) {
+      method->prepare(m, d->t, h, &rep);
+      if (rep.outcome == DRIVER_RETRY) {
+        h = retry_step(d, rep.hnew);
+        continue;
+      }
+      if (rep.outcome == DRIVER_FAILED) {
+        return mbdae_fail(d->r, rep.status, d->t, h, "%s", rep.reason);
+      }
+    }
+    if (mbdae_driver_limit(d, st->steps, h) != 0) {
+      return d->r->status;
+    }
+    st->steps++;
+    int last = h >= d->tend - d->t;
+    double tnew = last ? d->tend : d->t + h;
+    memset(&rep, 0, sizeof rep);
+    method->attempt(m, d->t, h, tnew, &rep);
+    if (rep.outcome == DRIVER_FAILED) {
+      return mbdae_fail(d->r, rep.status, d->t, rep.hnew > 0.0 ? rep.hnew : h, "%s", rep.reason);
+    }
+    if (rep.outcome != DRIVER_ACCEPTED) {
+      if (rejected(d, &rep, h) != 0) {
+        return d->r->status;
+      }
+      h = retry_step(d, rep.hnew);
+      continue;
+    }
+    st->accepted++;
+    mbdae_driver_accepted(d, tnew, h, rep.order, y, method->interpolate, m);
+    if (last || d->t >= d->tend) {
+      return mbdae_driver_finish(d, h);
+    }
+    double hnext = limit_hmax(d, rep.hnew);
+    double hplan = end_rule(&d->end, d->t, d->tend, hnext);
+    h = method->resize ? method->resize(m, h, hnext, hplan, hplan >= d->tend - d->t) : hplan;
+  }
+}

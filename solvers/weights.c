@@ -1,0 +1,57 @@
+/* The error weights, the differential/algebraic mask and the finiteness checks shared by the
+ * built-in solvers (see weights.h for the formulas and their sources). */
+#include "weights.h"
+
+#include <math.h>
+
+#include "dense.h"
+
+double mbdae_tolerance_at(const mbdae_tolerance *tol, double y)
+{
+  return tol->factor * (tol->atol + tol->rtol * fabs(y));
+}
+
+double mbdae_index_factor(int index, double h)
+{
+  double f = 1.0;
+  for (int k = 2; k <= index; k++) {
+    f *= h;
+  }
+  return f;
+}
+
+void mbdae_differential_mask(int n, const double *dfdyp, int *mask)
+{
+  for (int j = 0; j < n; j++) {
+    mask[j] = 0;
+    for (int i = 0; i < n; i++) {
+      if (MBDAE_AT(dfdyp, n, i, j) != 0.0) {
+        mask[j] = 1;
+        break;
+      }
+    }
+  }
+}
+
+int mbdae_all_finite(size_t count, const double *x)
+{
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(x[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int mbdae_residual_checked(const mbdae_problem *p, double t, const double *y, const double *yp,
+                           double *res, long *nres)
+{
+  if (nres) {
+    (*nres)++;
+  }
+  int rc = mbdae_problem_res(p, t, y, yp, res);
+  if (rc != 0) {
+    return rc;
+  }
+  return mbdae_all_finite((size_t)mbdae_problem_neq(p), res) ? 0 : MBDAE_RECOVERABLE;
+}

@@ -1,0 +1,47 @@
+/* What every built-in solver measures the same way (private): the index-scaled error weights, the
+ * differential/algebraic mask and the finiteness checks of residuals and iteration matrices.
+ *
+ * Error weights.  The tolerance of component i at y is sc_i = f (atol + rtol |y_i|), f and the
+ * pair (rtol, atol) being each solver's own transformation of the user's tolerances (radau5:
+ * RADAU5's rtol' = 0.08 rtol^(2/3), f = 1; bdf: tolerance proportionality, f = 0.2 rtol^(1/5);
+ * ida: the user's, f = 1).  A component of differentiation index k >= 2 has its error measured
+ * h^(k-1) times smaller (sc_i / h^(k-1)), as RADAU5 does for DAEs of index 2 and 3 (Hairer &
+ * Wanner, Solving ODEs II, section VII.8; the RADAU5 documentation): its error estimate overstates
+ * its error by these powers of h.  The solvers store the weights differently (radau5 sc_i, bdf
+ * and ida 1/sc_i), so the two factors are given separately.
+ *
+ * Differential components are those whose derivative enters F: column i of dF/dy' has a nonzero
+ * (for the constant mass matrices of the test set, positions and velocities; multipliers and
+ * accelerations carried as variables are algebraic). */
+#ifndef MBDAE_WEIGHTS_H
+#define MBDAE_WEIGHTS_H
+
+#include <stddef.h>
+
+#include "mbdae/mbdae.h"
+
+/* A solver's transformation of the user's tolerances. */
+typedef struct mbdae_tolerance {
+  double rtol, atol; /* the transformed pair */
+  double factor;     /* f above; 1 when the solver has none */
+} mbdae_tolerance;
+
+/* sc = f (atol + rtol |y|): the tolerance of one component at y. */
+double mbdae_tolerance_at(const mbdae_tolerance *tol, double y);
+
+/* h^(index - 1) for index >= 2, else 1: the factor an index-k component's error is scaled by. */
+double mbdae_index_factor(int index, double h);
+
+/* mask[j] = 1 when column j of the n x n column-major dfdyp has a nonzero, else 0. */
+void mbdae_differential_mask(int n, const double *dfdyp, int *mask);
+
+/* 1 when all count values are finite. */
+int mbdae_all_finite(size_t count, const double *x);
+
+/* F(t, y, y') into res with the count in *nres (unless NULL): the problem's own code when it is
+ * not 0, MBDAE_RECOVERABLE when a value is not finite (the iterate left the domain: a smaller
+ * step may stay inside), else 0. */
+int mbdae_residual_checked(const mbdae_problem *p, double t, const double *y, const double *yp,
+                           double *res, long *nres);
+
+#endif /* MBDAE_WEIGHTS_H */
