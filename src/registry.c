@@ -83,32 +83,63 @@ static void list_ids(char *buf, size_t len)
   }
 }
 
-/* Split "key=value,key=value" and hand each pair to the module. */
+/* Append "; valid keys: ..." to the message already in msg; returns MBDAE_ERR_SPEC. */
+static int name_valid_keys(const problem_type *type, char *msg, size_t msglen)
+{
+  if (msg && msglen > 0) {
+    size_t used = strlen(msg);
+    snprintf(msg + used, msglen - used, "; valid keys: %s",
+             type->options_help[0] ? type->options_help : "none (it takes no options)");
+  }
+  return MBDAE_ERR_SPEC;
+}
+
+/* Split "key=value,key=value" and hand each pair to the module.  Every item must be key=value
+ * with both parts non-empty, and a key may appear once: an empty list ("crank:"), an empty item
+ * ("crank:,,index=3") or a repeated key ("index=1,index=3", where the last would silently win)
+ * is refused rather than read as something the user did not write. */
 static int apply_options(const problem_type *type, void *params, const char *opts, char *msg,
                          size_t msglen)
 {
   char buf[SPEC_MAX];
+  const char *keys[SPEC_MAX / 2]; /* an item takes at least two characters, "k=v" plus ',' */
+  size_t nkeys = 0;
   if (strlen(opts) >= sizeof buf) {
     set_msg(msg, msglen, "problem spec options too long: '%s'%s", opts, "");
     return MBDAE_ERR_SPEC;
   }
+  if (opts[0] == '\0') {
+    set_msg(msg, msglen, "empty option list after '%s:'%s", type->id, "");
+    return name_valid_keys(type, msg, msglen);
+  }
   strcpy(buf, opts);
-  char *save = NULL;
-  for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+  for (char *item = buf, *next = NULL; item; item = next) {
+    char *comma = strchr(item, ',');
+    next = comma ? comma + 1 : NULL;
+    if (comma) {
+      *comma = '\0';
+    }
     char *eq = strchr(item, '=');
+    if (item[0] == '\0') {
+      set_msg(msg, msglen, "empty option in '%s:%s' (a comma too many?)", type->id, opts);
+      return name_valid_keys(type, msg, msglen);
+    }
     if (!eq || eq == item || eq[1] == '\0') {
-      if (msg && msglen > 0) {
-        snprintf(msg, msglen, "malformed option '%s' for problem '%s': expected key=value (%s)",
-                 item, type->id, type->options_help[0] ? type->options_help : "no options");
-      }
-      return MBDAE_ERR_SPEC;
+      set_msg(msg, msglen, "malformed option '%s' of problem '%s': expected key=value", item,
+              type->id);
+      return name_valid_keys(type, msg, msglen);
     }
     *eq = '\0';
-    if (!type->set_option) {
-      if (msg && msglen > 0) {
-        snprintf(msg, msglen, "problem '%s' takes no options (got '%s')", type->id, item);
+    for (size_t k = 0; k < nkeys; k++) {
+      if (strcmp(keys[k], item) == 0) {
+        set_msg(msg, msglen, "key '%s' given twice in the options of problem '%s'", item, type->id);
+        return name_valid_keys(type, msg, msglen);
       }
-      return MBDAE_ERR_SPEC;
+    }
+    keys[nkeys++] = item;
+    if (!type->set_option) {
+      set_msg(msg, msglen, "unknown key '%s' of problem '%s'", item, type->id);
+      return name_valid_keys(type, msg, msglen);
     }
     int rc = type->set_option(params, item, eq + 1, msg, msglen);
     if (rc != 0) {

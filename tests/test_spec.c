@@ -59,6 +59,18 @@ int main(void)
   expect_bad("crank:beam=curved", "linear|nonlinear");
   expect_bad("andrews:jac=fd", "exact|approx");
   expect_bad("pendulum:g=1", "no options");
+  /* Nothing the user did not write: an empty list or item, a key without value or a value
+   * without key, a repeated key (where the last would silently win). */
+  expect_bad("crank:", "index=1|2|3");
+  expect_bad("crank:,,index=3", "index=1|2|3");
+  expect_bad("crank:index=3,", "index=1|2|3");
+  expect_bad("crank:index=1,index=3", "index=1|2|3");
+  expect_bad("crank:index=1,index=3", "twice");
+  expect_bad("crank:index=1,beam=linear,index=1", "twice");
+  expect_bad("crank:=3", "index=1|2|3");
+  expect_bad("andrews:", "exact|approx");
+  expect_bad("pendulum:", "no options");
+  expect_spec("crank:init=2,index=3", "crank:index=3,beam=linear,damping=off,init=2");
 
   CHECK(strcmp(mbdae_strerror(MBDAE_ERR_NOREF), mbdae_strerror(MBDAE_ERR_SPEC)) != 0, "texts");
   CHECK(strcmp(mbdae_strerror(12345), "unknown error code") == 0, "unknown code");
