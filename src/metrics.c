@@ -4,8 +4,13 @@
  *   scd   = -log10( max_{i in scd set, yref_i != 0} |y_i - yref_i| / |yref_i| )
  *   mescd = -log10( max_i |y_i - yref_i| / (atol/rtol + |yref_i|) )
  *
- * A maximum of exactly 0 is replaced by 1e-16, so an exact match gives 16.  Pure functions. */
+ * A maximum of exactly 0 is replaced by 1e-16, so an exact match gives 16.  Pure functions.
+ *
+ * mescd is defined for rtol > 0 and atol > 0 only: rtol = 0 would divide by zero (atol/rtol =
+ * inf makes every error vanish, 16 digits for any answer) and 0/0 gives NaN.  Like a math
+ * function outside its domain, mescd then returns NaN, which no caller can read as accurate. */
 #include <math.h>
+#include <stddef.h>
 
 #include "mbdae/mbdae.h"
 
@@ -29,6 +34,9 @@ double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref)
 double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
                    double atol)
 {
+  if (!(rtol > 0.0) || !(atol > 0.0) || !isfinite(rtol) || !isfinite(atol)) {
+    return NAN;
+  }
   int n = mbdae_problem_neq(p);
   double ratio = atol / rtol, maxerr = 0.0;
   for (int i = 0; i < n; i++) {

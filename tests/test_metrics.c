@@ -43,6 +43,18 @@ int main(void)
   CHECK(fabs(mbdae_mescd(p, y, yref, 1e-8, 1e-6) - 4.0) < 1e-9, "mescd with atol/rtol = 100: %g",
         mbdae_mescd(p, y, yref, 1e-8, 1e-6));
 
+  /* Tolerances outside mescd's domain give NaN, not 16 digits for a wrong answer (rtol = 0:
+   * atol/rtol = inf) or NaN only when both are 0. */
+  y[21] = yref[21] + 1.0;
+  static const double bad_tol[][2] = {{0.0, 1e-6},   {0.0, 0.0},       {-1e-6, 1e-6}, {1e-6, 0.0},
+                                      {1e-6, -1e-6}, {INFINITY, 1e-6}, {1e-6, NAN}};
+  for (size_t k = 0; k < sizeof bad_tol / sizeof bad_tol[0]; k++) {
+    double m = mbdae_mescd(p, y, yref, bad_tol[k][0], bad_tol[k][1]);
+    CHECK(isnan(m), "mescd with rtol %g, atol %g gave %g, expected NaN", bad_tol[k][0],
+          bad_tol[k][1], m);
+  }
+  y[21] = yref[21];
+
   /* A NaN never looks accurate. */
   y[0] = NAN;
   CHECK(!(mbdae_scd(p, y, yref) > 0.0), "NaN solution gave scd %g", mbdae_scd(p, y, yref));

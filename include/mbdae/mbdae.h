@@ -261,7 +261,8 @@ int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, c
 /* scd = -log10(max_i |y_i - yref_i| / |yref_i|) over the scd components with yref_i != 0. */
 double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref);
 /* mescd = -log10(max_i |y_i - yref_i| / (atol/rtol + |yref_i|)) over all components.
- * A maximum of exactly 0 is replaced by 1e-16 in both. */
+ * A maximum of exactly 0 is replaced by 1e-16 in both.  mescd is NaN unless rtol and atol are
+ * positive and finite (the tolerances of the run, which mbdae_solve requires to be so). */
 double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
                    double atol);
 
