@@ -802,9 +802,11 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
 {
   radau *s = m;
   (void)tnew; /* y_{n+1} = y_n + Z_3 lands on tnew = t + h, or on tend for the last step */
-  if (h < 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(s->tend))) {
+  double hmin = 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(s->tend));
+  if (h < hmin) {
     rep->outcome = DRIVER_FAILED;
-    mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL, "step size too small (below 10 eps |t|)");
+    mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL,
+                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e", hmin);
     return;
   }
   set_weights(s, s->y, h, s->span);

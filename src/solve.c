@@ -5,6 +5,7 @@
  * repeats the reported time is the median of the runs left after dropping the fastest and the
  * slowest, as the test set's driver reports it; counters and y come from the last run (every run
  * is the same computation, so they are identical). */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,32 +107,58 @@ static double trimmed_median(double *v, int n)
   return (m % 2) ? v[lo + m / 2] : 0.5 * (v[lo + m / 2 - 1] + v[lo + m / 2]);
 }
 
-static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae_result *r)
+/* The smallest h0 (and hmax) a run accepts: H0_FLOOR_EPS eps max(|t0|, |tend|).  Below it the
+ * built-in solvers cannot take a step at the scale of the interval: radau5 stops at 10 eps
+ * max(|t|, |tend|), bdf's minimum step is 4 eps max(|t0|, |tend|), and the iteration matrix
+ * dF/dy + (1/h) dF/dy' loses dF/dy to rounding, then overflows (h0 = 1e-300 ended in "singular
+ * iteration matrix" from radau5 and bdf, "the residual could not be evaluated" from IDA).  Such an
+ * h0 is refused rather than raised to the floor: the run records and tables print h0 as given,
+ * so a raised value would publish a setting that was not used. */
+#define H0_FLOOR_EPS 16.0
+
+static double step_floor(double t0, double tend)
 {
-  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  const char *bad = NULL;
+  return H0_FLOOR_EPS * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
+}
+
+/* The first problem with opt, as a static message, or NULL. */
+static const char *bad_option(const mbdae_problem *p, const mbdae_options *opt)
+{
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p), floor = step_floor(t0, tend);
   if (!(opt->rtol > 0.0) || !isfinite(opt->rtol)) {
-    bad = "rtol must be a positive finite number";
+    return "rtol must be a positive finite number";
   } else if (!(opt->atol > 0.0) || !isfinite(opt->atol)) {
-    bad = "atol must be a positive finite number";
+    return "atol must be a positive finite number";
   } else if (!(opt->h0 >= 0.0) || !isfinite(opt->h0)) {
-    bad = "h0 must be a non-negative finite number (0: the solver chooses)";
+    return "h0 must be a non-negative finite number (0: the solver chooses)";
+  } else if (opt->h0 > 0.0 && opt->h0 < floor) {
+    return "h0 is below the smallest step the solvers can take, 16 eps max(|t0|, |tend|)";
   } else if (!(opt->hmax >= 0.0) || !isfinite(opt->hmax)) {
-    bad = "hmax must be a non-negative finite number (0: no limit)";
+    return "hmax must be a non-negative finite number (0: no limit)";
+  } else if (opt->hmax > 0.0 && opt->hmax < floor) {
+    return "hmax is below the smallest step the solvers can take, 16 eps max(|t0|, |tend|)";
   } else if (opt->max_steps < 0) {
-    bad = "max_steps must be >= 0 (0: the default)";
+    return "max_steps must be >= 0 (0: the default)";
   } else if (opt->ntout < 0 || (opt->ntout > 0 && (!opt->tout || !opt->yout))) {
-    bad = "ntout output times need tout and yout";
+    return "ntout output times need tout and yout";
   }
-  for (int k = 0; !bad && k < opt->ntout; k++) {
+  for (int k = 0; k < opt->ntout; k++) {
     if (!(opt->tout[k] >= t0 && opt->tout[k] <= tend) ||
         (k > 0 && opt->tout[k] < opt->tout[k - 1])) {
-      bad = "output times must increase and lie inside [t0, tend]";
+      return "output times must increase and lie inside [t0, tend]";
     }
   }
+  return NULL;
+}
+
+static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae_result *r)
+{
+  const char *bad = bad_option(p, opt);
   if (bad) {
+    double floor = step_floor(mbdae_problem_t0(p), mbdae_problem_tend(p));
     r->status = MBDAE_ERR_ARG;
-    snprintf(r->message, sizeof r->message, "%s", bad);
+    snprintf(r->message, sizeof r->message, "%s (h0 = %g, hmax = %g; smallest step %.3g)", bad,
+             opt->h0, opt->hmax, floor);
     return MBDAE_ERR_ARG;
   }
   return 0;
@@ -157,33 +184,13 @@ static void integrate_once(const mbdae_solver_type *type, const mbdae_problem *p
   }
 }
 
-int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
-                     const mbdae_options *opt, int repeats, double *y, double *yp, mbdae_result *r)
+/* Run `repeats` integrations, timing each into times[]; ypw receives y'(tend) of the last run.
+ * Returns the number of runs made (0 when the initial values failed: r says why). */
+static int run_repeats(const mbdae_problem *p, const mbdae_solver_type *type,
+                       const mbdae_options *opt, int repeats, double *y, double *ypw, double *times,
+                       mbdae_result *r)
 {
-  if (!r) {
-    return MBDAE_ERR_ARG;
-  }
-  memset(r, 0, sizeof *r);
-  const char *bad_type = mbdae_solver_type_invalid(type);
-  if (!p || !opt || !y || repeats < 1 || bad_type) {
-    r->status = MBDAE_ERR_ARG;
-    snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s",
-             bad_type
-                 ? bad_type
-                 : (repeats < 1 ? "repeats must be >= 1" : "problem, options and y are required"));
-    return r->status;
-  }
-  if (check_options(p, opt, r) != 0) {
-    return r->status;
-  }
-  int n = mbdae_problem_neq(p);
-  double *work = malloc(sizeof(double) * (size_t)(n + repeats));
-  if (!work) {
-    r->status = MBDAE_ERR_NOMEM;
-    snprintf(r->message, sizeof r->message, "out of memory");
-    return r->status;
-  }
-  double *ypw = work, *times = work + n;
+  int made = 0;
   for (int k = 0; k < repeats; k++) {
     int rc = mbdae_problem_init(p, y, ypw);
     if (rc != 0) {
@@ -195,22 +202,57 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
     double start = cpu_now();
     integrate_once(type, p, opt, y, ypw, &one);
     times[k] = cpu_now() - start;
-    one.cpu_seconds = r->cpu_seconds;
     *r = one;
-    r->repeats = k + 1;
+    made = k + 1;
     if (one.status != 0) {
       times[0] = times[k];
-      r->repeats = 1;
+      made = 1;
       break;
     }
   }
+  return made;
+}
+
+int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
+                     const mbdae_options *opt, int repeats, double *y, double *yp, mbdae_result *r)
+{
+  if (!r) {
+    return MBDAE_ERR_ARG;
+  }
+  memset(r, 0, sizeof *r);
+  const char *bad_type = mbdae_solver_type_invalid(type);
+  int bad_repeats = repeats < 1 || repeats > MBDAE_REPEATS_MAX;
+  if (!p || !opt || !y || bad_repeats || bad_type) {
+    r->status = MBDAE_ERR_ARG;
+    snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s",
+             bad_type ? bad_type
+             : bad_repeats ? "repeats must be from 1 to MBDAE_REPEATS_MAX"
+                           : "problem, options and y are required");
+    return r->status;
+  }
+  if (check_options(p, opt, r) != 0) {
+    return r->status;
+  }
+  /* h0 beyond the interval or hmax is the whole interval or hmax: the same for every solver */
+  mbdae_options o = *opt;
+  o.h0 = fmin(o.h0, mbdae_problem_tend(p) - mbdae_problem_t0(p));
+  o.h0 = o.hmax > 0.0 ? fmin(o.h0, o.hmax) : o.h0;
+  size_t n = (size_t)mbdae_problem_neq(p);
+  double *work = malloc(sizeof(double) * (n + (size_t)repeats));
+  if (!work) {
+    r->status = MBDAE_ERR_NOMEM;
+    snprintf(r->message, sizeof r->message, "out of memory");
+    return r->status;
+  }
+  double *ypw = work, *times = work + n;
+  r->repeats = run_repeats(p, type, &o, repeats, y, ypw, times, r);
   if (r->repeats > 0) {
     r->cpu_seconds = trimmed_median(times, r->repeats);
     r->cpu_min = times[0];
     r->cpu_max = times[r->repeats - 1];
-  }
-  if (yp) {
-    memcpy(yp, ypw, sizeof(double) * (size_t)n);
+    if (yp) {
+      memcpy(yp, ypw, sizeof(double) * n);
+    }
   }
   free(work);
   return r->status;

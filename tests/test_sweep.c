@@ -454,7 +454,7 @@ static void check_sigterm(void)
   pid_t kids[8];
   int nkids = 0;
   snprintf(args, sizeof args,
-           "pendulum --rtol 1e-13,1.1e-13 --solvers ida --repeat 1000 --jobs 2 --no-plots --out "
+           "pendulum --rtol 1e-12,1.1e-12 --solvers ida --repeat 1000 --jobs 2 --no-plots --out "
            "%s/term",
            tmpdir);
   pid_t pid = start_sweep(args);

@@ -271,8 +271,9 @@ double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, 
 typedef struct mbdae_options {
   double rtol;        /* relative tolerance, > 0 */
   double atol;        /* absolute tolerance, > 0 */
-  double h0;          /* initial step size; 0 lets the solver choose */
-  double hmax;        /* largest step size; 0 means no limit but the interval */
+  double h0;          /* initial step size; 0 lets the solver choose; beyond the interval or
+                         hmax it is the interval or hmax; below 16 eps max(|t0|, |tend|) refused */
+  double hmax;        /* largest step size; 0 means no limit but the interval; >= the h0 floor */
   long max_steps;     /* limit on attempted steps; 0 means the default (10^6) */
   const double *tout; /* optional output times, increasing, inside [t0, tend] */
   int ntout;          /* number of output times */
@@ -323,6 +324,8 @@ typedef struct mbdae_solver_type {
                    mbdae_result *r);
 } mbdae_solver_type;
 
+#define MBDAE_REPEATS_MAX 100000 /* largest `repeats` of mbdae_solve and mbdae_solve_with */
+
 int mbdae_solver_count(void);                               /* built-in solvers */
 const mbdae_solver_type *mbdae_solver_get(int i);           /* NULL when i is out of range */
 const mbdae_solver_type *mbdae_solver_find(const char *id); /* built-in; NULL when unknown */
@@ -332,11 +335,13 @@ const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when 
 const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
 
 /* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`
- * times (>= 1), storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
+ * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
  * the options, takes the initial values from the problem and times each run (in-process CPU
- * time; with repeats the median after dropping min and max).  Returns r->status.  A solver
- * failure is reported in r (t, h, message), never printed; a status a solver returns outside
- * the contract (positive) is reported as MBDAE_ERR_SOLVER. */
+ * time; with repeats the median after dropping min and max).  repeats: 1 to MBDAE_REPEATS_MAX.
+ * After a failed run y holds the state where it stopped.  Returns r->status.  A solver failure is
+ * reported in r (t, h, message), never printed; a status a solver returns outside the contract
+ * (positive) is reported as MBDAE_ERR_SOLVER.  Bad options (see mbdae_options) return
+ * MBDAE_ERR_ARG before anything runs; yp is written only when an integration ran. */
 int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
                      const mbdae_options *opt, int repeats, double *y, double *yp,
                      mbdae_result *r);

@@ -1,0 +1,96 @@
+/* Bad input to the run harness (mbdae_solve): every solver with an initial step far beyond the
+ * interval (clamped: the run succeeds) and far below what any solver can take (refused with a
+ * message that says so, not a solver failure with a wrong reason), and a repeat count that
+ * overflowed an int. */
+#include <limits.h>
+#include <string.h>
+
+#include "check.h"
+#include "support.h"
+
+/* h0 = 1e300 is the interval (or hmax): the run succeeds for every solver on every problem. */
+static void huge_h0(const char *solver, const char *spec)
+{
+  mbdae_problem *p = create_problem(spec);
+  if (!p) {
+    return;
+  }
+  double y[SUPPORT_MAX_N], yp[SUPPORT_MAX_N];
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options opt;
+  test_options(p, plan.default_rtol, &opt);
+  for (int with_hmax = 0; with_hmax < 2; with_hmax++) {
+    opt.h0 = 1e300;
+    opt.hmax = with_hmax ? 0.25 * (mbdae_problem_tend(p) - mbdae_problem_t0(p)) : 0.0;
+    mbdae_result r;
+    int rc = mbdae_solve(p, solver, &opt, 1, y, yp, &r);
+    CHECK(rc == 0, "%s on %s, h0 = 1e300, hmax = %g: %s", solver, spec, opt.hmax, r.message);
+  }
+  mbdae_problem_destroy(p);
+}
+
+/* h0 = 1e-300 (or hmax = 1e-300) is refused before anything runs, saying why. */
+static void tiny_step(const char *solver, const char *spec)
+{
+  mbdae_problem *p = create_problem(spec);
+  if (!p) {
+    return;
+  }
+  double y[SUPPORT_MAX_N], yp[SUPPORT_MAX_N];
+  mbdae_options opt;
+  test_options(p, 1e-6, &opt);
+  for (int which = 0; which < 2; which++) {
+    opt.h0 = which ? 0.0 : 1e-300;
+    opt.hmax = which ? 1e-300 : 0.0;
+    mbdae_result r;
+    int rc = mbdae_solve(p, solver, &opt, 1, y, yp, &r);
+    CHECK(rc == MBDAE_ERR_ARG && r.status == MBDAE_ERR_ARG, "%s on %s, %s = 1e-300: %d %s", solver,
+          spec, which ? "hmax" : "h0", rc, r.message);
+    CHECK(strstr(r.message, which ? "hmax is below the smallest step"
+                                  : "h0 is below the smallest step") != NULL,
+          "%s on %s: message '%s'", solver, spec, r.message);
+    CHECK(r.stats.steps == 0, "%s on %s: %ld steps", solver, spec, r.stats.steps);
+  }
+  /* just above the floor, 16 eps max(|t0|, |tend|), every solver runs every problem */
+  opt.hmax = 0.0;
+  opt.h0 = 16.0 * 2.3e-16 * mbdae_problem_tend(p);
+  mbdae_result r;
+  int rc = mbdae_solve(p, solver, &opt, 1, y, yp, &r);
+  CHECK(rc == 0, "%s on %s, h0 = %g: %s", solver, spec, opt.h0, r.message);
+  mbdae_problem_destroy(p);
+}
+
+static void repeats_out_of_range(void)
+{
+  mbdae_problem *p = create_problem("pendulum");
+  if (!p) {
+    return;
+  }
+  double y[SUPPORT_MAX_N], yp[SUPPORT_MAX_N];
+  mbdae_options opt;
+  test_options(p, 1e-4, &opt);
+  static const int bad[] = {INT_MAX, MBDAE_REPEATS_MAX + 1, 0, -1, INT_MIN};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    mbdae_result r;
+    int rc = mbdae_solve(p, "bdf", &opt, bad[k], y, yp, &r);
+    CHECK(rc == MBDAE_ERR_ARG, "repeats = %d gave %d: %s", bad[k], rc, r.message);
+    CHECK(strstr(r.message, "repeats") != NULL, "repeats = %d: message '%s'", bad[k], r.message);
+  }
+  mbdae_result r;
+  CHECK(mbdae_solve(p, "bdf", &opt, 3, y, yp, &r) == 0 && r.repeats == 3, "3 repeats: %s",
+        r.message);
+  mbdae_problem_destroy(p);
+}
+
+int main(void)
+{
+  for (int s = 0; s < mbdae_solver_count(); s++) {
+    for (int i = 0; i < mbdae_problem_count(); i++) {
+      huge_h0(mbdae_solver_id(s), mbdae_problem_id(i));
+      tiny_step(mbdae_solver_id(s), mbdae_problem_id(i));
+    }
+  }
+  repeats_out_of_range();
+  return check_summary("test_input");
+}
