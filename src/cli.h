@@ -10,6 +10,11 @@
 
 enum { EXIT_OK = 0, EXIT_FAILED_RUN = 1, EXIT_USAGE = 2 };
 
+/* Largest max_i |F_i| / size_i (mbdae_problem_residual_size) of initial values that count as
+ * consistent: what the published values meet (the slider crank's reach 2.3e-7 in |F|, 3.1e-9
+ * relative).  check reports values above it as TOO LARGE; run and table warn before running. */
+#define INITIAL_RESIDUAL_REL_TOL 1e-6
+
 /* The whole command, as main() runs it: a subcommand, then the check that stdout was written
  * (a write error is reported and gives EXIT_USAGE). */
 int cli_main(int argc, char **argv);
@@ -36,6 +41,9 @@ const char *option_value(int argc, char **argv, int *i);
 int check_solver(const char *name);
 /* Create a problem from a spec; prints the library's message and returns NULL on failure. */
 mbdae_problem *open_problem(const char *spec);
+/* Warn on stderr when p's initial values leave a residual above INITIAL_RESIDUAL_REL_TOL
+ * (relative to the size of the terms): a run from them starts off the solution manifold. */
+void warn_inconsistent_start(const mbdae_problem *p);
 
 /* One run, as the run and table commands do it. */
 typedef struct run_record {

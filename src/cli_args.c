@@ -83,3 +83,26 @@ mbdae_problem *open_problem(const char *spec)
   }
   return p;
 }
+
+void warn_inconsistent_start(const mbdae_problem *p)
+{
+  size_t n = (size_t)mbdae_problem_neq(p);
+  double *y = malloc(sizeof(double) * 2 * n);
+  double rabs = 0.0, rrel = 0.0;
+  int rc = y ? mbdae_problem_init(p, y, y + n) : MBDAE_ERR_NOMEM;
+  if (rc == 0) {
+    rc = mbdae_problem_residual_size(p, mbdae_problem_t0(p), y, y + n, &rabs, &rrel);
+  }
+  free(y);
+  if (rc != 0) {
+    fprintf(stderr,
+            "mbdae: warning: the residual at the initial values of %s cannot be measured: %s\n",
+            mbdae_problem_spec(p), mbdae_strerror(rc));
+  } else if (!(rrel <= INITIAL_RESIDUAL_REL_TOL)) {
+    fprintf(stderr,
+            "mbdae: warning: the initial values of %s are not consistent: max |F| = %.3e, "
+            "max |F_i| / size of terms = %.3e > %g; the run starts from them anyway (see mbdae "
+            "check)\n",
+            mbdae_problem_spec(p), rabs, rrel, INITIAL_RESIDUAL_REL_TOL);
+  }
+}

@@ -89,6 +89,7 @@ int cmd_run(int argc, char **argv)
   if (!p) {
     return EXIT_USAGE;
   }
+  warn_inconsistent_start(p);
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
@@ -131,6 +132,7 @@ static int table_for(const mbdae_problem *p, const run_args *a)
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
   int nfail = 0;
+  warn_inconsistent_start(p);
   printf("\n%s (%s)\n", mbdae_problem_title(p), mbdae_problem_spec(p));
   print_table_header(stdout);
   int nrows = a->rtol > 0.0 ? 1 : plan.ntable;

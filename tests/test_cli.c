@@ -6,6 +6,16 @@
 #include "check.h"
 #include "support.h"
 
+/* `mbdae <args>` exits with code and its output does not mention text. */
+static void expect_without(const char *args, int code, const char *text)
+{
+  static char out[1 << 16];
+  int rc = run_cli(args, out, sizeof out);
+  CHECK(rc == code, "mbdae %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
+  CHECK(strstr(out, text) == NULL, "mbdae %s: output should not mention '%s':\n%s", args, text,
+        out);
+}
+
 int main(void)
 {
   const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
@@ -40,6 +50,13 @@ int main(void)
   expect("check crank:index=3,beam=nonlinear,damping=on,init=2", 0, "no reference");
   /* init1 is published for the undamped beam only: check says the values are not consistent. */
   expect("check crank:damping=on", 1, "TOO LARGE");
+
+  /* Initial values that leave |F| = 2.2 (the damped beam from the undamped beam's values) are
+   * named before the run; consistent ones are not. */
+  expect("run crank:damping=on --rtol 1e-4", 0, "not consistent");
+  expect("table crank:damping=on --rtol 1e-4", 0, "not consistent");
+  expect_without("run crank --rtol 1e-4", 0, "warning");
+  expect_without("run caraxis --rtol 1e-4", 0, "warning");
 
   /* The failure path: a step limit is a reported failure, not a crash. */
   expect("run caraxis --max-steps 5 --json", 1, "\"status\": \"fail\"");
