@@ -37,6 +37,14 @@ int parse_positive(const char *option, const char *text, double *out);
 int parse_int(const char *option, const char *text, int lo, int hi, int *out);
 /* The value after option argv[*i]; prints an error and returns NULL when it is missing. */
 const char *option_value(int argc, char **argv, int *i);
+/* Copy an option's value into buf[len]; a value that does not fit is refused (message, -1),
+ * never cut. */
+int copy_value(const char *option, const char *text, char *buf, size_t len);
+/* Split a comma-separated value of option into at most max items, copied into buf[len] (which
+ * items[] then points into); an empty list or item, too many items or a value too long for buf is
+ * refused with a message.  Returns the number of items, or -1. */
+int split_items(const char *option, const char *text, char *buf, size_t len, const char **items,
+                int max);
 /* Check a solver name; prints the valid ones and returns -1 when unknown. */
 int check_solver(const char *name);
 /* Create a problem from a spec; prints the library's message and returns NULL on failure. */

@@ -58,6 +58,43 @@ const char *option_value(int argc, char **argv, int *i)
   return argv[*i];
 }
 
+int copy_value(const char *option, const char *text, char *buf, size_t len)
+{
+  size_t need = strlen(text);
+  if (need >= len) {
+    usage_error("the value of %s is too long (%zu characters, at most %zu)", option, need, len - 1);
+    return -1;
+  }
+  memcpy(buf, text, need + 1);
+  return 0;
+}
+
+int split_items(const char *option, const char *text, char *buf, size_t len, const char **items,
+                int max)
+{
+  if (copy_value(option, text, buf, len) != 0) {
+    return -1;
+  }
+  int n = 0;
+  for (char *item = buf, *next = NULL; item; item = next) {
+    char *comma = strchr(item, ',');
+    next = comma ? comma + 1 : NULL;
+    if (comma) {
+      *comma = '\0';
+    }
+    if (item[0] == '\0') {
+      usage_error("%s expects a comma-separated list without empty items, got '%s'", option, text);
+      return -1;
+    }
+    if (n == max) {
+      usage_error("%s takes at most %d items, got '%s'", option, max, text);
+      return -1;
+    }
+    items[n++] = item;
+  }
+  return n;
+}
+
 int check_solver(const char *name)
 {
   for (int i = 0; i < mbdae_solver_count(); i++) {

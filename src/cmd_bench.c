@@ -100,8 +100,8 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
       } else {
         printf("%-7s %-7.0e %6.2f %6.2f %7ld %8ld %6ld %6ld %10.6f %10.6f %10.6f %8.2f %6.1f %6.1f "
                "%6.1f\n",
-               solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu, cpu,
-               rec.result.cpu_min, rec.result.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
+               solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu,
+               cpu, rec.result.cpu_min, rec.result.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
                share * c.res * st->nres, share * c.jac * st->njac, share * lu * st->nlu);
       }
       fflush(stdout);
@@ -110,12 +110,32 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
   }
 }
 
+enum { MAX_BENCH_SOLVERS = 8 };
+
+/* --solvers a,b: known solvers, each once. */
+static int parse_solvers(const char *text, char *buf, size_t len, const char **solvers)
+{
+  int n = split_items("--solvers", text, buf, len, solvers, MAX_BENCH_SOLVERS);
+  for (int i = 0; i < n; i++) {
+    if (check_solver(solvers[i]) != 0) {
+      return -1;
+    }
+    for (int j = 0; j < i; j++) {
+      if (strcmp(solvers[j], solvers[i]) == 0) {
+        usage_error("--solvers names %s twice", solvers[i]);
+        return -1;
+      }
+    }
+  }
+  return n;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-  const char *spec = "all";
-  const char *solvers[8];
+  const char *spec = NULL;
+  const char *solvers[MAX_BENCH_SOLVERS];
   int nsolvers = 0, repeat = 11;
-  char list[256] = "";
+  char list[256];
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     if (strcmp(argv[i], "--repeat") == 0) {
@@ -123,35 +143,29 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
       }
     } else if (strcmp(argv[i], "--solvers") == 0) {
-      if (!(v = option_value(argc, argv, &i))) {
+      if (!(v = option_value(argc, argv, &i)) ||
+          (nsolvers = parse_solvers(v, list, sizeof list, solvers)) < 0) {
         return EXIT_USAGE;
       }
-      snprintf(list, sizeof list, "%s", v);
     } else if (argv[i][0] == '-') {
       return usage_error("unknown option '%s'; valid options: --solvers, --repeat", argv[i]);
+    } else if (spec) {
+      return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
     } else {
       spec = argv[i];
     }
   }
-  if (list[0]) {
-    char *save = NULL;
-    for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-      if (check_solver(s) != 0) {
-        return EXIT_USAGE;
-      }
-      if (nsolvers < 8) {
-        solvers[nsolvers++] = s;
-      }
-    }
-  } else {
-    for (int s = 0; s < mbdae_solver_count() && s < 8; s++) {
+  spec = spec ? spec : "all";
+  if (nsolvers == 0) { /* every built-in solver */
+    for (int s = 0; s < mbdae_solver_count() && nsolvers < MAX_BENCH_SOLVERS; s++) {
       solvers[nsolvers++] = mbdae_solver_id(s);
     }
   }
   int all = strcmp(spec, "all") == 0, nfail = 0;
-  printf("mbdae bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
-         "are estimated shares (unit cost x count / CPU)\n",
-         repeat);
+  printf(
+      "mbdae bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
+      "are estimated shares (unit cost x count / CPU)\n",
+      repeat);
   for (int i = 0; i < (all ? mbdae_problem_count() : 1); i++) {
     mbdae_problem *p = open_problem(all ? mbdae_problem_id(i) : spec);
     if (!p) {

@@ -44,6 +44,17 @@ int main(void)
   expect("check nosuch", 2, problems);
   expect("refsol caraxis", 2, "valid: pendulum, dpendulum");
   expect("list extra", 2, "no arguments");
+  /* bench: nothing silently dropped or cut */
+  expect("bench --solvers ,", 2, "without empty items");
+  expect("bench --solvers ''", 2, "without empty items");
+  expect("bench --solvers ida,,bdf", 2, "without empty items");
+  expect("bench --solvers ida,ida", 2, "twice");
+  expect("bench caraxis pendulum", 2, "unexpected argument 'pendulum'");
+  char args[1024] = "bench caraxis --solvers ida";
+  while (strlen(args) < 300) {
+    strcat(args, ",ida");
+  }
+  expect(args, 2, "too long");
 
   expect("list", 0, "dpendulum");
   expect("check caraxis", 0, "Jacobian");
