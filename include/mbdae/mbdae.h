@@ -273,7 +273,7 @@ typedef struct mbdae_options {
   double atol;        /* absolute tolerance, > 0 */
   double h0;          /* initial step size; 0 lets the solver choose; beyond the interval or
                          hmax it is the interval or hmax; below 16 eps max(|t0|, |tend|) refused */
-  double hmax;        /* largest step size; 0 means no limit but the interval; >= the h0 floor */
+  double hmax;        /* largest step size; 0 means no limit but the interval; not below h0's floor */
   long max_steps;     /* limit on attempted steps; 0 means the default (10^6) */
   const double *tout; /* optional output times, increasing, inside [t0, tend] */
   int ntout;          /* number of output times */
@@ -338,10 +338,10 @@ const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
  * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
  * the options, takes the initial values from the problem and times each run (in-process CPU
  * time; with repeats the median after dropping min and max).  repeats: 1 to MBDAE_REPEATS_MAX.
- * After a failed run y holds the state where it stopped.  Returns r->status.  A solver failure is
- * reported in r (t, h, message), never printed; a status a solver returns outside the contract
- * (positive) is reported as MBDAE_ERR_SOLVER.  Bad options (see mbdae_options) return
- * MBDAE_ERR_ARG before anything runs; yp is written only when an integration ran. */
+ * Returns r->status.  A solver failure is reported in r (t, h, message), never printed; a status
+ * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER.  Bad options
+ * (see mbdae_options) return MBDAE_ERR_ARG before anything runs; yp is written only when an
+ * integration ran (not when the initial values fail). */
 int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
                      const mbdae_options *opt, int repeats, double *y, double *yp,
                      mbdae_result *r);
