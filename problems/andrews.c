@@ -531,7 +531,11 @@ static void describe(const void *params, problem_info *info)
 
 /* the angles of report 2.4 section II.13.2, their velocities (v_) and accelerations (a_), and
  * the multipliers */
-static const char *const component_names[NEQ] = {"beta", "Theta", "gamma", "Phi", "delta", "Omega", "epsilon", "v_beta", "v_Theta", "v_gamma", "v_Phi", "v_delta", "v_Omega", "v_epsilon", "a_beta", "a_Theta", "a_gamma", "a_Phi", "a_delta", "a_Omega", "a_epsilon", "lambda1", "lambda2", "lambda3", "lambda4", "lambda5", "lambda6"};
+static const char *const component_names[NEQ] = {
+    "beta",    "Theta",   "gamma",   "Phi",     "delta",   "Omega",   "epsilon",
+    "v_beta",  "v_Theta", "v_gamma", "v_Phi",   "v_delta", "v_Omega", "v_epsilon",
+    "a_beta",  "a_Theta", "a_gamma", "a_Phi",   "a_delta", "a_Omega", "a_epsilon",
+    "lambda1", "lambda2", "lambda3", "lambda4", "lambda5", "lambda6"};
 
 const problem_type mbdae_problem_andrews = {
     .id = "andrews",

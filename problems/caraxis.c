@@ -300,7 +300,8 @@ static void describe(const void *params, problem_info *info)
 }
 
 /* p = (x_l, y_l, x_r, y_r), q = p' and lambda (report 2.4 section II.17.2) */
-static const char *const component_names[NEQ] = {"x_l", "y_l", "x_r", "y_r", "vx_l", "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
+static const char *const component_names[NEQ] = {"x_l",  "y_l",  "x_r",  "y_r",     "vx_l",
+                                                 "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
 
 const problem_type mbdae_problem_caraxis = {
     .id = "caraxis",

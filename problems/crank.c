@@ -827,7 +827,10 @@ static void describe(const void *params, problem_info *info)
 }
 
 /* y = (p, q, v_p, v_q, a_p, a_q, lambda), p = (phi1, phi2, x3), q = (q1..q4): report 2.4 II.19 */
-static const char *const component_names[NEQ] = {"phi1", "phi2", "x3", "q1", "q2", "q3", "q4", "v_phi1", "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4", "a_phi1", "a_phi2", "a_x3", "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
+static const char *const component_names[NEQ] = {
+    "phi1",   "phi2", "x3",   "q1",   "q2",   "q3",      "q4",      "v_phi1",
+    "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4",    "a_phi1",  "a_phi2",
+    "a_x3",   "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
 
 const problem_type mbdae_problem_crank = {
     .id = "crank",

@@ -180,7 +180,8 @@ static int constraints(const void *params, double t, const double *y, const doub
 }
 
 /* y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2): Hafner & Poell eq. (6) */
-static const char *const component_names[NEQ] = {"x1", "y1", "x2", "y2", "vx1", "vy1", "vx2", "vy2", "F1", "F2"};
+static const char *const component_names[NEQ] = {"x1",  "y1",  "x2",  "y2", "vx1",
+                                                 "vy1", "vx2", "vy2", "F1", "F2"};
 
 const problem_type mbdae_problem_dpendulum = {
     .id = "dpendulum",

@@ -62,7 +62,7 @@ int copy_value(const char *option, const char *text, char *buf, size_t len)
 {
   size_t need = strlen(text);
   if (need >= len) {
-    usage_error("the value of %s is too long (%zu characters, at most %zu)", option, need, len - 1);
+    usage_error("%s: the value is too long (%zu characters, at most %zu)", option, need, len - 1);
     return -1;
   }
   memcpy(buf, text, need + 1);

@@ -57,47 +57,11 @@ typedef struct sweep_state {
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-/* Copy an option's value into buf; -1 (reported) when it does not fit: never cut it short. */
-static int copy_value(const char *option, const char *text, char *buf, size_t len)
-{
-  if (strlen(text) >= len) {
-    usage_error("%s: the value is too long (%zu characters, at most %zu)", option, strlen(text),
-                len - 1);
-    return -1;
-  }
-  memcpy(buf, text, strlen(text) + 1);
-  return 0;
-}
-
-/* Split text at commas into at most max pieces of buf; returns the count, -1 when too many. */
-static int split_list(char *buf, const char **items, int max)
-{
-  int n = 0;
-  for (char *s = buf, *next; s; s = next) {
-    next = strchr(s, ',');
-    if (next) {
-      *next++ = '\0';
-    }
-    if (*s == '\0') {
-      continue;
-    }
-    if (n == max) {
-      return -1;
-    }
-    items[n++] = s;
-  }
-  return n;
-}
-
 static int parse_solvers(const char *text, char *buf, size_t len, sweep_args *a)
 {
   const char *items[MAX_SPECS];
-  if (copy_value("--solvers", text, buf, len) != 0) {
-    return -1;
-  }
-  int n = split_list(buf, items, MAX_SPECS);
+  int n = split_items("--solvers", text, buf, len, items, MAX_SPECS);
   if (n <= 0) {
-    usage_error("--solvers expects a comma-separated list of solvers, got '%s'", text);
     return -1;
   }
   a->nsolvers = 0;
@@ -141,13 +105,8 @@ static int parse_m(const char *text, sweep_args *a)
 static int parse_rtols(const char *text, char *buf, size_t len, sweep_args *a)
 {
   const char *items[MAX_RTOLS];
-  if (copy_value("--rtol", text, buf, len) != 0) {
-    return -1;
-  }
-  int n = split_list(buf, items, MAX_RTOLS);
+  int n = split_items("--rtol", text, buf, len, items, MAX_RTOLS);
   if (n <= 0) {
-    usage_error("--rtol expects a comma-separated list of at most %d tolerances, got '%s'",
-                MAX_RTOLS, text);
     return -1;
   }
   for (int i = 0; i < n; i++) {

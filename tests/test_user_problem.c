@@ -132,6 +132,41 @@ static void differenced_jacobian(wrapped *w, const char *solver)
   mbdae_problem_destroy(user);
 }
 
+static int failing_init(void *ctx, double *y0, double *yp0)
+{
+  (void)ctx, (void)y0, (void)yp0;
+  return MBDAE_ERR_RES;
+}
+
+/* When the user's init fails, the harness reports it and leaves the caller's y' alone. */
+static void init_failure(wrapped *w)
+{
+  mbdae_problem_type type = car_type(w->inner, 1);
+  type.init = failing_init;
+  mbdae_problem *user = NULL;
+  mbdae_problem_from_type(&type, w, &user, NULL, 0);
+  if (!user) {
+    CHECK(0, "from_type with a failing init");
+    return;
+  }
+  mbdae_options opt;
+  test_options(w->inner, 1e-6, &opt);
+  double y[N], yp[N];
+  for (int i = 0; i < N; i++) {
+    yp[i] = 42.0;
+  }
+  mbdae_result r;
+  int rc = mbdae_solve(user, "radau5", &opt, 1, y, yp, &r);
+  CHECK(rc == MBDAE_ERR_RES && strstr(r.message, "initial values"), "init failure: %d '%s'", rc,
+        r.message);
+  int untouched = 1;
+  for (int i = 0; i < N; i++) {
+    untouched &= yp[i] == 42.0;
+  }
+  CHECK(untouched, "y' is not written when the initial values fail");
+  mbdae_problem_destroy(user);
+}
+
 static void refused(wrapped *w)
 {
   static const int bad_index[N] = {1, 1, 1, 1, 2, 2, 2, 2, 4, 3};
@@ -174,6 +209,7 @@ int main(void)
     differenced_jacobian(&w, mbdae_solver_id(i));
   }
   refused(&w);
+  init_failure(&w);
   mbdae_problem_destroy(w.inner);
   return check_summary("test_user_problem");
 }

@@ -273,7 +273,7 @@ typedef struct mbdae_options {
   double atol;        /* absolute tolerance, > 0 */
   double h0;          /* initial step size; 0 lets the solver choose; beyond the interval or
                          hmax it is the interval or hmax; below 16 eps max(|t0|, |tend|) refused */
-  double hmax;        /* largest step size; 0 means no limit but the interval; not below h0's floor */
+  double hmax;        /* largest step size; 0: no limit but the interval; not below h0's floor */
   long max_steps;     /* limit on attempted steps; 0 means the default (10^6) */
   const double *tout; /* optional output times, increasing, inside [t0, tend] */
   int ntout;          /* number of output times */
