@@ -21,6 +21,7 @@ int main(void)
   const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
   expect("", 2, "usage");
   expect("--help", 0, "usage");
+  expect("--version", 0, "mbdae " MBDAE_VERSION " (SUNDIALS ");
   expect("frobnicate", 2, "list, run, table, check, refsol");
   expect("run", 2, "problem spec is required");
   expect("run nosuch", 2, problems);

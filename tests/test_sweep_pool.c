@@ -1,4 +1,4 @@
-/* The worker pool of mbdae sweep (src/sweep_pool.c, compiled into this test with src/report.c,
+/* The worker pool of mbdae sweep (src/cli/sweep_pool.c, compiled into this test with src/cli/report.c,
  * which it calls): every task is reported exactly once, with its row, even when a worker is
  * killed while it waits for its next task; and a worker does not outlive its parent.
  *

@@ -27,10 +27,18 @@ extern "C" {
 #define MBDAE_VERSION_PATCH 0
 #define MBDAE_VERSION "0.1.0"
 
+/* What the shared library exports: the declarations marked MBDAE_API, nothing else (it is
+ * built with hidden visibility). */
+#if defined(__GNUC__)
+#define MBDAE_API __attribute__((visibility("default")))
+#else
+#define MBDAE_API
+#endif
+
 /* The version of the library linked at run time ("0.1.0"), and the versions of the libraries it
  * uses, read from them at run time: "SUNDIALS 6.4.1, LAPACK 3.11.0" (for the records of a run). */
-const char *mbdae_version(void);
-void mbdae_dependency_versions(char *buf, size_t len);
+MBDAE_API const char *mbdae_version(void);
+MBDAE_API void mbdae_dependency_versions(char *buf, size_t len);
 
 /* ---- error codes: one table generates the enum and mbdae_strerror ------------------------ */
 
@@ -59,53 +67,53 @@ enum mbdae_status {
 };
 
 /* A static string for any code; "unknown error code" for codes not in the table. */
-const char *mbdae_strerror(int code);
+MBDAE_API const char *mbdae_strerror(int code);
 
 /* ---- problems ------------------------------------------------------------------------------ */
 
 typedef struct mbdae_problem mbdae_problem; /* opaque instance, immutable after create */
 
-int mbdae_problem_count(void);
-const char *mbdae_problem_id(int i); /* NULL when i is out of range */
+MBDAE_API int mbdae_problem_count(void);
+MBDAE_API const char *mbdae_problem_id(int i); /* NULL when i is out of range */
 /* The options a problem id accepts, e.g. "index=1|2|3, beam=linear|nonlinear"; "" for none;
  * NULL for an unknown id. */
-const char *mbdae_problem_options(const char *id);
+MBDAE_API const char *mbdae_problem_options(const char *id);
 
 /* spec: "id" or "id:key=value,key=value".  On failure *out is NULL and msg (if not NULL)
  * holds a message that names the valid choices. */
-int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen);
-void mbdae_problem_destroy(mbdae_problem *p); /* NULL is a no-op */
+MBDAE_API int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen);
+MBDAE_API void mbdae_problem_destroy(mbdae_problem *p); /* NULL is a no-op */
 
-const char *mbdae_problem_name(const mbdae_problem *p);  /* the id: "caraxis" ... */
-const char *mbdae_problem_title(const mbdae_problem *p); /* "Car axis problem" */
-const char *mbdae_problem_spec(const mbdae_problem *p);  /* canonical spec, all keys spelled out */
-int mbdae_problem_neq(const mbdae_problem *p);
-double mbdae_problem_t0(const mbdae_problem *p);
-double mbdae_problem_tend(const mbdae_problem *p);
-const int *mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
+MBDAE_API const char *mbdae_problem_name(const mbdae_problem *p);  /* the id: "caraxis" ... */
+MBDAE_API const char *mbdae_problem_title(const mbdae_problem *p); /* "Car axis problem" */
+MBDAE_API const char *mbdae_problem_spec(const mbdae_problem *p);  /* canonical spec, all keys spelled out */
+MBDAE_API int mbdae_problem_neq(const mbdae_problem *p);
+MBDAE_API double mbdae_problem_t0(const mbdae_problem *p);
+MBDAE_API double mbdae_problem_tend(const mbdae_problem *p);
+MBDAE_API const int *mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
 /* 1 when component i (0-based) enters scd, 0 otherwise (see mbdae_scd). */
-int mbdae_problem_in_scd(const mbdae_problem *p, int i);
+MBDAE_API int mbdae_problem_in_scd(const mbdae_problem *p, int i);
 /* The name of component i (0-based): "x_l", "vy2", "lambda3" (the source's names where it has
  * them, else y1, y2, ...); NULL when i is out of range. */
-const char *mbdae_problem_component(const mbdae_problem *p, int i);
+MBDAE_API const char *mbdae_problem_component(const mbdae_problem *p, int i);
 
-int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
-int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
+MBDAE_API int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *res);
 /* dense, column-major, neq x neq; either of dfdy, dfdyp may be NULL */
-int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp);
 /* The reference solution at tend; MBDAE_ERR_NOREF for a configuration without one. */
-int mbdae_problem_ref(const mbdae_problem *p, double *yref);
+MBDAE_API int mbdae_problem_ref(const mbdae_problem *p, double *yref);
 /* Where the reference comes from (method, precision, publication); never NULL. */
-const char *mbdae_problem_ref_source(const mbdae_problem *p);
+MBDAE_API const char *mbdae_problem_ref_source(const mbdae_problem *p);
 
 /* Hidden constraints of a mechanical problem: the position constraints g (with any prescribed
  * motion), their first derivative along the solution (velocity level) and their second
  * (acceleration level), evaluated from y and y'.  Any output pointer may be NULL.
  * mbdae_problem_nconstraints is 0 for a problem without constraints. */
-int mbdae_problem_nconstraints(const mbdae_problem *p);
-int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_problem_nconstraints(const mbdae_problem *p);
+MBDAE_API int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
                               double *gpos, double *gvel, double *gacc);
 
 /* How the test set runs a problem: rtol = atol = 10^-(4 + m/m_div), m = 0..m_max;
@@ -118,11 +126,11 @@ typedef struct mbdae_tolerance_plan {
   double table_rtol[4]; /* rtol (= atol) of the published table rows */
   double default_rtol;  /* what `mbdae run` uses without --rtol */
 } mbdae_tolerance_plan;
-void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
+MBDAE_API void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
 
 /* Residual evaluations one mbdae_problem_jac call makes: 0 for an analytic Jacobian, 2 neq + 1
  * for a user's problem without one (forward differences).  Solvers add it to stats.nres_fd. */
-int mbdae_problem_jac_nres(const mbdae_problem *p);
+MBDAE_API int mbdae_problem_jac_nres(const mbdae_problem *p);
 
 /* ---- a user's own problem ----------------------------------------------------------------- */
 
@@ -151,7 +159,7 @@ typedef struct mbdae_problem_type {
  * spec is the id, and it runs at the test-set defaults of the tolerance plan
  * (rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = rtol, table rows 1e-4, 1e-7, 1e-10; run: 1e-6).
  * A type that breaks a rule above is refused with MBDAE_ERR_ARG and a message. */
-int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
+MBDAE_API int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
                             char *msg, size_t msglen);
 
 /* ---- diagnostics ------------------------------------------------------------------------- */
@@ -159,7 +167,7 @@ int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_pro
 /* How well (t, y, y') satisfies F = 0: the largest |F_i|, and the largest |F_i| / size_i where
  * size_i = sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| is the size of the terms of equation i
  * (first order), so that a residual can be judged against what it is the difference of. */
-int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel);
 
 /* A DAE given by callbacks over one context: what the checks below examine, so that a caller can
@@ -175,12 +183,12 @@ typedef struct mbdae_functions {
                      double *gvel, double *gacc); /* as mbdae_problem_constraints */
   void *ctx;
 } mbdae_functions;
-void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
+MBDAE_API void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
 
 /* 1 when the problem's Jacobian is approximate by design (andrews:jac=approx, the test set's
  * II.13.4 approximation, says so in its description): a check reports it, it is not a mismatch.
  * 0 otherwise. */
-int mbdae_problem_jac_approximate(const mbdae_problem *p);
+MBDAE_API int mbdae_problem_jac_approximate(const mbdae_problem *p);
 
 /* Thresholds of the checks: an entry, or a constraint derivative, is a mismatch when its error
  * (below) exceeds MBDAE_CHECK_TOL; MBDAE_CHECK_ROW_FRACTION of a row's size is the smallest
@@ -209,7 +217,7 @@ typedef struct mbdae_jac_check {
   int rounding_row, rounding_col;
   double rounding; /* r_ij there */
 } mbdae_jac_check;
-int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
                     const double *ytyp, const double *yptyp, mbdae_jac_check *out);
 
 /* The hidden constraints' derivative levels at one point: g' against the derivative of g, and
@@ -226,7 +234,7 @@ typedef struct mbdae_constraint_check {
   int index;        /* 0-based constraint */
   double value, fd; /* the problem's g' (or g'') there, and the difference quotient */
 } mbdae_constraint_check;
-int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
                             const double *ytyp, mbdae_constraint_check *out);
 
 /* The points a problem is checked at: its consistent initial values; the reference at tend where
@@ -243,27 +251,40 @@ typedef struct mbdae_check_points {
   double *ytyp, *yptyp;                      /* typical sizes, neq each */
 } mbdae_check_points;
 /* Allocates; release with mbdae_check_points_free (NULL-safe, also after a failure). */
-int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts);
-void mbdae_check_points_free(mbdae_check_points *pts);
+MBDAE_API int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts);
+MBDAE_API void mbdae_check_points_free(mbdae_check_points *pts);
 
 /* Both checks at every point (jac[k], con[k]: npoints entries each); what `mbdae check` and the
  * tests run.  Returns 0, or the first failure of a callback. */
-int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
+MBDAE_API int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
                     mbdae_constraint_check *con);
 
 /* mbdae_check_jac with the problem's own functions at (t, y, y'), typical sizes from its check
  * points. */
-int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
+MBDAE_API int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                             mbdae_jac_check *out);
+
+/* What one unit of a solver's work costs on this problem, in CPU seconds: a residual, a Jacobian
+ * (both matrices), a factorization of J + c M (c real) and of J + s M (s complex, Radau IIA's
+ * second system) as the built-in solvers factor them, at the initial values (c = s = 1e3 (1 + i)).
+ * Each is the mean of `reps` (>= 1) calls.  For `mbdae bench`'s shares of residual, Jacobian and
+ * LU work. */
+typedef struct mbdae_unit_costs {
+  double res;        /* one residual evaluation */
+  double jac;        /* one Jacobian evaluation */
+  double lu_real;    /* one real factorization */
+  double lu_complex; /* one complex factorization */
+} mbdae_unit_costs;
+MBDAE_API int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c);
 
 /* ---- accuracy measures (test set report conventions) -------------------------------------- */
 
 /* scd = -log10(max_i |y_i - yref_i| / |yref_i|) over the scd components with yref_i != 0. */
-double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref);
+MBDAE_API double mbdae_scd(const mbdae_problem *p, const double *y, const double *yref);
 /* mescd = -log10(max_i |y_i - yref_i| / (atol/rtol + |yref_i|)) over all components.
  * A maximum of exactly 0 is replaced by 1e-16 in both.  mescd is NaN unless rtol and atol are
  * positive and finite (the tolerances of the run, which mbdae_solve requires to be so). */
-double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
+MBDAE_API double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
                    double atol);
 
 /* ---- solvers ----------------------------------------------------------------------------- */
@@ -284,7 +305,7 @@ typedef struct mbdae_options {
 } mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */
-void mbdae_options_default(mbdae_options *opt);
+MBDAE_API void mbdae_options_default(mbdae_options *opt);
 
 typedef struct mbdae_stats {
   long steps;     /* attempted steps, rejected ones included */
@@ -326,13 +347,13 @@ typedef struct mbdae_solver_type {
 
 #define MBDAE_REPEATS_MAX 100000 /* largest `repeats` of mbdae_solve and mbdae_solve_with */
 
-int mbdae_solver_count(void);                               /* built-in solvers */
-const mbdae_solver_type *mbdae_solver_get(int i);           /* NULL when i is out of range */
-const mbdae_solver_type *mbdae_solver_find(const char *id); /* built-in; NULL when unknown */
-const char *mbdae_solver_id(int i);    /* mbdae_solver_get(i)->id; NULL when out of range */
-const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
+MBDAE_API int mbdae_solver_count(void);                               /* built-in solvers */
+MBDAE_API const mbdae_solver_type *mbdae_solver_get(int i);           /* NULL when i is out of range */
+MBDAE_API const mbdae_solver_type *mbdae_solver_find(const char *id); /* built-in; NULL when unknown */
+MBDAE_API const char *mbdae_solver_id(int i);    /* mbdae_solver_get(i)->id; NULL when out of range */
+MBDAE_API const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
 /* NULL when the type keeps the rules above (id, title, integrate), else what is wrong. */
-const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
+MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
 
 /* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`
  * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
@@ -342,12 +363,12 @@ const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
  * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER.  Bad options
  * (see mbdae_options) return MBDAE_ERR_ARG before anything runs; yp is written only when an
  * integration ran (not when the initial values fail). */
-int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
+MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
                      const mbdae_options *opt, int repeats, double *y, double *yp,
                      mbdae_result *r);
 /* mbdae_solve_with the built-in solver named `solver` (MBDAE_ERR_UNKNOWN_SOLVER with the valid
  * names in r->message when there is none). */
-int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 double *y, double *yp, mbdae_result *r);
 
 /* ---- plug-ins ----------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* libFuzzer target: the mbdae command line, in process.  The input bytes are split at NULs into
- * argv[1..] and passed to cli_main (src/cli_main.c), as main() would be called.
+ * argv[1..] and passed to cli_main (src/cli/cli_main.c), as main() would be called.
  *
  * Bounded work per input, so that a slow run is not mistaken for a hang: inputs whose command is
  * sweep, bench, refsol, plot or table are rejected (they start many runs, fork workers or gnuplot,

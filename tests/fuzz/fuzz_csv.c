@@ -1,11 +1,11 @@
-/* libFuzzer target for the runs.csv reader of mbdae sweep (sweep_csv_parse in src/sweep_output.c):
+/* libFuzzer target for the runs.csv reader of mbdae sweep (sweep_csv_parse in src/cli/sweep_output.c):
  * any bytes must give rows or a "name:line: why" message, never a crash, a leak or undefined
  * behaviour.  The bytes reach the reader as a stream (fmemopen), as a file's would.  Accepted
  * rows are checked against what the reader promises (ids safe for gnuplot, tolerances positive and
  * finite, counters bounded) and written back, which must read again to the same number of rows.
  *
  * Build (clang):  clang -fsanitize=fuzzer,address,undefined -Iinclude -Isrc
- *                   tests/fuzz/fuzz_csv.c src/sweep_output.c src/report.c -Lbuild -lmbdae -lm
+ *                   tests/fuzz/fuzz_csv.c src/cli/sweep_output.c src/cli/report.c -Lbuild -lmbdae -lm
  * Run:            ./a.out -max_total_time=60 tests/fuzz/corpus/csv */
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* The mbdae command as a function, cli_main: dispatch to the subcommands (src/cmd_*.c), then
- * make sure what they printed reached stdout.  src/main.c calls it; so does the command-line
+/* The mbdae command as a function, cli_main: dispatch to the subcommands (src/cli/cmd_*.c), then
+ * make sure what they printed reached stdout.  src/cli/main.c calls it; so does the command-line
  * fuzzer (tests/fuzz/fuzz_args.c), in process.
  *
  * A write error on stdout (a full disk, a closed pipe, `mbdae list > /dev/full`) is caught in one
@@ -48,6 +48,8 @@ static void print_usage(FILE *out)
       "                               concatenate with one header line:\n"
       "                               awk 'FNR > 1 || NR == 1' s*/runs.csv > all/runs.csv\n"
       "      --no-plots               skip gnuplot\n"
+      "      --resume                 finish an interrupted sweep: run only what DIR/\n"
+      "                               runs.partial.csv does not hold yet\n"
       "  sweep --report DIR           tables, JSON and diagrams again from DIR/runs.csv\n"
       "  plot SPEC --out FILE.png|svg [--solver S] [--components LIST] [--wrap] [--rtol R]\n"
       "       [--points N]            the solution over the interval (continuous output) and\n"
@@ -55,6 +57,7 @@ static void print_usage(FILE *out)
       "  bench [SPEC|all] [--solvers LIST] [--repeat N]\n"
       "                               CPU time (median of N, default 11), counters, time per\n"
       "                               step and shares of residual, Jacobian and LU work\n"
+      "  --version                    mbdae's version and the SUNDIALS and LAPACK in use\n"
       "\n"
       "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear\n"
       "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
@@ -76,6 +79,12 @@ static int dispatch(int argc, char **argv)
   if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "help") == 0) {
     print_usage(stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+    char deps[128];
+    mbdae_dependency_versions(deps, sizeof deps);
+    printf("mbdae %s (%s)\n", mbdae_version(), deps);
     return EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

@@ -4,79 +4,22 @@
  * factorizations.
  *
  * The shares are estimates: the unit cost of one residual, one Jacobian and one factorization
- * (dgetrf of the n x n iteration matrix; for Radau IIA a dgetrf plus a zgetrf, which count as one
- * factorization event) is measured by repetition on this problem, then multiplied by the counters
- * and divided by the run's CPU time.  Counts are reproducible; times are not (shared machines). */
-#include <complex.h>
+ * (of the n x n iteration matrix as the solvers factor it; for Radau IIA a real plus a complex
+ * one, which count as one factorization event) is measured by mbdae_problem_unit_costs, then
+ * multiplied by the counters and divided by the run's CPU time.  Counts are reproducible; times are
+ * not (shared machines). */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
-#include "lapack.h"
-
-static double cpu_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-typedef struct unit_costs {
-  double res, jac, lu_real, lu_complex; /* seconds per call */
-} unit_costs;
-
-/* Time `reps` calls of each operation at the initial point of p. */
-static void measure_unit_costs(const mbdae_problem *p, unit_costs *c)
-{
-  int n = mbdae_problem_neq(p), reps = 2000;
-  size_t nn = (size_t)n * (size_t)n;
-  double *y = malloc(sizeof(double) * (3 * (size_t)n + 3 * nn));
-  double complex *z = malloc(sizeof(double complex) * nn);
-  int *ipiv = malloc(sizeof(int) * (size_t)n);
-  double *yp = y + n, *res = yp + n, *dfdy = res + n, *dfdyp = dfdy + nn, *a = dfdyp + nn;
-  double t0 = mbdae_problem_t0(p);
-  mbdae_problem_init(p, y, yp);
-  mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
-
-  double start = cpu_now();
-  for (int k = 0; k < reps; k++) {
-    mbdae_problem_res(p, t0, y, yp, res);
-  }
-  c->res = (cpu_now() - start) / reps;
-  start = cpu_now();
-  for (int k = 0; k < reps; k++) {
-    mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
-  }
-  c->jac = (cpu_now() - start) / reps;
-  start = cpu_now();
-  for (int k = 0; k < reps; k++) {
-    for (size_t i = 0; i < nn; i++) {
-      a[i] = dfdy[i] + 1e3 * dfdyp[i];
-    }
-    mbdae_lu_factor(n, a, ipiv);
-  }
-  c->lu_real = (cpu_now() - start) / reps;
-  start = cpu_now();
-  for (int k = 0; k < reps; k++) {
-    for (size_t i = 0; i < nn; i++) {
-      z[i] = dfdy[i] + (1e3 + 1e3 * I) * dfdyp[i];
-    }
-    mbdae_zlu_factor(n, z, ipiv);
-  }
-  c->lu_complex = (cpu_now() - start) / reps;
-  free(y);
-  free(z);
-  free(ipiv);
-}
 
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
                           int repeat, int *nfail)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
-  unit_costs c;
-  measure_unit_costs(p, &c);
+  mbdae_unit_costs c = {0};
+  mbdae_problem_unit_costs(p, 2000, &c);
   printf("\n%s (%s): one residual %.2f us, one Jacobian %.2f us, one LU %.2f us (real) / %.2f us "
          "(complex)\n",
          mbdae_problem_title(p), mbdae_problem_spec(p), 1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real,

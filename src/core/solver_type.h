@@ -1,5 +1,5 @@
 /* The built-in integrators in solvers/ (private to the library): each exports one
- * mbdae_solver_type (public, include/mbdae/mbdae.h), listed by the harness (src/solve.c).
+ * mbdae_solver_type (public, include/mbdae/mbdae.h), listed by the harness (src/core/solve.c).
  * integrate() starts from y, yp (consistent values at t0, supplied by the harness), advances to
  * tend and leaves y(tend), y'(tend) there.  A solver knows a problem only through the public
  * problem API. */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu_time.h"
 #include "solver_type.h"
 
 static const mbdae_solver_type *const solver_types[] = {
@@ -83,13 +84,6 @@ int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt,
   r->h = h;
   snprintf(r->message, sizeof r->message, "t = %.16g, h = %.3e: %s", t, h, reason);
   return status;
-}
-
-static double cpu_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -225,7 +219,7 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
   if (!p || !opt || !y || bad_repeats || bad_type) {
     r->status = MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s",
-             bad_type ? bad_type
+             bad_type      ? bad_type
              : bad_repeats ? "repeats must be from 1 to MBDAE_REPEATS_MAX"
                            : "problem, options and y are required");
     return r->status;

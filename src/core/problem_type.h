@@ -2,7 +2,7 @@
  *
  * A module defines its equations as static functions over its own typed parameter struct and
  * exports one const descriptor, the way a GSL stepper exports gsl_odeiv2_step_msbdf; the
- * registry (src/registry.c) lists the descriptors in one array and owns the instances.
+ * registry (src/core/registry.c) lists the descriptors in one array and owns the instances.
  * A capability a problem lacks is a NULL pointer, never a stub. */
 #ifndef MBDAE_PROBLEM_TYPE_H
 #define MBDAE_PROBLEM_TYPE_H

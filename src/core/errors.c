@@ -4,8 +4,8 @@
 const char *mbdae_strerror(int code)
 {
   switch (code) {
-#define MBDAE_TEXT_ENTRY(name, value, text)                                                     \
-  case value:                                                                                  \
+#define MBDAE_TEXT_ENTRY(name, value, text)                                                        \
+  case value:                                                                                      \
     return text;
     MBDAE_ERROR_TABLE(MBDAE_TEXT_ENTRY)
 #undef MBDAE_TEXT_ENTRY
