@@ -113,4 +113,9 @@ static int check_stdout(int rc)
   return EXIT_USAGE;
 }
 
-int cli_main(int argc, char **argv) { return check_stdout(dispatch(argc, argv)); }
+int cli_main(int argc, char **argv)
+{
+  int rc = check_stdout(dispatch(argc, argv));
+  plugin_unload_all(); /* the next command of an in-process caller starts without them */
+  return rc;
+}
