@@ -1,6 +1,7 @@
-/* The worker pool of mbdae sweep (src/cli/sweep_pool.c, compiled into this test with src/cli/report.c,
- * which it calls): every task is reported exactly once, with its row, even when a worker is
- * killed while it waits for its next task; and a worker does not outlive its parent.
+/* The worker pool of mbdae sweep (src/cli/sweep_pool.c, compiled into this test with
+ * src/cli/report.c, which it calls, and src/cli/plugin.c, which report.c finds solvers through):
+ * every task is reported exactly once, with its row, even when a worker is killed while it waits
+ * for its next task; and a worker does not outlive its parent.
  *
  * The kill is deterministic: the done callback runs in the parent between a worker's report and
  * the next task it is handed, while that worker is idle; the callback kills it and waits until it
@@ -17,6 +18,7 @@
 #include "check.h"
 #include "support.h"
 
+#include "plugin.c"
 #include "report.c"
 #include "sweep_pool.c"
 

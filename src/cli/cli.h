@@ -45,10 +45,33 @@ int copy_value(const char *option, const char *text, char *buf, size_t len);
  * refused with a message.  Returns the number of items, or -1. */
 int split_items(const char *option, const char *text, char *buf, size_t len, const char **items,
                 int max);
-/* Check a solver name; prints the valid ones and returns -1 when unknown. */
+/* Check a solver name (built-in or plug-in); prints the valid ones and returns -1 when unknown. */
 int check_solver(const char *name);
-/* Create a problem from a spec; prints the library's message and returns NULL on failure. */
+/* Create a problem from a spec: a plug-in problem's id (no key=value options), or a built-in
+ * spec.  Prints the reason and returns NULL on failure. */
 mbdae_problem *open_problem(const char *spec);
+
+/* ---- plugin.c: --plugin FILE ------------------------------------------------------------- */
+
+/* Load a plug-in: its solvers and problems join the built-in ones until plugin_unload_all.
+ * 0, or -1 after a message naming file and what is wrong (the caller exits EXIT_USAGE). */
+int plugin_load(const char *file);
+/* Forget every plug-in and close its file (cli_main, after every command). */
+void plugin_unload_all(void);
+int plugin_solver_count(void);
+const mbdae_solver_type *plugin_solver(int i); /* NULL when out of range */
+const char *plugin_solver_file(int i);         /* the --plugin FILE it came from */
+int plugin_problem_count(void);
+const mbdae_problem_type *plugin_problem(int i);
+const char *plugin_problem_file(int i);
+/* The plug-in problem whose id is the len characters at id, or NULL. */
+const mbdae_problem_type *plugin_problem_find(const char *id, size_t len);
+/* A built-in solver, else a plug-in one, by id; NULL when none has it. */
+const mbdae_solver_type *cli_solver_find(const char *id);
+/* mbdae_solve_with the solver named `solver` (cli_solver_find); an unknown name gives
+ * mbdae_solve's MBDAE_ERR_UNKNOWN_SOLVER. */
+int cli_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+              double *y, double *yp, mbdae_result *r);
 /* Warn on stderr when p's initial values leave a residual above INITIAL_RESIDUAL_REL_TOL
  * (relative to the size of the terms): a run from them starts off the solution manifold. */
 void warn_inconsistent_start(const mbdae_problem *p);

@@ -97,25 +97,46 @@ int split_items(const char *option, const char *text, char *buf, size_t len, con
 
 int check_solver(const char *name)
 {
-  for (int i = 0; i < mbdae_solver_count(); i++) {
-    if (strcmp(mbdae_solver_id(i), name) == 0) {
-      return 0;
-    }
+  if (cli_solver_find(name)) {
+    return 0;
   }
   fprintf(stderr, "mbdae: unknown solver '%s'; valid solvers:", name);
   for (int i = 0; i < mbdae_solver_count(); i++) {
     fprintf(stderr, "%s %s", i ? "," : "", mbdae_solver_id(i));
   }
+  for (int i = 0; i < plugin_solver_count(); i++) {
+    fprintf(stderr, ", %s (--plugin %s)", plugin_solver(i)->id, plugin_solver_file(i));
+  }
   fputc('\n', stderr);
   return -1;
+}
+
+/* The library's message for an unknown problem names the built-in ones; add the plug-ins'. */
+static void print_problem_error(const char *msg)
+{
+  fprintf(stderr, "mbdae: %s", msg);
+  for (int i = 0; i < plugin_problem_count(); i++) {
+    fprintf(stderr, "%s%s (--plugin %s)", i ? ", " : "; plug-in problems: ", plugin_problem(i)->id,
+            plugin_problem_file(i));
+  }
+  fputc('\n', stderr);
 }
 
 mbdae_problem *open_problem(const char *spec)
 {
   mbdae_problem *p = NULL;
   char msg[512];
-  if (mbdae_problem_create(spec, &p, msg, sizeof msg) != 0) {
-    usage_error("%s", msg);
+  const char *colon = strchr(spec, ':');
+  const mbdae_problem_type *type =
+      plugin_problem_find(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+  if (type && colon) {
+    usage_error("%s: %s is a plug-in problem, which takes no key=value options", spec, type->id);
+    return NULL;
+  }
+  int rc = type ? mbdae_problem_from_type(type, NULL, &p, msg, sizeof msg)
+                : mbdae_problem_create(spec, &p, msg, sizeof msg);
+  if (rc != 0) {
+    print_problem_error(msg);
     return NULL;
   }
   return p;

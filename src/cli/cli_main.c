@@ -19,9 +19,13 @@ static void print_usage(FILE *out)
       out,
       "usage: mbdae <command> [arguments]\n"
       "\n"
-      "  list                         the problems: id, n, index, interval, title\n"
+      "  list [--plugin FILE]         the problems (id, n, index, interval, title), the solvers\n"
       "  run SPEC [options]           integrate one problem, print run characteristics\n"
-      "      --solver ida|radau5|bdf  integrator (default ida)\n"
+      "      --solver ida|radau5|bdf  integrator (default ida), or a plug-in's\n"
+      "      --plugin FILE            load a plug-in: a shared object exporting\n"
+      "                               mbdae_plugin_solvers (and mbdae_plugin_problems); its\n"
+      "                               solvers and problems join the built-in ones (repeatable;\n"
+      "                               also on table, sweep, plot, bench, list)\n"
       "      --rtol R --atol A        tolerances (default: the problem's, atol = rtol)\n"
       "      --h0 H                   initial step (default: as the test set, rtol or 1e-2 rtol)\n"
       "      --hmax H                 largest step (default: none; not a test-set setting)\n"
@@ -29,7 +33,7 @@ static void print_usage(FILE *out)
       "      --max-steps N            fail after N attempted steps\n"
       "      --json                   one JSON object instead of text\n"
       "      --history                print t, h and order of every accepted step\n"
-      "  table SPEC|all [--solver S] [--hmax H] [--repeat N]\n"
+      "  table SPEC|all [--solver S] [--plugin FILE] [--hmax H] [--repeat N]\n"
       "                               run characteristics at the published table tolerances\n"
       "  check SPEC                   initial values, hidden constraints, Jacobian vs finite\n"
       "                               differences, reference source\n"
@@ -38,7 +42,8 @@ static void print_usage(FILE *out)
       "                               work-precision experiment: every solver at the test set's\n"
       "                               tolerances (mbdae list); DIR/runs.csv, runs.json,\n"
       "                               <problem>-table.md, <problem>-{scd,mescd}[-nres].{png,svg}\n"
-      "      --solvers LIST           comma-separated (default: all)\n"
+      "      --solvers LIST           comma-separated (default: all, plug-ins' included)\n"
+      "      --plugin FILE            as for run\n"
       "      --m A:B                  m range of rtol = 10^-(4+m/m_div) (default 0:m_max)\n"
       "      --rtol LIST              explicit tolerances instead of the m grid\n"
       "      --atol A --h0 H          fixed values (default atol = rtol, h0 = h0_factor rtol)\n"
@@ -51,15 +56,16 @@ static void print_usage(FILE *out)
       "      --resume                 finish an interrupted sweep: run only what DIR/\n"
       "                               runs.partial.csv does not hold yet\n"
       "  sweep --report DIR           tables, JSON and diagrams again from DIR/runs.csv\n"
-      "  plot SPEC --out FILE.png|svg [--solver S] [--components LIST] [--wrap] [--rtol R]\n"
-      "       [--points N]            the solution over the interval (continuous output) and\n"
+      "  plot SPEC --out FILE.png|svg [--solver S] [--plugin FILE] [--components LIST] [--wrap]\n"
+      "       [--rtol R] [--points N] the solution over the interval (continuous output) and\n"
       "                               the hidden constraints; LIST: i, a-b, i:j (y_j vs y_i)\n"
-      "  bench [SPEC|all] [--solvers LIST] [--repeat N]\n"
+      "  bench [SPEC|all] [--solvers LIST] [--plugin FILE] [--repeat N]\n"
       "                               CPU time (median of N, default 11), counters, time per\n"
       "                               step and shares of residual, Jacobian and LU work\n"
       "  --version                    mbdae's version and the SUNDIALS and LAPACK in use\n"
       "\n"
-      "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear\n"
+      "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear; a plug-in\n"
+      "problem's id (it takes no key=value options); all: the built-in problems\n"
       "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
 }
 
@@ -113,4 +119,9 @@ static int check_stdout(int rc)
   return EXIT_USAGE;
 }
 
-int cli_main(int argc, char **argv) { return check_stdout(dispatch(argc, argv)); }
+int cli_main(int argc, char **argv)
+{
+  int rc = check_stdout(dispatch(argc, argv));
+  plugin_unload_all(); /* the next command of an in-process caller starts without them */
+  return rc;
+}

@@ -75,7 +75,7 @@ static int parse_solvers(const char *text, char *buf, size_t len, const char **s
 
 int cmd_bench(int argc, char **argv)
 {
-  const char *spec = NULL;
+  const char *spec = NULL, *solver_list = NULL;
   const char *solvers[MAX_BENCH_SOLVERS];
   int nsolvers = 0, repeat = 11;
   char list[256];
@@ -86,12 +86,16 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
       }
     } else if (strcmp(argv[i], "--solvers") == 0) {
-      if (!(v = option_value(argc, argv, &i)) ||
-          (nsolvers = parse_solvers(v, list, sizeof list, solvers)) < 0) {
+      if (!(solver_list = option_value(argc, argv, &i))) { /* checked once the plug-ins are in */
+        return EXIT_USAGE;
+      }
+    } else if (strcmp(argv[i], "--plugin") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || plugin_load(v) != 0) {
         return EXIT_USAGE;
       }
     } else if (argv[i][0] == '-') {
-      return usage_error("unknown option '%s'; valid options: --solvers, --repeat", argv[i]);
+      return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat",
+                         argv[i]);
     } else if (spec) {
       return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
     } else {
@@ -99,9 +103,15 @@ int cmd_bench(int argc, char **argv)
     }
   }
   spec = spec ? spec : "all";
-  if (nsolvers == 0) { /* every built-in solver */
+  if (solver_list && (nsolvers = parse_solvers(solver_list, list, sizeof list, solvers)) < 0) {
+    return EXIT_USAGE;
+  }
+  if (nsolvers == 0) { /* every built-in solver, then the plug-ins' */
     for (int s = 0; s < mbdae_solver_count() && nsolvers < MAX_BENCH_SOLVERS; s++) {
       solvers[nsolvers++] = mbdae_solver_id(s);
+    }
+    for (int s = 0; s < plugin_solver_count() && nsolvers < MAX_BENCH_SOLVERS; s++) {
+      solvers[nsolvers++] = plugin_solver(s)->id;
     }
   }
   int all = strcmp(spec, "all") == 0, nfail = 0;

@@ -1,4 +1,5 @@
-/* mbdae list: one line per problem (id, n, index, interval, title) and its options. */
+/* mbdae list: one line per problem (id, n, index, interval, title) and its options, then the
+ * solvers; with --plugin FILE the plug-ins' problems and solvers too (src/cli/plugin.c). */
 #include <string.h>
 
 #include "cli.h"
@@ -13,30 +14,61 @@ static int max_index(const mbdae_problem *p)
   return k;
 }
 
+/* One problem's line (and its options, when it has some); -1 when it cannot be opened. */
+static int list_problem(const char *id, const char *plugin_file)
+{
+  mbdae_problem *p = open_problem(id);
+  if (!p) {
+    return -1;
+  }
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  char interval[32];
+  snprintf(interval, sizeof interval, "[%g, %g]", mbdae_problem_t0(p), mbdae_problem_tend(p));
+  printf("%-10s %3d %5d  %-10s %-34s 10^-(4+m/%d), m = 0..%d, h0 = %g rtol\n", id,
+         mbdae_problem_neq(p), max_index(p), interval, mbdae_problem_title(p), plan.m_div,
+         plan.m_max, plan.h0_factor);
+  const char *opts = plugin_file ? NULL : mbdae_problem_options(id);
+  if (opts && opts[0]) {
+    printf("%-10s options: %s (default %s)\n", "", opts, mbdae_problem_spec(p));
+  }
+  if (plugin_file) {
+    printf("%-10s from --plugin %s\n", "", plugin_file);
+  }
+  mbdae_problem_destroy(p);
+  return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
-  (void)argv;
-  if (argc > 1) {
-    return usage_error("list takes no arguments");
-  }
-  printf("%-10s %3s %5s  %-10s %-34s %s\n", "id", "n", "index", "interval", "title", "tolerances (rtol = atol)");
-  for (int i = 0; i < mbdae_problem_count(); i++) {
-    mbdae_problem *p = open_problem(mbdae_problem_id(i));
-    if (!p) {
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--plugin") != 0) {
+      return usage_error("list takes no arguments but --plugin FILE");
+    }
+    const char *v = option_value(argc, argv, &i);
+    if (!v || plugin_load(v) != 0) {
       return EXIT_USAGE;
     }
-    mbdae_tolerance_plan plan;
-    mbdae_problem_tolerances(p, &plan);
-    char interval[32];
-    snprintf(interval, sizeof interval, "[%g, %g]", mbdae_problem_t0(p), mbdae_problem_tend(p));
-    printf("%-10s %3d %5d  %-10s %-34s 10^-(4+m/%d), m = 0..%d, h0 = %g rtol\n", mbdae_problem_id(i),
-           mbdae_problem_neq(p), max_index(p), interval, mbdae_problem_title(p), plan.m_div,
-           plan.m_max, plan.h0_factor);
-    const char *opts = mbdae_problem_options(mbdae_problem_id(i));
-    if (opts && opts[0]) {
-      printf("%-10s options: %s (default %s)\n", "", opts, mbdae_problem_spec(p));
+  }
+  printf("%-10s %3s %5s  %-10s %-34s %s\n", "id", "n", "index", "interval", "title",
+         "tolerances (rtol = atol)");
+  for (int i = 0; i < mbdae_problem_count(); i++) {
+    if (list_problem(mbdae_problem_id(i), NULL) != 0) {
+      return EXIT_USAGE;
     }
-    mbdae_problem_destroy(p);
+  }
+  for (int i = 0; i < plugin_problem_count(); i++) {
+    if (list_problem(plugin_problem(i)->id, plugin_problem_file(i)) != 0) {
+      return EXIT_USAGE;
+    }
+  }
+  printf("\nsolvers:\n");
+  for (int i = 0; i < mbdae_solver_count(); i++) {
+    printf("%-10s %s\n", mbdae_solver_id(i), mbdae_solver_title(i));
+  }
+  for (int i = 0; i < plugin_solver_count(); i++) {
+    printf("%-10s %s (--plugin %s)\n", plugin_solver(i)->id, plugin_solver(i)->title,
+           plugin_solver_file(i));
   }
   return EXIT_OK;
 }

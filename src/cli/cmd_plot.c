@@ -96,10 +96,13 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
     if (strcmp(arg, "--wrap") == 0) {
       a->wrap = 1;
     } else if (strcmp(arg, "--solver") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || check_solver(v) != 0) {
+      if (!(a->solver = option_value(argc, argv, &i))) {
+        return -1;
+      } /* checked below, once every --plugin is loaded */
+    } else if (strcmp(arg, "--plugin") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || plugin_load(v) != 0) {
         return -1;
       }
-      a->solver = v;
     } else if (strcmp(arg, "--components") == 0) {
       if (!(a->components = option_value(argc, argv, &i))) {
         return -1;
@@ -117,8 +120,8 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
         return -1;
       }
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --components, --wrap, --rtol, "
-                  "--points, --out",
+      usage_error("unknown option '%s'; valid options: --solver, --plugin, --components, --wrap, "
+                  "--rtol, --points, --out",
                   arg);
       return -1;
     } else if (!a->spec) {
@@ -130,6 +133,9 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
   }
   if (!a->spec) {
     usage_error("a problem spec is required, e.g. mbdae plot caraxis --out caraxis.png");
+    return -1;
+  }
+  if (check_solver(a->solver) != 0) {
     return -1;
   }
   size_t len = a->out ? strlen(a->out) : 0;
@@ -436,7 +442,7 @@ int cmd_plot(int argc, char **argv)
   opt.ntout = a.points;
   opt.yout = yout;
   mbdae_result r;
-  int rc = mbdae_solve(p, a.solver, &opt, 1, y, NULL, &r);
+  int rc = cli_solve(p, a.solver, &opt, 1, y, NULL, &r);
   int status = EXIT_OK;
   if (rc != 0) {
     fprintf(stderr, "mbdae: %s failed on %s: %s (%s); drawing the part it computed\n", a.solver,

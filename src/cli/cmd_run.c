@@ -28,10 +28,14 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     if (strcmp(arg, "--solver") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || check_solver(v) != 0) {
+      if (!(v = option_value(argc, argv, &i))) {
         return -1;
       }
-      a->solver = v;
+      a->solver = v; /* checked below, once every --plugin is loaded */
+    } else if (strcmp(arg, "--plugin") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || plugin_load(v) != 0) {
+        return -1;
+      }
     } else if (strcmp(arg, "--rtol") == 0 || strcmp(arg, "--atol") == 0 ||
                strcmp(arg, "--h0") == 0 || strcmp(arg, "--hmax") == 0) {
       double *dst = arg[2] == 'r'   ? &a->rtol
@@ -56,8 +60,8 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     } else if (allow_extra && strcmp(arg, "--history") == 0) {
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --rtol, --atol, --h0, --hmax, "
-                  "--repeat%s",
+      usage_error("unknown option '%s'; valid options: --solver, --plugin, --rtol, --atol, --h0, "
+                  "--hmax, --repeat%s",
                   arg, allow_extra ? ", --max-steps, --json, --history" : "");
       return -1;
     } else if (!a->spec) {
@@ -71,7 +75,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see mbdae list)");
     return -1;
   }
-  return 0;
+  return check_solver(a->solver);
 }
 
 static void print_step(void *ctx, double t, double h, int order)

@@ -141,6 +141,7 @@ static int parse_shard(const char *text, sweep_args *a)
 static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_buf, char *rtol_buf,
                             size_t buflen)
 {
+  const char *solver_list = NULL; /* checked once every --plugin is loaded */
   memset(a, 0, sizeof *a);
   a->m_hi = -1;
   a->repeat = a->jobs = a->shard = a->nshards = 1;
@@ -163,15 +164,15 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
     static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
                                              "--h0",      "--repeat", "--max-steps", "--jobs",
-                                             "--shard",   "--out",    "--report"};
+                                             "--shard",   "--out",    "--report",    "--plugin"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
     }
     if (!known) {
       usage_error(
-          "unknown option '%s'; valid options: --solvers, --m, --rtol, --atol, --h0, --repeat, "
-          "--max-steps, --jobs, --shard, --out, --no-plots, --resume, --report",
+          "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
+          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report",
           arg);
       return -1;
     }
@@ -180,7 +181,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
     int rc = 0;
     if (strcmp(arg, "--solvers") == 0) {
-      rc = parse_solvers(v, solvers_buf, buflen, a);
+      solver_list = v;
+    } else if (strcmp(arg, "--plugin") == 0) {
+      rc = plugin_load(v);
     } else if (strcmp(arg, "--m") == 0) {
       rc = parse_m(v, a);
     } else if (strcmp(arg, "--rtol") == 0) {
@@ -232,10 +235,14 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     usage_error("give either --m or --rtol, not both");
     return -1;
   }
-  if (a->nsolvers == 0) {
-    for (int s = 0; s < mbdae_solver_count() && s < MAX_SPECS; s++) {
-      a->solvers[a->nsolvers++] = mbdae_solver_id(s);
-    }
+  if (solver_list) {
+    return parse_solvers(solver_list, solvers_buf, buflen, a);
+  }
+  for (int s = 0; s < mbdae_solver_count() && a->nsolvers < MAX_SPECS; s++) {
+    a->solvers[a->nsolvers++] = mbdae_solver_id(s);
+  }
+  for (int s = 0; s < plugin_solver_count() && a->nsolvers < MAX_SPECS; s++) {
+    a->solvers[a->nsolvers++] = plugin_solver(s)->id;
   }
   return 0;
 }

@@ -23,7 +23,7 @@ int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options 
   if (mbdae_problem_ref(p, rec->yref) != 0) {
     rec->yref = NULL;
   }
-  mbdae_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
+  cli_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
   rec->scd = rec->mescd = NAN;
   if (rec->result.status == 0 && rec->yref) {
     rec->scd = mbdae_scd(p, rec->y, rec->yref);

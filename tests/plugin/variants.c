@@ -1,0 +1,119 @@
+/* Plug-ins for tests/test_plugin.c, one per build of this file (tests/CMakeLists.txt defines one
+ * PLUGIN_<variant>):
+ *   PLUGIN_DECAY          a good plug-in with one problem, "decay": y1' = -y1, 0 = y2 - y1 on
+ *                         [0, 1], y(0) = (1, 1); y(1) = (e^-1, e^-1) exactly
+ *   PLUGIN_NO_SYMBOL      exports mbdae_plugin_solver (a typo) instead of mbdae_plugin_solvers
+ *   PLUGIN_OLD_ABI        refuses MBDAE_PLUGIN_ABI (returns -1), as a plug-in built for another one
+ *   PLUGIN_BAD_ID         a solver id with a character outside [A-Za-z0-9_-]
+ *   PLUGIN_BUILTIN_ID     a solver id of a built-in solver (radau5)
+ *   PLUGIN_BUILTIN_PROBLEM  the problem "decay" under a built-in problem's id (caraxis)
+ *   PLUGIN_BAD_PROBLEM    the problem "decay" with t0 > tend */
+#include <math.h>
+#include <stddef.h>
+
+#include <mbdae/mbdae.h>
+
+#ifdef PLUGIN_NO_SYMBOL
+int mbdae_plugin_solver(int abi, const mbdae_solver_type *const **list);
+int mbdae_plugin_solver(int abi, const mbdae_solver_type *const **list)
+{
+  (void)abi;
+  (void)list;
+  return 0;
+}
+#else
+static int copy_radau5(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                       mbdae_result *r)
+{
+  return mbdae_solver_find("radau5")->integrate(p, opt, y, yp, r);
+}
+
+static const mbdae_solver_type solver = {
+#if defined(PLUGIN_BAD_ID)
+    .id = "my solver",
+#elif defined(PLUGIN_BUILTIN_ID)
+    .id = "radau5",
+#else
+    .id = "radau5_copy",
+#endif
+    .title = "radau5 under another name (test plug-in)",
+    .integrate = copy_radau5,
+};
+
+static const mbdae_solver_type *const solvers[] = {&solver};
+
+int mbdae_plugin_solvers(int abi, const mbdae_solver_type *const **list)
+{
+#ifdef PLUGIN_OLD_ABI
+  int built_for = MBDAE_PLUGIN_ABI + 1; /* as a plug-in built against another mbdae.h */
+#else
+  int built_for = MBDAE_PLUGIN_ABI;
+#endif
+  if (abi != built_for) {
+    return -1;
+  }
+  *list = solvers;
+  return 1;
+}
+#endif
+
+#if defined(PLUGIN_DECAY) || defined(PLUGIN_BUILTIN_PROBLEM) || defined(PLUGIN_BAD_PROBLEM)
+static int decay_init(void *ctx, double *y0, double *yp0)
+{
+  (void)ctx;
+  y0[0] = y0[1] = 1.0;
+  yp0[0] = yp0[1] = -1.0;
+  return 0;
+}
+
+static int decay_res(void *ctx, double t, const double *y, const double *yp, double *res)
+{
+  (void)ctx;
+  (void)t;
+  res[0] = yp[0] + y[0];
+  res[1] = y[1] - y[0];
+  return 0;
+}
+
+static int decay_ref(void *ctx, double *yref)
+{
+  (void)ctx;
+  yref[0] = yref[1] = exp(-1.0);
+  return 0;
+}
+
+static const int decay_index[] = {0, 1};
+
+static const mbdae_problem_type decay = {
+#ifdef PLUGIN_BUILTIN_PROBLEM
+    .id = "caraxis",
+#else
+    .id = "decay",
+#endif
+    .title = "exponential decay with an algebraic copy (test plug-in)",
+    .neq = 2,
+#ifdef PLUGIN_BAD_PROBLEM
+    .t0 = 1.0,
+    .tend = 0.0,
+#else
+    .t0 = 0.0,
+    .tend = 1.0,
+#endif
+    .index = decay_index,
+    .init = decay_init,
+    .res = decay_res,
+    .ref = decay_ref,
+    .ref_source = "exact: y1 = y2 = exp(-t)",
+};
+
+static const mbdae_problem_type *const problems[] = {&decay};
+
+int mbdae_plugin_problems(int abi, const mbdae_problem_type *const **list)
+{
+  if (abi != MBDAE_PLUGIN_ABI) {
+    return -1;
+  }
+  *list = problems;
+  return 1;
+}
+#endif
