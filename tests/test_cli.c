@@ -73,6 +73,19 @@ int main(void)
   /* The failure path: a step limit is a reported failure, not a crash. */
   expect("run caraxis --max-steps 5 --json", 1, "\"status\": \"fail\"");
   expect("run caraxis --max-steps 5", 1, "t = ");
+  /* the record's code, names, where it failed, counters, limits and versions */
+  static const char *const keys[] = {"\"code\": \"MBDAE_ERR_MAX_STEPS\"",
+                                     "\"names\": [\"x_l\", \"y_l\"",
+                                     "\"t\": ",
+                                     "\"h\": ",
+                                     "\"nerrfail\": ",
+                                     "\"nconvfail\": ",
+                                     "\"max_steps\": 5",
+                                     "\"mbdae_version\": \"" MBDAE_VERSION "\"",
+                                     "\"dependencies\": \"SUNDIALS "};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    expect("run caraxis --max-steps 5 --json", 1, keys[k]);
+  }
   expect("run pendulum --rtol 1e-8 --atol 1e-8 --json", 0, "\"status\": \"ok\"");
   /* hmax reaches the solver: the run takes 1783 steps, but 2500 steps of at most 1e-3 cannot
    * cover [0, 3] */

@@ -78,6 +78,9 @@ static int read_csv(const char *dir, csv *t)
   FILE *f = fopen(path, "r");
   t->nrows = -1;
   while (f && t->nrows < MAX_ROWS && fgets(t->lines[t->nrows + 1], LINE, f)) {
+    if (t->lines[t->nrows + 1][0] == '#') {
+      continue; /* the environment lines (version, machine) after the header */
+    }
     t->nrows++;
     t->nfields[t->nrows] = split_line(t->lines[t->nrows], t->field[t->nrows]);
   }

@@ -9,6 +9,7 @@
 #endif
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 #include "check.h"
 #include "support.h"
 
-enum { MAX_ROWS = 128, MAX_FIELDS = 32, LINE = 1024, NRESUME = 100 };
+enum { MAX_ROWS = 128, MAX_FIELDS = 40, LINE = 8192, NRESUME = 100 };
 
 /* The columns the issue requires, in order, then ours. */
 static const char *const required[] = {
@@ -30,6 +31,11 @@ static const char *const required[] = {
     "nlu",     "cpu_seconds", "cpu_min", "cpu_max", "repeats",
 };
 enum { NREQUIRED = (int)(sizeof required / sizeof required[0]) };
+/* The columns added with the records in the library (mbdae_record), after nres_fd. */
+static const char *const added[] = {"nres_fd",      "code",      "t",    "h",
+                                    "nerrfail",     "nconvfail", "hmax", "max_steps",
+                                    "solver_title", "names",     "y",    "yref"};
+enum { NADDED = (int)(sizeof added / sizeof added[0]) };
 enum {
   COL_STATUS = 6,
   COL_MESSAGE = 7,
@@ -93,9 +99,11 @@ typedef struct table {
   char header[LINE];
   int nheader;
   char *h[MAX_FIELDS];
+  int ncomments;
 } table;
 
-/* Read dir/runs.csv; returns 0 when it exists and has a header. */
+/* Read dir/runs.csv; returns 0 when it exists and has a header.  The "# key: value" lines of the
+ * environment are counted in t->ncomments, not read as rows. */
 static int read_runs(const char *dir, table *t)
 {
   char path[512];
@@ -111,11 +119,25 @@ static int read_runs(const char *dir, table *t)
   }
   t->nheader = split_csv(t->header, t->h);
   while (t->nrows < MAX_ROWS && fgets(t->lines[t->nrows], LINE, f)) {
+    if (t->lines[t->nrows][0] == '#') {
+      t->ncomments++;
+      continue;
+    }
     t->nfields[t->nrows] = split_csv(t->lines[t->nrows], t->f[t->nrows]);
     t->nrows++;
   }
   fclose(f);
   return 0;
+}
+
+/* Space-separated items of a field. */
+static int count_items(const char *s)
+{
+  int n = *s != '\0';
+  for (; *s; s++) {
+    n += *s == ' ';
+  }
+  return n;
 }
 
 /* The same rows, status and counters (not the CPU times, which differ from run to run). */
@@ -179,11 +201,19 @@ static void check_full_sweep(int have_gnuplot)
   int rc = cli(out, sizeof out, "sweep caraxis --m 0:1 --solvers ida,bdf --out %s", dir);
   CHECK(rc == 0 || rc == 1, "sweep: exit %d:\n%s", rc, out);
   CHECK(read_runs(dir, &t) == 0, "sweep: no %s/runs.csv:\n%s", dir, out);
-  CHECK(t.nheader >= NREQUIRED, "runs.csv header has %d columns", t.nheader);
-  for (int c = 0; c < NREQUIRED && c < t.nheader; c++) {
-    CHECK(strcmp(t.h[c], required[c]) == 0, "column %d is '%s', expected '%s'", c + 1, t.h[c],
-          required[c]);
+  CHECK(t.nheader == NREQUIRED + NADDED, "runs.csv header has %d columns", t.nheader);
+  for (int c = 0; c < NREQUIRED + NADDED && c < t.nheader; c++) {
+    const char *name = c < NREQUIRED ? required[c] : added[c - NREQUIRED];
+    CHECK(strcmp(t.h[c], name) == 0, "column %d is '%s', expected '%s'", c + 1, t.h[c], name);
   }
+  /* the environment: mbdae, dependencies, machine, cpu (values vary by machine: not compared) */
+  CHECK(t.ncomments == 4 && count_in_file(dir, "runs.csv", "# mbdae: " MBDAE_VERSION "\n") == 1 &&
+            count_in_file(dir, "runs.csv", "# dependencies: SUNDIALS ") == 1 &&
+            count_in_file(dir, "runs.csv", "# machine: ") == 1,
+        "runs.csv: %d environment lines, expected mbdae, dependencies, machine, cpu", t.ncomments);
+  CHECK(count_in_file(dir, "runs.json", "\"mbdae_version\": \"" MBDAE_VERSION "\"") == 4 &&
+            count_in_file(dir, "runs.json", "\"names\": [\"x_l\", \"y_l\"") == 4,
+        "runs.json: the environment or the names missing");
   CHECK(t.nrows == 4, "2 tolerances x 2 solvers: %d rows", t.nrows);
   int failed = 0;
   for (int r = 0; r < t.nrows; r++) {
@@ -198,13 +228,25 @@ static void check_full_sweep(int have_gnuplot)
     CHECK(strcmp(f[2], r < 2 ? "ida" : "bdf") == 0, "row %d: solver %s (order problem, solver, m)",
           r + 1, f[2]);
     double rtol = atof(f[3]);
-    CHECK(rtol == (r % 2 ? 5.623413252e-05 : 1e-4), "row %d: rtol %s, expected 10^-(4+m/4)", r + 1,
+    CHECK(rtol == pow(10.0, -(4.0 + (r % 2) / 4.0)), "row %d: rtol %s, expected 10^-(4+m/4)", r + 1,
           f[3]);
     CHECK(strcmp(f[3], f[4]) == 0 && strcmp(f[3], f[5]) == 0,
           "row %d: atol %s, h0 %s should be rtol %s", r + 1, f[4], f[5], f[3]);
     int ok = strcmp(f[COL_STATUS], "ok") == 0;
     CHECK(ok || strcmp(f[COL_STATUS], "fail") == 0, "row %d: status '%s'", r + 1, f[COL_STATUS]);
     failed += !ok;
+    if (t.nfields[r] == NREQUIRED + NADDED) {
+      char **x = f + NREQUIRED; /* the added columns */
+      CHECK(strcmp(x[1], ok ? "MBDAE_OK" : "MBDAE_ERR_MAX_STEPS") != 0 || ok ||
+                strncmp(x[1], "MBDAE_ERR_", 10) == 0,
+            "row %d: code %s with status %s", r + 1, x[1], f[COL_STATUS]);
+      CHECK(!ok || (strcmp(x[1], "MBDAE_OK") == 0 && atof(x[2]) == 3.0),
+            "row %d: ok with code %s, t %s", r + 1, x[1], x[2]);
+      CHECK(strcmp(x[9], "x_l y_l x_r y_r vx_l vy_l vx_r vy_r lambda1 lambda2") == 0,
+            "row %d: names '%s'", r + 1, x[9]);
+      CHECK(count_items(x[10]) == 10 && count_items(x[11]) == 10, "row %d: y '%s', yref '%s'",
+            r + 1, x[10], x[11]);
+    }
     if (ok) {
       CHECK(f[COL_SCD][0] && f[COL_MESCD][0], "row %d: ok without scd/mescd", r + 1);
       CHECK(atol(f[COL_STEPS]) > 0, "row %d: steps %s", r + 1, f[COL_STEPS]);
@@ -255,6 +297,12 @@ static void check_failed_row(void)
     CHECK(strstr(t.f[0][COL_MESSAGE], "t = ") != NULL, "message '%s' should say where",
           t.f[0][COL_MESSAGE]);
     CHECK(t.f[0][COL_SCD][0] == '\0', "a failed run has no scd: '%s'", t.f[0][COL_SCD]);
+  }
+  if (t.nrows == 1 && t.nfields[0] == NREQUIRED + NADDED) {
+    char **x = t.f[0] + NREQUIRED; /* code, t, h, ..., max_steps */
+    CHECK(strcmp(x[1], "MBDAE_ERR_MAX_STEPS") == 0 && x[2][0] && x[3][0] && atof(x[3]) > 0.0 &&
+              strcmp(x[7], "5") == 0,
+          "a failed run: code '%s', t '%s', h '%s', max_steps '%s'", x[1], x[2], x[3], x[7]);
   }
   CHECK(count_in_file(dir, "caraxis-table.md", "Failed runs") == 1,
         "the table lists no failed runs");
@@ -440,10 +488,10 @@ static int ended(pid_t pid)
   return paren && paren[1] == ' ' && paren[2] == 'Z';
 }
 
-/* Data lines (complete, after the header) in dir/name. */
+/* Data lines (complete, after the header; not the "#" lines of the environment) in dir/name. */
 static int complete_rows(const char *dir, const char *name)
 {
-  return count_in_file(dir, name, "\n") - 1;
+  return count_in_file(dir, name, "\n") - 1 - count_in_file(dir, name, "# "); /* no "# " in rows */
 }
 
 /* SIGTERM to the sweep: its workers, in the middle of long runs (1000 repeats of a tight run),
@@ -589,8 +637,10 @@ static void check_truncated_pictures(void)
 static void write_runs(const char *dir, int field, const char *value)
 {
   static const char *const good[] = {
-      "caraxis", "caraxis", "ida", "0.0001", "0.0001", "0.0001", "ok",    "",      "3.5", "4.5",
-      "50",      "45",      "200", "10",     "20",     "0.01",   "0.009", "0.012", "1",   "0"};
+      "caraxis", "caraxis", "ida", "0.0001", "0.0001",   "0.0001",   "ok",      "",
+      "3.5",     "4.5",     "50",  "45",     "200",      "10",       "20",      "0.01",
+      "0.009",   "0.012",   "1",   "0",      "MBDAE_OK", "3",        "0.01",    "0",
+      "0",       "0",       "0",   "IDA",    "x_l y_l",  "0.5 0.25", "0.5 0.25"};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);
@@ -600,11 +650,11 @@ static void write_runs(const char *dir, int field, const char *value)
     CHECK(0, "cannot write %s", path);
     return;
   }
-  for (int c = 0; c < NREQUIRED; c++) {
-    fprintf(f, "%s%s", c ? "," : "", required[c]);
+  for (int c = 0; c < NREQUIRED + NADDED; c++) {
+    fprintf(f, "%s%s", c ? "," : "", c < NREQUIRED ? required[c] : added[c - NREQUIRED]);
   }
-  fputs(",nres_fd\n", f);
-  for (int c = 0; c < NREQUIRED + 1; c++) {
+  fputc('\n', f);
+  for (int c = 0; c < NREQUIRED + NADDED; c++) {
     fprintf(f, "%s%s", c ? "," : "", c == field ? value : good[c]);
   }
   fputc('\n', f);
@@ -638,6 +688,20 @@ static void check_hostile_csv(void)
       {15, "-1"},
       {18, "2147483648"},
       {19, ""},
+      {20, "MBDAE_ERR_NOSUCH"},
+      {20, "MBDAE_ERR_MAX_STEPS"}, /* with status ok */
+      {20, "MBDAE_RECOVERABLE"},
+      {21, "x"},
+      {23, "-1"},
+      {25, "-1"},
+      {25, ""},
+      {26, "1.5"},
+      {28, "x_l y;l"},
+      {28, "x_l  y_l"},
+      {29, "0.5 x"},
+      {29, "0.5"},        /* one value for two names */
+      {30, "0.5 0.25 1"}, /* three */
+      {29, "0.5 1e999"},
   };
   char dir[256], pwned[300];
   snprintf(dir, sizeof dir, "%s/hostile", tmpdir);
@@ -657,7 +721,8 @@ static void check_hostile_csv(void)
   FILE *f = fopen(pwned, "w");
   if (f) {
     fputs("problem,spec,solver,rtol,atol,h0,status,message,scd,mescd,steps,accepted,nres,njac,nlu,"
-          "cpu_seconds,cpu_min,cpu_max,repeats,nres_fd,evil\n",
+          "cpu_seconds,cpu_min,cpu_max,repeats,nres_fd,code,t,h,nerrfail,nconvfail,hmax,max_steps,"
+          "solver_title,names,y,yref,evil\n",
           f);
     fclose(f);
   }
@@ -666,8 +731,10 @@ static void check_hostile_csv(void)
         "--report with an unknown column: exit %d:\n%s", rc, out);
   f = fopen(pwned, "w"); /* columns are found by name, in any order */
   if (f) {
-    fputs("nres_fd,repeats,cpu_max,cpu_min,cpu_seconds,nlu,njac,nres,accepted,steps,mescd,scd,"
+    fputs("yref,y,names,solver_title,max_steps,hmax,nconvfail,nerrfail,h,t,code,"
+          "nres_fd,repeats,cpu_max,cpu_min,cpu_seconds,nlu,njac,nres,accepted,steps,mescd,scd,"
           "message,status,h0,atol,rtol,solver,spec,problem\n"
+          ",,,,0,0,0,0,,,MBDAE_OK,"
           "0,1,0.1,0.1,0.1,1,1,1,1,1,,,,ok,1e-3,1e-3,1e-3,ida,dpendulum,dpendulum\n",
           f);
     fclose(f);

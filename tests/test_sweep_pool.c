@@ -26,7 +26,7 @@ enum { NTASKS = 4 };
 
 typedef struct seen {
   int count[NTASKS];
-  sweep_row rows[NTASKS];
+  mbdae_record rows[NTASKS];
   int kill_after; /* kill the idle worker after this many reports; -1: never */
   int reports;
 } seen;
@@ -76,15 +76,19 @@ static pid_t only_child(void)
   return found;
 }
 
-static void on_done(void *ctx, int task, const sweep_row *row)
+static void on_done(void *ctx, int task, mbdae_record *row)
 {
   seen *s = ctx;
   CHECK(task >= 0 && task < NTASKS, "task %d out of range", task);
   if (task < 0 || task >= NTASKS) {
+    mbdae_record_free(row);
     return;
   }
-  s->count[task]++;
-  s->rows[task] = *row;
+  if (s->count[task]++ == 0) {
+    s->rows[task] = *row;
+  } else {
+    mbdae_record_free(row); /* counted: reported twice */
+  }
   if (++s->reports != s->kill_after) {
     return;
   }
@@ -117,9 +121,11 @@ static void run_pool(int kill_after)
   CHECK(rc == 0, "sweep_pool_run: %d", rc);
   for (int k = 0; k < NTASKS; k++) {
     CHECK(s.count[k] == 1, "kill after %d: task %d reported %d times", kill_after, k, s.count[k]);
-    CHECK(s.rows[k].ok == 1 && s.rows[k].steps > 0 && strcmp(s.rows[k].solver, "ida") == 0,
-          "kill after %d: task %d: ok %d, %ld steps, message '%s'", kill_after, k, s.rows[k].ok,
-          s.rows[k].steps, s.rows[k].message);
+    CHECK(s.rows[k].status == 0 && s.rows[k].stats.steps > 0 &&
+              strcmp(s.rows[k].solver, "ida") == 0,
+          "kill after %d: task %d: status %d, %ld steps, message '%s'", kill_after, k,
+          s.rows[k].status, s.rows[k].stats.steps, s.rows[k].message);
+    mbdae_record_free(&s.rows[k]);
   }
   mbdae_problem_destroy(p);
 }

@@ -76,34 +76,20 @@ int cli_solve(const mbdae_problem *p, const char *solver, const mbdae_options *o
  * (relative to the size of the terms): a run from them starts off the solution manifold. */
 void warn_inconsistent_start(const mbdae_problem *p);
 
-/* One run, as the run and table commands do it. */
-typedef struct run_record {
-  const mbdae_problem *problem;
-  const char *solver;
-  mbdae_options opt;
-  mbdae_result result;
-  double *y;    /* y(tend), neq values */
-  double *yref; /* reference, neq values, or NULL when the configuration has none */
-  double scd, mescd;
-} run_record;
-
-/* Run p with solver at opt, repeats times; fills rec (allocates y, yref: free_run). */
+/* The solver type of a command-line solver id; NULL when there is none. */
+const mbdae_solver_type *solver_type_of(const char *id);
+/* Run p with the solver named `solver` at opt, repeats times, into rec (mbdae_record_run; release
+ * with mbdae_record_free).  An unknown solver gives MBDAE_ERR_UNKNOWN_SOLVER and an empty rec. */
 int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
-                run_record *rec);
-void free_run(run_record *rec);
+                mbdae_record *rec);
 /* The test set's settings of a run at rtol: atol = rtol and h0 = h0_factor * rtol (the problem's
  * mbdae_tolerance_plan) unless atol, h0 are given (> 0); max_steps 0 is the solver's default. */
 void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
                       mbdae_options *opt);
 
+/* The plain-text run-characteristics table of run and table, and the final vector of run. */
 void print_table_header(FILE *out);
-void print_table_row(FILE *out, const run_record *rec);
-void print_final_vector(FILE *out, const run_record *rec);
-void print_run_json(FILE *out, const run_record *rec);
-/* JSON pieces: a quoted, escaped string; a number, or null when it is not finite. */
-void json_string(FILE *out, const char *s);
-void json_number(FILE *out, double v);
-void json_field_string(FILE *out, const char *key, const char *s); /* , "key": "s" */
-void json_field_number(FILE *out, const char *key, double v);      /* , "key": v */
+void print_table_row(FILE *out, const mbdae_record *rec);
+void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec);
 
 #endif /* MBDAE_CLI_H */

@@ -31,24 +31,24 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
     for (int k = 0; k < plan.ntable; k++) {
       mbdae_options opt;
       test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
-      run_record rec;
+      mbdae_record rec;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
-      const mbdae_stats *st = &rec.result.stats;
-      double cpu = rec.result.cpu_seconds;
+      const mbdae_stats *st = &rec.stats;
+      double cpu = rec.cpu_seconds;
       double lu = strcmp(solvers[s], "radau5") == 0 ? c.lu_real + c.lu_complex : c.lu_real;
       double share = cpu > 0.0 ? 100.0 / cpu : 0.0;
       if (rc != 0) {
         (*nfail)++;
-        printf("%-7s %-7.0e failed: %s\n", solvers[s], opt.rtol, rec.result.message);
+        printf("%-7s %-7.0e failed: %s\n", solvers[s], opt.rtol, rec.message);
       } else {
         printf("%-7s %-7.0e %6.2f %6.2f %7ld %8ld %6ld %6ld %10.6f %10.6f %10.6f %8.2f %6.1f %6.1f "
                "%6.1f\n",
                solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu,
-               cpu, rec.result.cpu_min, rec.result.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
+               cpu, rec.cpu_min, rec.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
                share * c.res * st->nres, share * c.jac * st->njac, share * lu * st->nlu);
       }
       fflush(stdout);
-      free_run(&rec);
+      mbdae_record_free(&rec);
     }
   }
 }

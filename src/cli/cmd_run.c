@@ -103,29 +103,30 @@ int cmd_run(int argc, char **argv)
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
   }
-  run_record rec;
+  mbdae_record rec;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
   if (rc == MBDAE_ERR_NOMEM || rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_UNKNOWN_SOLVER) {
-    fprintf(stderr, "mbdae: %s\n", rec.result.message[0] ? rec.result.message : mbdae_strerror(rc));
-    free_run(&rec);
+    fprintf(stderr, "mbdae: %s\n", rec.message[0] ? rec.message : mbdae_strerror(rc));
+    mbdae_record_free(&rec);
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
   if (a.json) {
-    print_run_json(stdout, &rec);
+    mbdae_record_write_json(stdout, &rec);
+    fputc('\n', stdout);
   } else {
     printf("%s (%s), solver %s\n", mbdae_problem_title(p), mbdae_problem_spec(p), a.solver);
     print_table_header(stdout);
     print_table_row(stdout, &rec);
     if (rc == 0) {
-      print_final_vector(stdout, &rec);
+      print_final_vector(stdout, p, &rec);
     }
   }
   if (rc != 0) {
     fprintf(stderr, "mbdae: %s failed on %s: %s (%s)\n", a.solver, mbdae_problem_spec(p),
-            rec.result.message, mbdae_strerror(rc));
+            rec.message, mbdae_strerror(rc));
   }
-  free_run(&rec);
+  mbdae_record_free(&rec);
   mbdae_problem_destroy(p);
   return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
@@ -144,15 +145,15 @@ static int table_for(const mbdae_problem *p, const run_args *a)
     mbdae_options opt;
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
-    run_record rec;
+    mbdae_record rec;
     if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
       nfail++;
       fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s\n", a->solver, mbdae_problem_spec(p),
-              opt.rtol, rec.result.message);
+              opt.rtol, rec.message);
     }
     print_table_row(stdout, &rec);
     fflush(stdout);
-    free_run(&rec);
+    mbdae_record_free(&rec);
   }
   return nfail;
 }

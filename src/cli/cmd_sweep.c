@@ -44,9 +44,9 @@ typedef struct sweep_args {
 
 /* What the progress reports need, and where finished rows go. */
 typedef struct sweep_state {
-  sweep_row *rows; /* the slice's rows, in plan order */
-  char *have;      /* have[k]: rows[k] is a finished run */
-  int *index;      /* the pool's task i is rows[index[i]] */
+  mbdae_record *rows; /* the slice's rows, in plan order */
+  char *have;         /* have[k]: rows[k] is a finished run */
+  int *index;         /* the pool's task i is rows[index[i]] */
   int total, done, failed;
   int resumed;   /* rows taken from runs.partial.csv */
   double start;  /* wall clock, seconds */
@@ -345,34 +345,37 @@ static void format_duration(char *buf, size_t len, double s)
   }
 }
 
-static void print_run_line(const sweep_state *s, const sweep_row *r)
+static void print_run_line(const sweep_state *s, const mbdae_record *r)
 {
   fprintf(stderr, "mbdae sweep: [%*d/%d] %s %s rtol %.3g: ", s->total >= 1000 ? 4 : 3, s->done,
           s->total, r->problem, r->solver, r->rtol);
-  if (!r->ok) {
-    fprintf(stderr, "failed: %s\n", r->message);
+  if (r->status != MBDAE_OK) {
+    fprintf(stderr, "failed: %s (%s)\n", r->message[0] ? r->message : mbdae_strerror(r->status),
+            mbdae_strcode(r->status));
   } else if (isfinite(r->scd)) {
-    fprintf(stderr, "ok, scd %.2f, mescd %.2f, %ld steps, %.4f s\n", r->scd, r->mescd, r->steps,
-            r->cpu_seconds);
+    fprintf(stderr, "ok, scd %.2f, mescd %.2f, %ld steps, %.4f s\n", r->scd, r->mescd,
+            r->stats.steps, r->cpu_seconds);
   } else {
-    fprintf(stderr, "ok (%s), %ld steps, %.4f s\n", r->message, r->steps, r->cpu_seconds);
+    fprintf(stderr, "ok (%s), %ld steps, %.4f s\n", mbdae_strerror(MBDAE_ERR_NOREF), r->stats.steps,
+            r->cpu_seconds);
   }
 }
 
 /* A terminal gets one line, rewritten: done of total, elapsed, estimated remaining; failures are
  * printed above it.  Anything else (a log file, a batch system) gets one line per run. */
-static void on_done(void *ctx, int task, const sweep_row *row)
+static void on_done(void *ctx, int task, mbdae_record *row)
 {
   sweep_state *s = ctx;
   int k = s->index[task];
   if (s->have[k]) {
+    mbdae_record_free(row);
     return; /* reported twice: cannot happen (sweep_pool.c reports each task once) */
   }
   s->rows[k] = *row;
   s->have[k] = 1;
   s->done++;
-  s->failed += !row->ok;
-  if (s->partial && (sweep_csv_row(s->partial, row) != 0 || fflush(s->partial) != 0)) {
+  s->failed += row->status != MBDAE_OK;
+  if (s->partial && (mbdae_record_write_csv_row(s->partial, row) != 0 || fflush(s->partial) != 0)) {
     fprintf(stderr,
             "%smbdae: cannot write %s: %s; it is no longer kept up to date (runs.csv is written "
             "at the end)\n",
@@ -384,7 +387,7 @@ static void on_done(void *ctx, int task, const sweep_row *row)
     print_run_line(s, row);
     return;
   }
-  if (!row->ok) {
+  if (row->status != MBDAE_OK) {
     fputs("\r\033[K", stderr);
     print_run_line(s, row);
   }
@@ -404,17 +407,20 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
   snprintf(buf, len, "%s/%s", dir, name);
 }
 
-static int write_csv(const char *dir, const sweep_row *rows, int nrows)
+/* runs.csv: the header with this process's environment, then the rows. */
+static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
 {
   char path[4096], tmp[4200];
+  mbdae_environment env;
   join(path, sizeof path, dir, "runs.csv");
   FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
   if (!out) {
     return -1;
   }
-  sweep_csv_header(out);
+  mbdae_environment_get(&env);
+  mbdae_record_write_csv_header(out, &env);
   for (int k = 0; k < nrows; k++) {
-    sweep_csv_row(out, &rows[k]);
+    mbdae_record_write_csv_row(out, &rows[k]);
   }
   return sweep_close_atomic(out, tmp, path);
 }
@@ -460,10 +466,10 @@ static int draw_pictures(const char *dir, mbdae_problem *const *problems, int np
 /* runs.json, the tables, the script and (plots) the diagrams; EXIT_OK, EXIT_USAGE when a file
  * cannot be written, EXIT_FAILED_RUN when a picture is not drawn (reported). */
 static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
-                         const char *const *solvers, int nsolvers, const sweep_row *rows, int nrows,
-                         int plots)
+                         const char *const *solvers, int nsolvers, const mbdae_record *rows,
+                         size_t nrows, int plots)
 {
-  char path[4096], name[SWEEP_ID_LEN + 16];
+  char path[4096], name[MBDAE_RECORD_ID_LEN + 16];
   join(path, sizeof path, dir, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
@@ -490,15 +496,16 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
 static int report_again(const char *dir, int plots)
 {
   char path[4096], msg[512];
-  sweep_row *rows = NULL;
-  int nrows = 0, nproblems = 0, nsolvers = 0, rc = EXIT_OK;
+  mbdae_record *rows = NULL;
+  size_t nrows = 0;
+  int nproblems = 0, nsolvers = 0, rc = EXIT_OK;
   mbdae_problem *problems[MAX_SPECS];
   const char *solvers[MAX_SPECS];
   join(path, sizeof path, dir, "runs.csv");
   if (sweep_csv_read(path, &rows, &nrows, msg, sizeof msg) != 0) {
     return usage_error("%s", msg);
   }
-  for (int k = 0; k < nrows && rc == EXIT_OK; k++) {
+  for (size_t k = 0; k < nrows && rc == EXIT_OK; k++) {
     int seen = 0;
     for (int i = 0; i < nproblems && !seen; i++) {
       seen = strcmp(mbdae_problem_name(problems[i]), rows[k].problem) == 0;
@@ -524,18 +531,18 @@ static int report_again(const char *dir, int plots)
     }
   }
   int failed = 0;
-  for (int k = 0; k < nrows; k++) {
-    failed += !rows[k].ok;
+  for (size_t k = 0; k < nrows; k++) {
+    failed += rows[k].status != MBDAE_OK;
   }
   if (rc == EXIT_OK) {
     rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots);
     rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
-    fprintf(stderr, "mbdae sweep: %d runs (%d failed) from %s\n", nrows, failed, path);
+    fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s\n", nrows, failed, path);
   }
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);
   }
-  free(rows);
+  mbdae_records_free(rows, nrows);
   return rc;
 }
 
@@ -565,16 +572,15 @@ static int drop_incomplete_line(const char *path)
 }
 
 /* The slice's task of row r that is not yet done, or -1. */
-static int task_of_row(const sweep_state *s, const sweep_task *tasks, const sweep_row *r)
+static int task_of_row(const sweep_state *s, const sweep_task *tasks, const mbdae_record *r)
 {
   for (int k = 0; k < s->total; k++) {
-    sweep_row t;
+    const mbdae_options *o = &tasks[k].opt;
     char a[96], b[96];
-    sweep_row_for_task(&tasks[k], &t);
-    snprintf(a, sizeof a, "%.10g %.10g %.10g", t.rtol, t.atol, t.h0);
+    snprintf(a, sizeof a, "%.10g %.10g %.10g", o->rtol, o->atol, o->h0);
     snprintf(b, sizeof b, "%.10g %.10g %.10g", r->rtol, r->atol, r->h0);
-    if (!s->have[k] && strcmp(t.spec, r->spec) == 0 && strcmp(t.solver, r->solver) == 0 &&
-        strcmp(a, b) == 0) {
+    if (!s->have[k] && strcmp(mbdae_problem_spec(tasks[k].problem), r->spec) == 0 &&
+        strcmp(tasks[k].solver, r->solver) == 0 && strcmp(a, b) == 0) {
       return k;
     }
   }
@@ -585,30 +591,32 @@ static int task_of_row(const sweep_state *s, const sweep_task *tasks, const swee
 static int resume_rows(sweep_state *s, const sweep_task *tasks)
 {
   char msg[600];
-  sweep_row *rows = NULL;
-  int nrows = 0;
+  mbdae_record *rows = NULL;
+  size_t nrows = 0;
   if (drop_incomplete_line(s->partial_path) != 0) {
     return usage_error("cannot repair %s: %s", s->partial_path, strerror(errno));
   }
   if (sweep_csv_read(s->partial_path, &rows, &nrows, msg, sizeof msg) != 0) {
     return usage_error("--resume: %s", msg);
   }
-  for (int i = 0; i < nrows; i++) {
+  for (size_t i = 0; i < nrows; i++) {
     int k = task_of_row(s, tasks, &rows[i]);
     if (k < 0) {
-      free(rows);
-      return usage_error("--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g); "
-                         "resume with the options of the interrupted sweep",
-                         s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol);
+      int rc = usage_error("--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g); "
+                           "resume with the options of the interrupted sweep",
+                           s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol);
+      mbdae_records_free(rows, nrows);
+      return rc;
     }
-    s->rows[k] = rows[i];
+    s->rows[k] = rows[i]; /* s->rows takes over y, yref and names */
+    memset(&rows[i], 0, sizeof rows[i]);
     s->have[k] = 1;
-    s->failed += !rows[i].ok;
+    s->failed += s->rows[k].status != MBDAE_OK;
   }
-  s->resumed = s->done = nrows;
-  free(rows);
-  fprintf(stderr, "mbdae sweep: resuming: %d of %d runs from %s, %d to run\n", nrows, s->total,
-          s->partial_path, s->total - nrows);
+  s->resumed = s->done = (int)nrows;
+  mbdae_records_free(rows, nrows);
+  fprintf(stderr, "mbdae sweep: resuming: %d of %d runs from %s, %d to run\n", s->resumed, s->total,
+          s->partial_path, s->total - s->resumed);
   return EXIT_OK;
 }
 
@@ -630,7 +638,10 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
             s->total);
   }
   s->partial = fopen(s->partial_path, exists ? "a" : "w");
-  if (!s->partial || (!exists && (sweep_csv_header(s->partial) != 0 || fflush(s->partial) != 0))) {
+  mbdae_environment env;
+  mbdae_environment_get(&env);
+  if (!s->partial || (!exists && (mbdae_record_write_csv_header(s->partial, &env) != 0 ||
+                                  fflush(s->partial) != 0))) {
     int err = errno;
     if (s->partial) {
       fclose(s->partial);
@@ -659,7 +670,7 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
   free(todo);
   for (int k = 0; k < s->total; k++) { /* none, unless memory or the pool failed */
     if (!s->have[k]) {
-      sweep_row_for_task(&tasks[k], &s->rows[k]);
+      sweep_record_for_task(&tasks[k], &s->rows[k]);
       snprintf(s->rows[k].message, sizeof s->rows[k].message, "lost: never reported");
       s->have[k] = 1;
       s->failed++;
@@ -682,8 +693,8 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
                      s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
   } else {
     remove(s->partial_path);
-    rc = write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows, s->total,
-                       a->plots);
+    rc = write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows,
+                       (size_t)s->total, a->plots);
   }
   fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
           s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);
@@ -737,6 +748,9 @@ int cmd_sweep(int argc, char **argv)
   }
   if (s.partial) {
     fclose(s.partial);
+  }
+  for (int k = 0; s.rows && k < s.total; k++) {
+    mbdae_record_free(&s.rows[k]); /* rows not filled are zeroed: a no-op */
   }
   free(s.rows);
   free(s.have);

@@ -8,7 +8,7 @@
  * MBDAE_PLUGIN_ABI, and a negative count is an ABI mismatch.  Every solver type must pass
  * mbdae_solver_type_invalid and every problem type mbdae_problem_from_type's checks; an id that is
  * already a built-in or an earlier plug-in's is refused, and so is one too long for a sweep row
- * (SWEEP_ID_LEN).  A plug-in is taken whole or not at all.
+ * (MBDAE_RECORD_ID_LEN).  A plug-in is taken whole or not at all.
  *
  * The loaded set is file-static, in this one place: dlopen handles are process-wide by nature, a
  * forked sweep worker inherits them with the rest of the process, and the lookups happen below
@@ -114,13 +114,13 @@ static int builtin_problem(const char *id)
   return 0;
 }
 
-/* An id of at most SWEEP_ID_LEN - 1 characters (a sweep row holds no more) that names no
+/* An id of at most MBDAE_RECORD_ID_LEN - 1 characters (a run record holds no more) that names no
  * built-in or loaded solver (what: "solver") or problem; 0, or -1 after a message. */
 static int check_new_id(const char *file, const char *what, const char *id)
 {
-  if (strlen(id) >= SWEEP_ID_LEN) {
-    return refuse(file, "%s id '%s' is longer than %d characters (the sweep records hold no more)",
-                  what, id, SWEEP_ID_LEN - 1);
+  if (strlen(id) >= MBDAE_RECORD_ID_LEN) {
+    return refuse(file, "%s id '%s' is longer than %d characters (a run record holds no more)",
+                  what, id, MBDAE_RECORD_ID_LEN - 1);
   }
   int solver = strcmp(what, "solver") == 0;
   if (solver ? mbdae_solver_find(id) != NULL : builtin_problem(id)) {

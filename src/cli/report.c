@@ -1,35 +1,26 @@
 /* One run of the mbdae command and its report: the run-characteristics row in the layout of the
- * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU), the final vector against the
- * reference, and the JSON object of `mbdae run --json`. */
+ * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU) and the final vector against
+ * the reference.  The run itself is a library record (mbdae_record_run); its JSON and CSV come
+ * from the library's writers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
+const mbdae_solver_type *solver_type_of(const char *id) { return cli_solver_find(id); }
+
 int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
-                run_record *rec)
+                mbdae_record *rec)
 {
-  int n = mbdae_problem_neq(p);
-  memset(rec, 0, sizeof *rec);
-  rec->problem = p;
-  rec->solver = solver;
-  rec->opt = *opt;
-  rec->y = calloc((size_t)(2 * n), sizeof(double));
-  if (!rec->y) {
-    return MBDAE_ERR_NOMEM;
+  const mbdae_solver_type *type = solver_type_of(solver);
+  if (!type) {
+    memset(rec, 0, sizeof *rec);
+    rec->status = MBDAE_ERR_UNKNOWN_SOLVER;
+    snprintf(rec->message, sizeof rec->message, "unknown solver '%.100s'", solver);
+    return rec->status;
   }
-  rec->yref = rec->y + n;
-  if (mbdae_problem_ref(p, rec->yref) != 0) {
-    rec->yref = NULL;
-  }
-  cli_solve(p, solver, opt, repeats, rec->y, NULL, &rec->result);
-  rec->scd = rec->mescd = NAN;
-  if (rec->result.status == 0 && rec->yref) {
-    rec->scd = mbdae_scd(p, rec->y, rec->yref);
-    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
-  }
-  return rec->result.status;
+  return mbdae_record_run(rec, p, type, opt, repeats);
 }
 
 void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
@@ -44,23 +35,17 @@ void test_set_options(const mbdae_problem *p, double rtol, double atol, double h
   opt->max_steps = max_steps;
 }
 
-void free_run(run_record *rec)
-{
-  free(rec->y);
-  rec->y = rec->yref = NULL;
-}
-
 void print_table_header(FILE *out)
 {
   fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %7s %7s %8s %6s %6s %9s\n", "solver", "rtol", "atol",
           "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU");
 }
 
-void print_table_row(FILE *out, const run_record *rec)
+void print_table_row(FILE *out, const mbdae_record *rec)
 {
-  const mbdae_result *r = &rec->result;
+  const mbdae_stats *st = &rec->stats;
   char digits[32];
-  if (r->status != 0) {
+  if (rec->status != 0) {
     snprintf(digits, sizeof digits, "%13s", "failed");
   } else if (!rec->yref) {
     snprintf(digits, sizeof digits, "%13s", "no ref");
@@ -68,109 +53,23 @@ void print_table_row(FILE *out, const run_record *rec)
     snprintf(digits, sizeof digits, "%6.2f %6.2f", rec->mescd, rec->scd);
   }
   fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %7ld %7ld %8ld %6ld %6ld %9.4f\n", rec->solver,
-          rec->opt.rtol, rec->opt.atol, rec->opt.h0, digits, r->stats.steps, r->stats.accepted,
-          r->stats.nres + r->stats.nres_fd, r->stats.njac, r->stats.nlu, r->cpu_seconds);
+          rec->rtol, rec->atol, rec->h0, digits, st->steps, st->accepted, st->nres + st->nres_fd,
+          st->njac, st->nlu, isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0);
 }
 
-void print_final_vector(FILE *out, const run_record *rec)
+void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec)
 {
-  int n = mbdae_problem_neq(rec->problem);
-  fprintf(out, "%4s %24s %24s %10s %5s\n", "i", "y(tend)", "reference", "rel.err", "scd");
-  for (int i = 0; i < n; i++) {
+  fprintf(out, "%4s %-8s %24s %24s %10s %5s\n", "i", "name", "y(tend)", "reference", "rel.err",
+          "scd");
+  for (int i = 0; rec->y && i < rec->neq; i++) {
+    const char *name = rec->names ? rec->names[i] : "";
     if (rec->yref) {
       double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
-      fprintf(out, "%4d %24.16e %24.16e %10.2e %5s\n", i + 1, rec->y[i], ref,
-              ref != 0.0 ? e / fabs(ref) : e, mbdae_problem_in_scd(rec->problem, i) ? "*" : "");
+      fprintf(out, "%4d %-8s %24.16e %24.16e %10.2e %5s\n", i + 1, name, rec->y[i], ref,
+              ref != 0.0 ? e / fabs(ref) : e, mbdae_problem_in_scd(p, i) ? "*" : "");
     } else {
-      fprintf(out, "%4d %24.16e %24s\n", i + 1, rec->y[i], "-");
+      fprintf(out, "%4d %-8s %24.16e %24s\n", i + 1, name, rec->y[i], "-");
     }
   }
-  fprintf(out, "reference: %s\n", mbdae_problem_ref_source(rec->problem));
-}
-
-void json_string(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      fprintf(out, "\\%c", c);
-    } else if (c < 0x20) {
-      fprintf(out, "\\u%04x", c);
-    } else {
-      fputc(c, out);
-    }
-  }
-  fputc('"', out);
-}
-
-/* JSON has no NaN: a missing measure is null. */
-void json_number(FILE *out, double v)
-{
-  if (isfinite(v)) {
-    fprintf(out, "%.17g", v);
-  } else {
-    fputs("null", out);
-  }
-}
-
-/* ", \"key\": value": a field after the first of an object. */
-void json_field_string(FILE *out, const char *key, const char *s)
-{
-  fprintf(out, ", \"%s\": ", key);
-  json_string(out, s);
-}
-
-void json_field_number(FILE *out, const char *key, double v)
-{
-  fprintf(out, ", \"%s\": ", key);
-  json_number(out, v);
-}
-
-static void json_vector(FILE *out, const double *v, int n)
-{
-  fputc('[', out);
-  for (int i = 0; i < n; i++) {
-    if (i) {
-      fputs(", ", out);
-    }
-    json_number(out, v[i]);
-  }
-  fputc(']', out);
-}
-
-void print_run_json(FILE *out, const run_record *rec)
-{
-  const mbdae_result *r = &rec->result;
-  const mbdae_problem *p = rec->problem;
-  fputs("{\"problem\": ", out);
-  json_string(out, mbdae_problem_name(p));
-  json_field_string(out, "spec", mbdae_problem_spec(p));
-  json_field_string(out, "solver", rec->solver);
-  json_field_number(out, "rtol", rec->opt.rtol);
-  json_field_number(out, "atol", rec->opt.atol);
-  json_field_number(out, "h0", rec->opt.h0);
-  json_field_number(out, "hmax", rec->opt.hmax);
-  fprintf(out, ", \"status\": \"%s\", \"message\": ", r->status == 0 ? "ok" : "fail");
-  json_string(out, r->status == 0 ? "" : r->message);
-  json_field_number(out, "t", r->t);
-  json_field_number(out, "scd", rec->scd);
-  json_field_number(out, "mescd", rec->mescd);
-  fprintf(out,
-          ", \"steps\": %ld, \"accepted\": %ld, \"nres\": %ld, \"nres_fd\": %ld, \"njac\": %ld, "
-          "\"nlu\": %ld, \"nerrfail\": %ld, \"nconvfail\": %ld",
-          r->stats.steps, r->stats.accepted, r->stats.nres, r->stats.nres_fd, r->stats.njac,
-          r->stats.nlu, r->stats.nerrfail, r->stats.nconvfail);
-  json_field_number(out, "cpu_seconds", r->cpu_seconds);
-  json_field_number(out, "cpu_min", r->cpu_min);
-  json_field_number(out, "cpu_max", r->cpu_max);
-  fprintf(out, ", \"repeats\": %d, \"y\": ", r->repeats);
-  json_vector(out, rec->y, mbdae_problem_neq(p));
-  fputs(", \"yref\": ", out);
-  if (rec->yref) {
-    json_vector(out, rec->yref, mbdae_problem_neq(p));
-  } else {
-    fputs("null", out);
-  }
-  fputs("}\n", out);
+  fprintf(out, "reference: %s\n", mbdae_problem_ref_source(p));
 }

@@ -2,10 +2,10 @@
  *
  * The parent forks N workers before any run; each worker holds a copy of the problem instances
  * (the library has no global state, so a forked copy is a complete one) and loops: read a task
- * index from its task pipe, run it, write the fixed-size sweep_row to its result pipe.  The parent
- * waits on the result pipes with poll() and hands the next task to whichever worker reported, so
- * that long runs (tight tolerances) do not hold up a static share of the work.  Closing a task
- * pipe tells its worker to exit.
+ * index from its task pipe, run it, write the run's record (as runs.csv text) to its result pipe.
+ * The parent waits on the result pipes with poll() and hands the next task to whichever worker
+ * reported, so that long runs (tight tolerances) do not hold up a static share of the work. Closing
+ * a task pipe tells its worker to exit.
  *
  * Isolation is the other reason for processes: a solver that crashes kills its worker only.  The
  * parent sees the result pipe close with a task outstanding, records that run as failed with the
@@ -37,50 +37,9 @@ typedef struct worker {
   int task;      /* the task it runs, -1 when idle */
 } worker;
 
-void sweep_row_for_task(const sweep_task *task, sweep_row *row)
+void sweep_record_for_task(const sweep_task *task, mbdae_record *rec)
 {
-  memset(row, 0, sizeof *row);
-  snprintf(row->problem, sizeof row->problem, "%s", mbdae_problem_name(task->problem));
-  snprintf(row->spec, sizeof row->spec, "%s", mbdae_problem_spec(task->problem));
-  snprintf(row->solver, sizeof row->solver, "%s", task->solver);
-  row->rtol = task->opt.rtol;
-  row->atol = task->opt.atol;
-  row->h0 = task->opt.h0;
-  row->scd = row->mescd = NAN;
-  row->cpu_seconds = row->cpu_min = row->cpu_max = NAN;
-}
-
-static void run_task(const sweep_task *task, int repeats, sweep_row *row)
-{
-  sweep_row_for_task(task, row);
-  run_record rec;
-  int rc = execute_run(task->problem, task->solver, &task->opt, repeats, &rec);
-  const mbdae_result *r = &rec.result;
-  row->ok = rc == 0;
-  if (rc != 0 && r->message[0] && strstr(r->message, mbdae_strerror(rc))) {
-    snprintf(row->message, sizeof row->message, "%s", r->message);
-  } else if (rc != 0 && r->message[0]) {
-    snprintf(row->message, sizeof row->message, "%s (%s)", r->message, mbdae_strerror(rc));
-  } else if (rc != 0) {
-    snprintf(row->message, sizeof row->message, "%s", mbdae_strerror(rc));
-  } else if (!rec.yref) {
-    snprintf(row->message, sizeof row->message, "%s", mbdae_strerror(MBDAE_ERR_NOREF));
-  }
-  row->scd = rec.scd;
-  row->mescd = rec.mescd;
-  row->steps = r->stats.steps;
-  row->accepted = r->stats.accepted;
-  row->nres = r->stats.nres;
-  row->nres_fd = r->stats.nres_fd;
-  row->njac = r->stats.njac;
-  row->nlu = r->stats.nlu;
-  if (r->repeats > 0) {
-    row->cpu_seconds = r->cpu_seconds;
-    row->cpu_min = r->cpu_min;
-    row->cpu_max = r->cpu_max;
-  }
-  row->repeats = r->repeats;
-  free_run(&rec);
+  mbdae_record_init(rec, task->problem, solver_type_of(task->solver), &task->opt);
 }
 
 /* read/write all of len bytes across short transfers and signals; the count moved (< len at EOF
@@ -117,16 +76,55 @@ static size_t write_full(int fd, const void *buf, size_t len)
   return done;
 }
 
+/* A record crosses the result pipe as its runs.csv text (header, environment, row) after its
+ * length: the library's writer and reader, so that it arrives bit for bit and checked. */
 static void worker_loop(int task_fd, int result_fd, const sweep_task *tasks, int repeats)
 {
   int k;
   while (read_full(task_fd, &k, sizeof k) == sizeof k) {
-    sweep_row row;
-    run_task(&tasks[k], repeats, &row);
-    if (write_full(result_fd, &row, sizeof row) != sizeof row) {
+    mbdae_record rec;
+    char *text = NULL;
+    size_t len = 0;
+    execute_run(tasks[k].problem, tasks[k].solver, &tasks[k].opt, repeats, &rec);
+    FILE *out = open_memstream(&text, &len);
+    if (out) {
+      mbdae_record_write_csv_header(out, &rec.env);
+      mbdae_record_write_csv_row(out, &rec);
+      fclose(out);
+    }
+    mbdae_record_free(&rec);
+    int sent = text && write_full(result_fd, &len, sizeof len) == sizeof len &&
+               write_full(result_fd, text, len) == len;
+    free(text);
+    if (!sent) {
       break;
     }
   }
+}
+
+/* The record a worker sent (its length already read): 0, or -1 with why in rec->message after
+ * sweep_record_for_task. */
+static int receive(int fd, size_t len, const sweep_task *task, mbdae_record *rec)
+{
+  char msg[300] = "its record was cut short";
+  mbdae_record *got = NULL;
+  size_t n = 0;
+  char *text = len > 0 && len < ((size_t)1 << 30) ? malloc(len) : NULL;
+  FILE *in = text && read_full(fd, text, len) == len ? fmemopen(text, len, "r") : NULL;
+  int rc = in ? mbdae_record_read_csv(in, "the worker's record", &got, &n, msg, sizeof msg) : -1;
+  if (in) {
+    fclose(in);
+  }
+  free(text);
+  if (rc == 0 && n == 1) {
+    *rec = got[0];
+    free(got);
+    return 0;
+  }
+  mbdae_records_free(got, n);
+  sweep_record_for_task(task, rec);
+  snprintf(rec->message, sizeof rec->message, "the worker's record was not readable: %s", msg);
+  return -1;
 }
 
 static void close_fd(int *fd)
@@ -250,10 +248,10 @@ static void hand_next(pool *pl, int w)
     }
     reap(wk, how, sizeof how);
   }
-  sweep_row row;
-  sweep_row_for_task(&pl->tasks[k], &row);
-  snprintf(row.message, sizeof row.message, "not run: its worker process %s before taking it", how);
-  pl->done(pl->ctx, k, &row);
+  mbdae_record rec;
+  sweep_record_for_task(&pl->tasks[k], &rec);
+  snprintf(rec.message, sizeof rec.message, "not run: its worker process %s before taking it", how);
+  pl->done(pl->ctx, k, &rec);
 }
 
 /* A result, or the end of the result pipe, from worker w. */
@@ -261,15 +259,17 @@ static void collect(pool *pl, int w)
 {
   worker *wk = &pl->workers[w];
   int k = wk->task;
-  sweep_row row;
-  if (read_full(wk->result_fd, &row, sizeof row) == sizeof row) {
-    pl->done(pl->ctx, k, &row);
+  mbdae_record rec;
+  size_t len = 0;
+  if (read_full(wk->result_fd, &len, sizeof len) == sizeof len) {
+    receive(wk->result_fd, len, &pl->tasks[k], &rec);
+    pl->done(pl->ctx, k, &rec);
   } else {
     char how[128];
-    sweep_row_for_task(&pl->tasks[k], &row);
+    sweep_record_for_task(&pl->tasks[k], &rec);
     reap(wk, how, sizeof how);
-    snprintf(row.message, sizeof row.message, "the run crashed: its worker process %s", how);
-    pl->done(pl->ctx, k, &row);
+    snprintf(rec.message, sizeof rec.message, "the run crashed: its worker process %s", how);
+    pl->done(pl->ctx, k, &rec);
   }
   wk->task = -1;
   hand_next(pl, w);
@@ -279,18 +279,18 @@ static void collect(pool *pl, int w)
  * runs with message why, then end the workers. */
 static void finish(pool *pl, const char *why)
 {
-  sweep_row row;
+  mbdae_record rec;
   for (int w = 0; w < pl->nworkers; w++) {
     if (pl->workers[w].task >= 0) {
-      sweep_row_for_task(&pl->tasks[pl->workers[w].task], &row);
-      snprintf(row.message, sizeof row.message, "%s", why);
-      pl->done(pl->ctx, pl->workers[w].task, &row);
+      sweep_record_for_task(&pl->tasks[pl->workers[w].task], &rec);
+      snprintf(rec.message, sizeof rec.message, "%s", why);
+      pl->done(pl->ctx, pl->workers[w].task, &rec);
     }
   }
   for (; pl->next < pl->ntasks; pl->next++) {
-    sweep_row_for_task(&pl->tasks[pl->next], &row);
-    snprintf(row.message, sizeof row.message, "%s", why);
-    pl->done(pl->ctx, pl->next, &row);
+    sweep_record_for_task(&pl->tasks[pl->next], &rec);
+    snprintf(rec.message, sizeof rec.message, "%s", why);
+    pl->done(pl->ctx, pl->next, &rec);
   }
   for (int w = 0; w < pl->nworkers; w++) {
     close_fd(&pl->workers[w].task_fd);

@@ -1,27 +1,34 @@
-/* libFuzzer target for the runs.csv reader of mbdae sweep (sweep_csv_parse in src/cli/sweep_output.c):
- * any bytes must give rows or a "name:line: why" message, never a crash, a leak or undefined
+/* libFuzzer target for the runs.csv reader (mbdae_record_read_csv, src/core/record_csv.c): any
+ * bytes must give records or a "name:line: why" message, never a crash, a leak or undefined
  * behaviour.  The bytes reach the reader as a stream (fmemopen), as a file's would.  Accepted
- * rows are checked against what the reader promises (ids safe for gnuplot, tolerances positive and
- * finite, counters bounded) and written back, which must read again to the same number of rows.
+ * records are checked against what the reader promises (ids safe for gnuplot, tolerances positive
+ * and finite, counters bounded, lists of neq entries) and written back, which must read again to
+ * the same number of records.
  *
- * Build (clang):  clang -fsanitize=fuzzer,address,undefined -Iinclude -Isrc
- *                   tests/fuzz/fuzz_csv.c src/cli/sweep_output.c src/cli/report.c -Lbuild -lmbdae -lm
- * Run:            ./a.out -max_total_time=60 tests/fuzz/corpus/csv */
+ * Build (clang):  cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DMBDAE_FUZZ=ON
+ *                 cmake --build build-fuzz --target fuzz_csv
+ * Run:            build-fuzz/tests/fuzz/fuzz_csv -max_total_time=60 tests/fuzz/corpus/csv */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "mbdae/mbdae.h"
 
-static void check_row(const sweep_row *r)
+static void check_record(const mbdae_record *r)
 {
-  if (!sweep_safe_id(r->problem) || !sweep_safe_id(r->solver) || !sweep_safe_id(r->spec) ||
-      !(r->rtol > 0.0) || !isfinite(r->rtol) || !(r->atol > 0.0) || !isfinite(r->atol) ||
-      !(r->h0 > 0.0) || !isfinite(r->h0) || r->steps < 0 || r->nres > 1000000000000000L ||
-      r->repeats < 0) {
+  if (!mbdae_record_id_ok(r->problem) || !mbdae_record_id_ok(r->solver) ||
+      !mbdae_record_id_ok(r->spec) || !(r->rtol > 0.0) || !isfinite(r->rtol) || !(r->atol > 0.0) ||
+      !isfinite(r->atol) || !(r->h0 > 0.0) || !isfinite(r->h0) || r->stats.steps < 0 ||
+      r->stats.nres > 1000000000000000L || r->repeats < 0 || r->status > 0 || r->neq < 0 ||
+      (r->y && !r->names)) {
     abort(); /* the reader accepted what it promises to refuse */
+  }
+  for (int i = 0; r->names && i < r->neq; i++) {
+    if (!r->names[i][0]) {
+      abort();
+    }
   }
 }
 
@@ -34,13 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!in) {
     return 0;
   }
-  sweep_row *rows = NULL;
-  int nrows = 0;
+  mbdae_record *recs = NULL;
+  size_t n = 0;
   char msg[600];
-  int rc = sweep_csv_parse(in, "fuzz.csv", &rows, &nrows, msg, sizeof msg);
+  int rc = mbdae_record_read_csv(in, "fuzz.csv", &recs, &n, msg, sizeof msg);
   fclose(in);
   if (rc != 0) {
-    if (rows || nrows || strncmp(msg, "fuzz.csv", 8) != 0) {
+    if (recs || n || strncmp(msg, "fuzz.csv", 8) != 0) {
       abort();
     }
     return 0;
@@ -49,27 +56,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
   if (out) {
-    sweep_csv_header(out);
-    for (int k = 0; k < nrows; k++) {
-      check_row(&rows[k]);
-      sweep_csv_row(out, &rows[k]);
+    mbdae_record_write_csv_header(out, n ? &recs[0].env : NULL);
+    for (size_t k = 0; k < n; k++) {
+      check_record(&recs[k]);
+      mbdae_record_write_csv_row(out, &recs[k]);
     }
     fclose(out);
     FILE *again = fmemopen(text, len, "r");
-    sweep_row *back = NULL;
-    int nback = -1;
-    if (again && sweep_csv_parse(again, "again.csv", &back, &nback, msg, sizeof msg) != 0) {
+    mbdae_record *back = NULL;
+    size_t nback = 0;
+    if (again && mbdae_record_read_csv(again, "again.csv", &back, &nback, msg, sizeof msg) != 0) {
       abort(); /* what the writer wrote, the reader must read */
     }
-    if (again && nback != nrows) {
+    if (again && nback != n) {
       abort();
     }
     if (again) {
       fclose(again);
     }
-    free(back);
+    mbdae_records_free(back, nback);
     free(text);
   }
-  free(rows);
+  mbdae_records_free(recs, n);
   return 0;
 }

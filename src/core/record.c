@@ -1,0 +1,253 @@
+/* Run records (mbdae_record): filling one from a run, releasing it, the environment it was made
+ * in, and the column table that the CSV and JSON writers and the CSV reader share.
+ *
+ * A record copies what it needs out of the problem and the solver (ids, spec, names, reference),
+ * so that it outlives both and can be written, read back and compared.  scd and mescd are those of
+ * mbdae_scd and mbdae_mescd at the run's tolerances (test set report 2.4); the environment comes
+ * from uname(2) and the "model name" line of /proc/cpuinfo where there is one. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "record_columns.h"
+
+#define COLUMN(key, member, kind)                                                                  \
+  {                                                                                                \
+    key, kind, offsetof(mbdae_record, member), sizeof(((mbdae_record *)0)->member)                 \
+  }
+
+/* The columns of runs.csv in order: the first twenty as the command wrote them before records
+ * moved into the library, then those added with them. */
+const record_column record_columns[] = {
+    COLUMN("problem", problem, KIND_ID),
+    COLUMN("spec", spec, KIND_ID),
+    COLUMN("solver", solver, KIND_ID),
+    COLUMN("rtol", rtol, KIND_TOL),
+    COLUMN("atol", atol, KIND_TOL),
+    COLUMN("h0", h0, KIND_TOL),
+    COLUMN("status", status, KIND_STATUS),
+    COLUMN("message", message, KIND_TEXT),
+    COLUMN("scd", scd, KIND_REAL),
+    COLUMN("mescd", mescd, KIND_REAL),
+    COLUMN("steps", stats.steps, KIND_COUNT),
+    COLUMN("accepted", stats.accepted, KIND_COUNT),
+    COLUMN("nres", stats.nres, KIND_COUNT),
+    COLUMN("njac", stats.njac, KIND_COUNT),
+    COLUMN("nlu", stats.nlu, KIND_COUNT),
+    COLUMN("cpu_seconds", cpu_seconds, KIND_SECONDS),
+    COLUMN("cpu_min", cpu_min, KIND_SECONDS),
+    COLUMN("cpu_max", cpu_max, KIND_SECONDS),
+    COLUMN("repeats", repeats, KIND_REPEATS),
+    COLUMN("nres_fd", stats.nres_fd, KIND_COUNT),
+    COLUMN("code", status, KIND_CODE),
+    COLUMN("t", t, KIND_REAL),
+    COLUMN("h", h, KIND_REAL),
+    COLUMN("nerrfail", stats.nerrfail, KIND_COUNT),
+    COLUMN("nconvfail", stats.nconvfail, KIND_COUNT),
+    COLUMN("hmax", hmax, KIND_LIMIT),
+    COLUMN("max_steps", max_steps, KIND_COUNT),
+    COLUMN("solver_title", solver_title, KIND_TEXT),
+    COLUMN("names", names, KIND_NAMES),
+    COLUMN("y", y, KIND_VECTOR),
+    COLUMN("yref", yref, KIND_VECTOR),
+};
+const int record_ncolumns = (int)(sizeof record_columns / sizeof record_columns[0]);
+
+const char *record_text(const mbdae_record *r, const record_column *c)
+{
+  return (const char *)r + c->offset;
+}
+
+double record_real(const mbdae_record *r, const record_column *c)
+{
+  double v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+long record_long(const mbdae_record *r, const record_column *c)
+{
+  long v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+int record_int(const mbdae_record *r, const record_column *c)
+{
+  int v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+const void *record_pointer(const mbdae_record *r, const record_column *c)
+{
+  const void *v;
+  memcpy(&v, (const char *)r + c->offset, sizeof v);
+  return v;
+}
+
+int mbdae_record_id_ok(const char *s)
+{
+  if (!s || !*s) {
+    return 0;
+  }
+  for (; *s; s++) {
+    if (!isalnum((unsigned char)*s) && !strchr("_:=,.-", *s)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- the environment ---------------------------------------------------------------------- */
+
+/* The value of the first "model name" line of /proc/cpuinfo (x86; "Model" or "cpu model" on some
+ * other machines), or "". */
+static void cpu_model(char *buf, size_t len)
+{
+  static const char *const keys[] = {"model name", "Model", "cpu model", "Processor"};
+  char line[512];
+  buf[0] = '\0';
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && !buf[0] && fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    for (size_t k = 0; colon && k < sizeof keys / sizeof keys[0] && !buf[0]; k++) {
+      size_t n = strlen(keys[k]);
+      if (strncmp(line, keys[k], n) == 0 && strspn(line + n, " \t") == (size_t)(colon - line) - n) {
+        const char *v = colon + 1 + strspn(colon + 1, " \t");
+        snprintf(buf, len, "%.*s", (int)strcspn(v, "\r\n"), v);
+      }
+    }
+  }
+  if (f) {
+    fclose(f);
+  }
+}
+
+void mbdae_environment_get(mbdae_environment *env)
+{
+  struct utsname u;
+  memset(env, 0, sizeof *env);
+  snprintf(env->mbdae, sizeof env->mbdae, "%s", mbdae_version());
+  mbdae_dependency_versions(env->dependencies, sizeof env->dependencies);
+  if (uname(&u) == 0) {
+    snprintf(env->machine, sizeof env->machine, "%s %s %s", u.sysname, u.release, u.machine);
+  }
+  cpu_model(env->cpu, sizeof env->cpu);
+}
+
+/* ---- filling a record --------------------------------------------------------------------- */
+
+void mbdae_record_free(mbdae_record *rec)
+{
+  if (!rec) {
+    return;
+  }
+  free(rec->y);
+  free(rec->yref);
+  free(rec->names);
+  rec->y = rec->yref = NULL;
+  rec->names = NULL;
+}
+
+void mbdae_records_free(mbdae_record *recs, size_t n)
+{
+  for (size_t k = 0; recs && k < n; k++) {
+    mbdae_record_free(&recs[k]);
+  }
+  free(recs);
+}
+
+/* names: one block, neq pointers then the strings. */
+static char **copy_names(const mbdae_problem *p, int neq)
+{
+  size_t text = 0;
+  for (int i = 0; i < neq; i++) {
+    text += strlen(mbdae_problem_component(p, i)) + 1;
+  }
+  char **names = malloc(sizeof(char *) * (size_t)neq + text);
+  if (!names) {
+    return NULL;
+  }
+  char *s = (char *)(names + neq);
+  for (int i = 0; i < neq; i++) {
+    size_t n = strlen(mbdae_problem_component(p, i)) + 1;
+    memcpy(s, mbdae_problem_component(p, i), n);
+    names[i] = s;
+    s += n;
+  }
+  return names;
+}
+
+int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                      const mbdae_options *opt)
+{
+  if (!rec) {
+    return MBDAE_ERR_ARG;
+  }
+  memset(rec, 0, sizeof *rec);
+  rec->status = MBDAE_ERR_SOLVER;
+  rec->t = rec->h = rec->scd = rec->mescd = NAN;
+  rec->cpu_seconds = rec->cpu_min = rec->cpu_max = NAN;
+  if (!p || !solver || !opt || !solver->id) {
+    return MBDAE_ERR_ARG;
+  }
+  snprintf(rec->problem, sizeof rec->problem, "%s", mbdae_problem_name(p));
+  snprintf(rec->spec, sizeof rec->spec, "%s", mbdae_problem_spec(p));
+  snprintf(rec->solver, sizeof rec->solver, "%s", solver->id);
+  snprintf(rec->solver_title, sizeof rec->solver_title, "%s", solver->title ? solver->title : "");
+  rec->rtol = opt->rtol;
+  rec->atol = opt->atol;
+  rec->h0 = opt->h0;
+  rec->hmax = opt->hmax;
+  rec->max_steps = opt->max_steps;
+  rec->neq = mbdae_problem_neq(p);
+  mbdae_environment_get(&rec->env);
+  rec->names = copy_names(p, rec->neq);
+  rec->yref = malloc(sizeof(double) * (size_t)rec->neq);
+  if (!rec->names || !rec->yref) {
+    mbdae_record_free(rec);
+    return MBDAE_ERR_NOMEM;
+  }
+  if (mbdae_problem_ref(p, rec->yref) != 0) {
+    free(rec->yref);
+    rec->yref = NULL;
+  }
+  return 0;
+}
+
+int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                     const mbdae_options *opt, int repeats)
+{
+  int rc = mbdae_record_init(rec, p, solver, opt);
+  if (rc != 0) {
+    return rc;
+  }
+  rec->y = calloc((size_t)rec->neq, sizeof(double));
+  if (!rec->y) {
+    mbdae_record_free(rec);
+    return MBDAE_ERR_NOMEM;
+  }
+  mbdae_result r;
+  rec->status = mbdae_solve_with(p, solver, opt, repeats, rec->y, NULL, &r);
+  snprintf(rec->message, sizeof rec->message, "%s", r.message);
+  rec->stats = r.stats;
+  rec->repeats = r.repeats;
+  if (r.repeats == 0) { /* refused before any integration (bad options, out of memory) */
+    free(rec->y);
+    rec->y = NULL;
+    return rec->status;
+  }
+  rec->t = r.t;
+  rec->h = r.h;
+  rec->cpu_seconds = r.cpu_seconds;
+  rec->cpu_min = r.cpu_min;
+  rec->cpu_max = r.cpu_max;
+  if (rec->status == 0 && rec->yref) {
+    rec->scd = mbdae_scd(p, rec->y, rec->yref);
+    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
+  }
+  return rec->status;
+}

@@ -1,0 +1,104 @@
+/* A run record as one JSON object (RFC 8259): the keys are the runs.csv columns of the table in
+ * record.c, in its order, then the environment.  Numbers are written with %.17g (they read back
+ * bit for bit); JSON has no NaN, so a missing number is null, and so is a missing list (y of a
+ * run that never started, yref of a problem without a reference). */
+#include <math.h>
+
+#include "record_columns.h"
+
+static void json_string(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      fprintf(out, "\\%c", c);
+    } else if (c < 0x20) {
+      fprintf(out, "\\u%04x", c);
+    } else {
+      fputc(c, out);
+    }
+  }
+  fputc('"', out);
+}
+
+static void json_number(FILE *out, double v)
+{
+  if (isfinite(v)) {
+    fprintf(out, "%.17g", v);
+  } else {
+    fputs("null", out);
+  }
+}
+
+static void json_list(FILE *out, const record_column *c, const mbdae_record *r)
+{
+  const void *list = record_pointer(r, c);
+  if (!list) {
+    fputs("null", out);
+    return;
+  }
+  fputc('[', out);
+  for (int i = 0; i < r->neq; i++) {
+    fputs(i ? ", " : "", out);
+    if (c->kind == KIND_NAMES) {
+      json_string(out, ((char *const *)list)[i]);
+    } else {
+      json_number(out, ((const double *)list)[i]);
+    }
+  }
+  fputc(']', out);
+}
+
+static void json_value(FILE *out, const record_column *c, const mbdae_record *r)
+{
+  switch (c->kind) {
+  case KIND_ID:
+  case KIND_TEXT:
+    json_string(out, record_text(r, c));
+    break;
+  case KIND_STATUS:
+    json_string(out, record_int(r, c) == MBDAE_OK ? "ok" : "fail");
+    break;
+  case KIND_CODE:
+    json_string(out, mbdae_strcode(record_int(r, c)));
+    break;
+  case KIND_TOL:
+  case KIND_REAL:
+  case KIND_SECONDS:
+  case KIND_LIMIT:
+    json_number(out, record_real(r, c));
+    break;
+  case KIND_COUNT:
+    fprintf(out, "%ld", record_long(r, c));
+    break;
+  case KIND_REPEATS:
+    fprintf(out, "%d", record_int(r, c));
+    break;
+  case KIND_VECTOR:
+  case KIND_NAMES:
+    json_list(out, c, r);
+    break;
+  }
+}
+
+int mbdae_record_write_json(FILE *out, const mbdae_record *rec)
+{
+  const struct {
+    const char *key, *value;
+  } env[] = {{"mbdae_version", rec->env.mbdae},
+             {"dependencies", rec->env.dependencies},
+             {"machine", rec->env.machine},
+             {"cpu", rec->env.cpu}};
+  fputc('{', out);
+  for (int c = 0; c < record_ncolumns; c++) {
+    fprintf(out, "%s\"%s\": ", c ? ", " : "", record_columns[c].name);
+    json_value(out, &record_columns[c], rec);
+  }
+  for (size_t k = 0; k < sizeof env / sizeof env[0]; k++) {
+    fprintf(out, ", \"%s\": ", env[k].key);
+    json_string(out, env[k].value);
+  }
+  fputc('}', out);
+  return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,204 @@
+/* The run-characteristics table of one problem in Markdown, from run records.
+ *
+ * The layout follows the run-characteristics tables of the Test Set for IVP Solvers, report 2.4
+ * (e.g. Table II.17.2: solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; the
+ * solver named on the first row of its group), at the problem's table tolerances
+ * (mbdae_tolerance_plan), followed by the failed runs as Table II.19.1 lists them (solver,
+ * tolerances, reason). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbdae/mbdae.h"
+
+/* 1e-4 for a power of ten, 5.62e-5 otherwise (the report prints 10^{-4}). */
+static void format_tolerance(char *buf, size_t len, double v)
+{
+  double e = log10(v);
+  if (fabs(e - round(e)) < 1e-9) {
+    snprintf(buf, len, "1e%d", (int)round(e));
+    return;
+  }
+  int exponent = (int)floor(e);
+  double mantissa = v / pow(10.0, exponent);
+  if (mantissa >= 9.995) { /* rounds up to the next power */
+    mantissa /= 10.0;
+    exponent++;
+  }
+  snprintf(buf, len, "%.3ge%d", mantissa, exponent);
+}
+
+static int same_tolerance(double a, double b) { return fabs(a - b) <= 1e-6 * fabs(b); }
+
+/* The reason of a failure without the "t = ..., h = ...: " of the step driver, to group by. */
+static const char *failure_reason(const mbdae_record *r)
+{
+  const char *colon = strstr(r->message, ": ");
+  if (!r->message[0]) {
+    return mbdae_strerror(r->status);
+  }
+  return (strncmp(r->message, "t = ", 4) == 0 && colon) ? colon + 2 : r->message;
+}
+
+static int record_of(const mbdae_record *r, const mbdae_problem *p)
+{
+  return strcmp(r->problem, mbdae_problem_name(p)) == 0 &&
+         strcmp(r->spec, mbdae_problem_spec(p)) == 0;
+}
+
+/* -0.001 prints as -0.00 with %.2f; the report prints 0.00. */
+static double no_negative_zero(double v) { return fabs(v) < 0.005 ? 0.0 : v; }
+
+int mbdae_record_write_table_row(FILE *out, const mbdae_record *r, int first)
+{
+  char rtol[24], atol[24], h0[24], digits[48];
+  const mbdae_stats *st = &r->stats;
+  format_tolerance(rtol, sizeof rtol, r->rtol);
+  format_tolerance(atol, sizeof atol, r->atol);
+  format_tolerance(h0, sizeof h0, r->h0);
+  if (r->status != MBDAE_OK) {
+    snprintf(digits, sizeof digits, "failed | failed");
+  } else if (!isfinite(r->scd)) {
+    snprintf(digits, sizeof digits, "no ref | no ref");
+  } else {
+    snprintf(digits, sizeof digits, "%.2f | %.2f", no_negative_zero(r->mescd),
+             no_negative_zero(r->scd));
+  }
+  fprintf(out, "| %s | %s | %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %.4f |\n",
+          first ? r->solver : "", rtol, atol, h0, digits, st->steps, st->accepted,
+          st->nres + st->nres_fd, st->njac, st->nlu,
+          isfinite(r->cpu_seconds) ? r->cpu_seconds : 0.0);
+  return ferror(out) ? -1 : 0;
+}
+
+/* One cell of text: a bare | would end the cell. */
+static void cell(FILE *out, const char *s)
+{
+  for (; *s; s++) {
+    if (*s == '|') {
+      fputc('\\', out);
+    }
+    fputc(*s, out);
+  }
+}
+
+/* The tolerances at which solver r->solver failed on p for r's reason, marking them listed. */
+static void failed_tolerances(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n,
+                              size_t k, char *listed)
+{
+  const mbdae_record *r = &recs[k];
+  const char *reason = failure_reason(r);
+  for (size_t j = k, first = 1; j < n; j++) {
+    const mbdae_record *s = &recs[j];
+    if (!listed[j] && s->status != MBDAE_OK && record_of(s, p) &&
+        strcmp(s->solver, r->solver) == 0 && strcmp(failure_reason(s), reason) == 0) {
+      char tol[24];
+      format_tolerance(tol, sizeof tol, s->rtol);
+      fprintf(out, "%s%s", first ? "" : ", ", tol);
+      listed[j] = 1;
+      first = 0;
+    }
+  }
+}
+
+/* Table II.19.1's layout: per solver and reason, the tolerances at which the runs failed. */
+static void failed_runs(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
+{
+  int header = 0;
+  char *listed = calloc(n + 1, 1);
+  if (!listed) {
+    return;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const mbdae_record *r = &recs[k];
+    if (listed[k] || r->status == MBDAE_OK || !record_of(r, p)) {
+      continue;
+    }
+    if (!header) {
+      fputs("\nFailed runs (all tolerances of the sweep):\n\n| solver | rtol | reason | code |\n"
+            "|---|---|---|---|\n",
+            out);
+      header = 1;
+    }
+    fprintf(out, "| %s | ", r->solver);
+    failed_tolerances(out, p, recs, n, k, listed);
+    fputs(" | ", out);
+    cell(out, failure_reason(r));
+    fprintf(out, " | %s |\n", mbdae_strcode(r->status));
+  }
+  free(listed);
+}
+
+/* The table tolerances of p that no record of p was run at, "1e-4, 1e-7", into buf. */
+static void missing_tolerances(char *buf, size_t len, const mbdae_problem *p,
+                               const mbdae_tolerance_plan *plan, const mbdae_record *recs, size_t n)
+{
+  buf[0] = '\0';
+  for (int t = 0; t < plan->ntable; t++) {
+    int found = 0;
+    for (size_t k = 0; k < n && !found; k++) {
+      found = record_of(&recs[k], p) && same_tolerance(recs[k].rtol, plan->table_rtol[t]);
+    }
+    size_t used = strlen(buf);
+    if (!found && used < len) {
+      char tol[24];
+      format_tolerance(tol, sizeof tol, plan->table_rtol[t]);
+      snprintf(buf + used, len - used, "%s%s", used ? ", " : "", tol);
+    }
+  }
+}
+
+static void table_intro(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
+{
+  int repeats = 0;
+  for (size_t k = 0; k < n; k++) {
+    repeats = (record_of(&recs[k], p) && recs[k].repeats > repeats) ? recs[k].repeats : repeats;
+  }
+  fprintf(out, "# %s: run characteristics\n\n", mbdae_problem_title(p));
+  fprintf(out,
+          "Problem `%s`: the runs of a `mbdae sweep` at the problem's table tolerances, in the "
+          "layout of the run-characteristics tables of the Test Set for IVP Solvers (report "
+          "2.4).  \n",
+          mbdae_problem_spec(p));
+  fprintf(out, "Reference: %s.  \n", mbdae_problem_ref_source(p));
+  fprintf(out,
+          "#f counts all residual evaluations (finite-difference Jacobians included); CPU in "
+          "seconds on the machine that ran the sweep, %s.\n\n",
+          repeats > 2 ? "median of the repeats without the fastest and the slowest"
+                      : "one timed run");
+  fputs("| solver | rtol | atol | h0 | mescd | scd | steps | accept | #f | #Jac | #LU | CPU |\n"
+        "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        out);
+}
+
+int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
+{
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  table_intro(out, p, recs, n);
+  /* solvers in their first order of appearance: a solver's group starts at its first record */
+  for (size_t s = 0; s < n; s++) {
+    int first_of_solver = record_of(&recs[s], p);
+    for (size_t j = 0; j < s && first_of_solver; j++) {
+      first_of_solver = !(record_of(&recs[j], p) && strcmp(recs[j].solver, recs[s].solver) == 0);
+    }
+    for (int t = 0, first = 1; first_of_solver && t < plan.ntable; t++) {
+      for (size_t k = 0; k < n; k++) {
+        const mbdae_record *r = &recs[k];
+        if (record_of(r, p) && strcmp(r->solver, recs[s].solver) == 0 &&
+            same_tolerance(r->rtol, plan.table_rtol[t])) {
+          mbdae_record_write_table_row(out, r, first);
+          first = 0;
+          break;
+        }
+      }
+    }
+  }
+  char missing[256];
+  missing_tolerances(missing, sizeof missing, p, &plan, recs, n);
+  if (missing[0]) {
+    fprintf(out, "\nNot in this sweep: rtol = %s (see --m and --rtol).\n", missing);
+  }
+  failed_runs(out, p, recs, n);
+  return ferror(out) ? -1 : 0;
+}
