@@ -228,18 +228,6 @@ static void axis_label(char *buf, size_t len, const plot_default *d, int i)
   }
 }
 
-static void gp_quoted(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') {
-      fputc('\\', out);
-    }
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 static const double PI = 3.14159265358979323846; /* M_PI is not C11 */
 
 static double wrapped(double v) { return remainder(v, 2.0 * PI); }
@@ -335,13 +323,13 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
             cols * PANEL_WIDTH, rows * PANEL_HEIGHT + 40);
   }
   fputs("set output ", out);
-  gp_quoted(out, picture);
+  gnuplot_string(out, picture);
   char title[512];
   snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", mbdae_problem_title(p),
            mbdae_problem_spec(p), a->solver, opt->rtol,
            r->status == 0 ? "" : " (the run failed before t_{end})");
   fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
-  gp_quoted(out, title);
+  gnuplot_string(out, title);
   fputs("\nset grid\nunset key\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
   char title_text[160], xlabel[64], ylabel[64];
   for (int k = 0; k < npanels; k++) {
@@ -360,11 +348,11 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
       fputs("set size noratio\nset yrange [*:*] noreverse\n", out);
     }
     fputs("set xlabel ", out);
-    gp_quoted(out, xlabel);
+    gnuplot_string(out, xlabel);
     fputs("\nset ylabel ", out);
-    gp_quoted(out, ylabel);
+    gnuplot_string(out, ylabel);
     fputs("\nset title ", out);
-    gp_quoted(out, title_text);
+    gnuplot_string(out, title_text);
     fprintf(out, "\nplot $panel%d using 1:2 with lines ls 1\n", k + 1);
   }
   if (has_constraints) {

@@ -19,6 +19,18 @@
 
 #include "sweep.h"
 
+void gnuplot_string(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') {
+      fputc('\\', out);
+    }
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
 int gnuplot_run(const char *dir, const char *script, const char *log)
 {
   const char *exe = getenv("MBDAE_GNUPLOT");

@@ -97,18 +97,6 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
 
 /* ---- the gnuplot script ------------------------------------------------------------------- */
 
-static void gp_string(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') {
-      fputc('\\', out);
-    }
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 /* The part of the script that does not depend on the sweep. */
 static const char script_body[] =
     "formats = \"png svg\"   # drop svg to draw PNG files only\n"
@@ -231,7 +219,7 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
   fprintf(out, "\"\narray titles[%d] = [", nproblems);
   for (int i = 0; i < nproblems; i++) {
     fputs(i ? ", " : "", out);
-    gp_string(out, mbdae_problem_title(problems[i]));
+    gnuplot_string(out, mbdae_problem_title(problems[i]));
   }
   fputs("]\nsolvers = \"", out);
   for (int s = 0; s < nsolvers; s++) {
