@@ -40,9 +40,18 @@ static void set_defaults(void *params)
   p->g = GRAV;
 }
 
+/* y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2): Hafner & Poell eq. (6) */
+static const char *const component_names[NEQ] = {"x1",  "y1",  "x2",  "y2", "vx1",
+                                                 "vy1", "vx2", "vy2", "F1", "F2"};
+
 static void describe(const void *params, problem_info *info)
 {
   (void)params;
+  info->neq = NEQ;
+  info->nconstraints = NCON;
+  if (!info->index) {
+    return;
+  }
   for (int i = 0; i < NEQ; i++) {
     info->index[i] = i < VEL ? 1 : (i < LAM ? 2 : 3);
     info->in_scd[i] = 1;
@@ -53,6 +62,7 @@ static void describe(const void *params, problem_info *info)
       "__float128 by Gragg-Bulirsch-Stoer extrapolation (order 20) and confirmed by 12-stage "
       "Gauss-Legendre collocation: 26 digits agree, 22 given (refsol/dpendulum_ref.c, "
       "refsol/dpendulum.txt); not published in the test set";
+  mbdae_problem_info_names(info, 0, NEQ, component_names);
 }
 
 /* Both links horizontal, at rest: F1 = F2 = 0, and both masses start in free fall, vy' = g. */
@@ -179,17 +189,11 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
-/* y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2): Hafner & Poell eq. (6) */
-static const char *const component_names[NEQ] = {"x1",  "y1",  "x2",  "y2", "vx1",
-                                                 "vy1", "vx2", "vy2", "F1", "F2"};
-
 const problem_type mbdae_problem_dpendulum = {
     .id = "dpendulum",
     .title = "Double pendulum (Cartesian coordinates)",
-    .neq = NEQ,
     .t0 = 0.0,
     .tend = 10.0, /* DESIGN.md: the paper runs 100 s, but the motion is chaotic */
-    .nconstraints = NCON,
     .tolerances = {.m_div = 4,
                    .m_max = 24,
                    .h0_factor = 1.0,
@@ -202,7 +206,6 @@ const problem_type mbdae_problem_dpendulum = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
-    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

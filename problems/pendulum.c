@@ -31,10 +31,18 @@ static void set_defaults(void *params)
   p->g = GRAV;
 }
 
+/* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
+static const char *const component_names[NEQ] = {"x", "y", "vx", "vy", "F"};
+
 static void describe(const void *params, problem_info *info)
 {
   static const int index[NEQ] = {1, 1, 2, 2, 3}; /* positions, velocities, multiplier */
   (void)params;
+  info->neq = NEQ;
+  info->nconstraints = 1;
+  if (!info->index) {
+    return;
+  }
   for (int i = 0; i < NEQ; i++) {
     info->index[i] = index[i];
     info->in_scd[i] = 1;
@@ -45,6 +53,7 @@ static void describe(const void *params, problem_info *info)
       "A&S 16.4, 17.6); confirmed to 31 digits by a quad Taylor-series integration of "
       "theta'' = -g sin theta; 22 digits given (refsol/pendulum_ref.c, refsol/pendulum.txt); "
       "not published in the test set";
+  mbdae_problem_info_names(info, 0, NEQ, component_names);
 }
 
 /* Hafner & Poell, section 2.1: x = 1, y = 0, vx = vy = F = 0; y' from the equations. */
@@ -136,16 +145,11 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
-/* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
-static const char *const component_names[NEQ] = {"x", "y", "vx", "vy", "F"};
-
 const problem_type mbdae_problem_pendulum = {
     .id = "pendulum",
     .title = "Pendulum (Cartesian coordinates)",
-    .neq = NEQ,
     .t0 = 0.0,
     .tend = 100.0, /* Hafner & Poell, Table 1: 100 s of simulated time */
-    .nconstraints = 1,
     .tolerances = {.m_div = 4,
                    .m_max = 24,
                    .h0_factor = 1.0,
@@ -158,7 +162,6 @@ const problem_type mbdae_problem_pendulum = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
-    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,
