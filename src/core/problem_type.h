@@ -42,6 +42,8 @@ typedef struct problem_type {
   void (*set_defaults)(void *params);
   /* Apply one key=value; MBDAE_ERR_SPEC with a message naming the valid choices. NULL: no keys. */
   int (*set_option)(void *params, const char *key, const char *value, char *msg, size_t msglen);
+  /* After every key=value: refuse a combination of keys (MBDAE_ERR_SPEC, message). NULL: none. */
+  int (*finish)(const void *params, char *msg, size_t msglen);
   /* Canonical "key=value,..." of a configured instance into buf ("" when no keys). */
   void (*format_options)(const void *params, char *buf, size_t len);
   void (*describe)(const void *params, problem_info *info); /* called twice, see problem_info */

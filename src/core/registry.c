@@ -240,6 +240,9 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
   type->set_defaults(params);
   if (colon) {
     int rc = apply_options(type, params, colon + 1, msg, msglen);
+    if (rc == 0 && type->finish) {
+      rc = type->finish(params, msg, msglen);
+    }
     if (rc != 0) {
       mbdae_problem_destroy(p);
       return rc;
