@@ -22,6 +22,8 @@ static const char *const FORM_NAMES[MECH_NFORMS] = {"index3", "index2",    "ggl"
  * with the constraint error decaying like t e^(-10 t).  Hafner & Poell do not print theirs. */
 static const double BAUMGARTE_DEFAULT = 10.0;
 
+static const double TWO_PI = 6.283185307179586476925286766559;
+
 /* Offsets of the blocks of y in the forms with multipliers. */
 typedef struct layout {
   int nq, nc, n; /* coordinates, constraints, equations */
@@ -670,6 +672,9 @@ int mbdae_mech_ref(const void *params, double *yref)
   int rc = m->ref(mp, y, y + l.V, y + l.L);
   if (rc == 0 && mp->form == MECH_SSF) {
     rc = ssf_state(mp, m->type->tend, y, y + l.V, yref, NULL);
+    for (int i = 0; rc == 0 && m->ssf->ref_turns && i < m->ssf->nz; i++) {
+      yref[i] += TWO_PI * m->ssf->ref_turns[i];
+    }
   } else if (rc == 0) {
     memcpy(yref, y, sizeof(double) * (size_t)l.n);
   }

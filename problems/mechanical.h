@@ -53,6 +53,9 @@ typedef struct mech_ssf {
              double *accw);
   /* The minimal coordinates of a Cartesian state (q, v): initial values and reference. */
   int (*from_cartesian)(const void *par, const double *q, const double *v, double *z, double *w);
+  /* nz whole turns (2 pi) to add to the reference's coordinates, where angles wind up over
+   * [t0, tend] and from_cartesian gives the principal value; NULL: none. */
+  const int *ref_turns;
 } mech_ssf;
 
 /* A mechanical problem.  Matrices are column-major; every output may be NULL (not wanted). */

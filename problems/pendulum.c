@@ -184,7 +184,7 @@ static int ssf_from_cartesian(const void *par, const double *q, const double *v,
 }
 
 static const char *const ssf_names[2] = {"phi", "eta"};
-static const mech_ssf pendulum_ssf = {1, ssf_names, ssf_acc, ssf_from_cartesian};
+static const mech_ssf pendulum_ssf = {1, ssf_names, ssf_acc, ssf_from_cartesian, NULL};
 
 /* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
 static const char *const component_names[2 * NQ + NC] = {"x", "y", "vx", "vy", "F"};

@@ -4,7 +4,14 @@
  * Jacobians equal, bit for bit (compared with ==), to the hand-written code it replaced, at
  * random points (t, y, y') around the initial values.  The hand-written functions are kept
  * below, verbatim in their arithmetic, as they were before the port (git history: pendulum.c,
- * dpendulum.c of commit cf4e021). */
+ * dpendulum.c of commit cf4e021).
+ *
+ * Every form: its size, names and index per variable; its reference is the physical one mapped
+ * to its variables (mu = 0, the angles of the state-space form); radau5 at rtol = atol = 1e-10
+ * reaches a stated scd against it (measured, floor 0.5 below); the index-1 pendulum drifts in
+ * position while the index-3 one holds the constraint to the tolerance; unsupported
+ * combinations are refused with a message naming what the problem offers.  (The Jacobian and
+ * constraint checks of every form are in test_jaccheck.c and test_problems.c.) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,8 +169,169 @@ static void compare_with_legacy(const legacy *c)
   mbdae_problem_destroy(p);
 }
 
+/* ---- size, names, index, reference per form ------------------------------------------------ */
+
+static void expect_layout(const char *spec, int n, int nc, const char *last_name, int last_index)
+{
+  mbdae_problem *p = create_problem(spec);
+  if (!p) {
+    return;
+  }
+  const char *name = mbdae_problem_component(p, n - 1);
+  CHECK(mbdae_problem_neq(p) == n && mbdae_problem_nconstraints(p) == nc, "%s: n %d, nc %d", spec,
+        mbdae_problem_neq(p), mbdae_problem_nconstraints(p));
+  CHECK(name && strcmp(name, last_name) == 0, "%s: last component %s", spec, name ? name : "NULL");
+  CHECK(mbdae_problem_index(p)[n - 1] == last_index, "%s: index %d", spec,
+        mbdae_problem_index(p)[n - 1]);
+  mbdae_problem_destroy(p);
+}
+
+/* The reference of spec, n entries, into yref; 0 on success. */
+static int reference_of(const char *spec, double *yref, int n)
+{
+  mbdae_problem *p = create_problem(spec);
+  int rc = p && mbdae_problem_neq(p) == n ? mbdae_problem_ref(p, yref) : -1;
+  mbdae_problem_destroy(p);
+  return rc;
+}
+
+static void check_mapped_references(void)
+{
+  double cart[10], form[12];
+  CHECK(reference_of("dpendulum", cart, 10) == 0, "dpendulum reference");
+  CHECK(reference_of("dpendulum:form=ggl", form, 12) == 0, "ggl reference");
+  CHECK(memcmp(cart, form, sizeof cart) == 0 && form[10] == 0.0 && form[11] == 0.0,
+        "ggl: the index-3 reference, then mu = 0");
+  CHECK(reference_of("dpendulum:form=index1", form, 10) == 0 &&
+            memcmp(cart, form, sizeof cart) == 0,
+        "index1 shares the index-3 reference");
+  double z[4];
+  CHECK(reference_of("dpendulum:form=ssf", z, 4) == 0, "ssf reference");
+  double x1 = cos(z[0]), y1 = sin(z[0]), x2 = x1 + cos(z[1]), y2 = y1 + sin(z[1]);
+  double vx1 = -z[2] * sin(z[0]), vy2 = z[2] * cos(z[0]) + z[3] * cos(z[1]);
+  double err = fmax(fmax(fabs(x1 - cart[0]), fabs(y1 - cart[1])),
+                    fmax(fmax(fabs(x2 - cart[2]), fabs(y2 - cart[3])),
+                         fmax(fabs(vx1 - cart[4]), fabs(vy2 - cart[7]))));
+  CHECK(err < 1e-14, "ssf reference mapped back by eq. (7) is the Cartesian one (error %.1e)", err);
+}
+
+/* ---- scd and drift ------------------------------------------------------------------------- */
+
+typedef struct run_out {
+  double scd, gpos_end;
+  long steps;
+} run_out;
+
+static int run_radau5(const char *spec, double rtol, run_out *out)
+{
+  mbdae_problem *p = create_problem(spec);
+  if (!p) {
+    return -1;
+  }
+  double y[16], yp[16], yref[16], g[2] = {0.0, 0.0};
+  mbdae_options opt;
+  test_options(p, rtol, &opt);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "radau5", &opt, 1, y, yp, &r);
+  CHECK(rc == 0, "%s rtol %g: %s", spec, rtol, r.message);
+  CHECK(mbdae_problem_ref(p, yref) == 0, "%s: reference", spec);
+  out->scd = rc == 0 ? mbdae_scd(p, y, yref) : 0.0;
+  out->steps = r.stats.steps;
+  if (rc == 0 && mbdae_problem_nconstraints(p) > 0) {
+    mbdae_problem_constraints(p, mbdae_problem_tend(p), y, yp, g, NULL, NULL);
+  }
+  out->gpos_end = fmax(fabs(g[0]), fabs(g[1]));
+  mbdae_problem_destroy(p);
+  return rc;
+}
+
+/* scd of radau5 at rtol = atol = h0 = 1e-10, measured: floors 0.5 below. */
+static void check_scd_per_form(void)
+{
+  static const struct {
+    const char *spec;
+    double measured;
+  } rows[] = {
+      {"pendulum:form=index3", 5.07},     {"pendulum:form=index2", 5.46},
+      {"pendulum:form=ggl", 5.65},        {"pendulum:form=index1", 5.86},
+      {"pendulum:form=baumgarte", 5.99},  {"pendulum:form=ssf", 6.96},
+      {"dpendulum:form=index3", 3.83},    {"dpendulum:form=index2", 6.42},
+      {"dpendulum:form=ggl", 6.45},       {"dpendulum:form=index1", 6.58},
+      {"dpendulum:form=baumgarte", 6.77}, {"dpendulum:form=ssf", 8.09},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    run_out o;
+    if (run_radau5(rows[k].spec, 1e-10, &o) == 0) {
+      printf("%-28s radau5 rtol 1e-10: scd %.2f (measured %.2f), |g(tend)| %.1e, %ld steps\n",
+             rows[k].spec, o.scd, rows[k].measured, o.gpos_end, o.steps);
+      CHECK(o.scd >= rows[k].measured - 0.5, "%s: scd %.2f below %.2f", rows[k].spec, o.scd,
+            rows[k].measured - 0.5);
+    }
+  }
+}
+
+/* spec/004 Fig. 1: the index-1 form ("DaS C") drifts off the circle; index 3 holds it.  Measured
+ * with radau5 at rtol 1e-6: |g(100)| = 6.5e-5 (index 1), 1.5e-10 (index 3). */
+static void check_drift(void)
+{
+  const double rtol = 1e-6;
+  run_out i1, i3;
+  if (run_radau5("pendulum:form=index1", rtol, &i1) == 0 &&
+      run_radau5("pendulum:form=index3", rtol, &i3) == 0) {
+    printf("pendulum drift at t = 100, radau5 rtol %.0e: |g| = %.2e (index1), %.2e (index3)\n",
+           rtol, i1.gpos_end, i3.gpos_end);
+    CHECK(i1.gpos_end > 10.0 * rtol, "index1 drifts: |g(tend)| = %.2e", i1.gpos_end);
+    CHECK(i3.gpos_end <= rtol, "index3 holds the constraint: |g(tend)| = %.2e", i3.gpos_end);
+  }
+}
+
+/* ---- spec keys ------------------------------------------------------------------------------ */
+
+static void expect_refused(const char *spec, const char *must_mention)
+{
+  mbdae_problem *p = NULL;
+  char msg[256] = "";
+  int rc = mbdae_problem_create(spec, &p, msg, sizeof msg);
+  CHECK(rc == MBDAE_ERR_SPEC && !p, "%s: refused (rc %d)", spec, rc);
+  CHECK(strstr(msg, must_mention) != NULL, "%s: message '%s' should mention '%s'", spec, msg,
+        must_mention);
+  mbdae_problem_destroy(p);
+}
+
+static void expect_canonical(const char *spec, const char *canonical)
+{
+  mbdae_problem *p = create_problem(spec);
+  CHECK(p && strcmp(mbdae_problem_spec(p), canonical) == 0, "%s -> %s", spec,
+        p ? mbdae_problem_spec(p) : "NULL");
+  mbdae_problem_destroy(p);
+}
+
+static void check_keys(void)
+{
+  expect_canonical("pendulum", "pendulum:form=index3");
+  expect_canonical("dpendulum:form=ggl", "dpendulum:form=ggl");
+  expect_canonical("pendulum:form=baumgarte", "pendulum:form=baumgarte,alpha=10,beta=10");
+  expect_canonical("pendulum:beta=2.5,form=baumgarte", "pendulum:form=baumgarte,alpha=10,beta=2.5");
+  expect_refused("pendulum:form=index4", "form=index3|index2|ggl|index1|baumgarte|ssf");
+  expect_refused("pendulum:alpha=2", "form=baumgarte");
+  expect_refused("dpendulum:form=index2,beta=1", "form=baumgarte");
+  expect_refused("pendulum:form=baumgarte,alpha=-1", "alpha");
+  expect_refused("pendulum:form=baumgarte,beta=x", "beta");
+  expect_refused("pendulum:form=ggl,g=3", "form=index3|");
+}
+
 int main(void)
 {
+  check_keys();
+  expect_layout("pendulum:form=index2", 5, 1, "F", 2);
+  expect_layout("pendulum:form=ggl", 6, 1, "mu1", 2);
+  expect_layout("dpendulum:form=ggl", 12, 2, "mu2", 2);
+  expect_layout("dpendulum:form=index1", 10, 2, "F2", 1);
+  expect_layout("pendulum:form=ssf", 2, 0, "eta", 0);
+  expect_layout("dpendulum:form=ssf", 4, 0, "eta2", 0);
+  check_mapped_references();
+  check_scd_per_form();
+  check_drift();
   static const legacy cases[] = {
       {"pendulum", 5, legacy_pendulum_res, legacy_pendulum_jac},
       {"dpendulum", DNEQ, legacy_dpendulum_res, legacy_dpendulum_jac},

@@ -250,7 +250,12 @@ int main(void)
                                       "pendulum:form=index1",
                                       "pendulum:form=baumgarte,alpha=3,beta=5",
                                       "pendulum:form=ssf",
-                                      "dpendulum"};
+                                      "dpendulum",
+                                      "dpendulum:form=index2",
+                                      "dpendulum:form=ggl",
+                                      "dpendulum:form=index1",
+                                      "dpendulum:form=baumgarte",
+                                      "dpendulum:form=ssf"};
   for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
     check_spec(specs[k]);
   }
