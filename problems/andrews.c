@@ -517,18 +517,6 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
-static void describe(const void *params, problem_info *info)
-{
-  const andrews_params *a = params;
-  info->jac_approximate = a->jac == JAC_APPROX;
-  for (int i = 0; i < NEQ; i++) {
-    info->index[i] = i < VEL ? 1 : (i < ACC ? 2 : 3);
-    info->in_scd[i] = i < VEL; /* report 2.4 II.13.4: scd over the seven angles only */
-  }
-  info->ref_source = "andrews.f reference routine (report 2.4 Table II.13.2 prints y1..y7): "
-                     "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits";
-}
-
 /* the angles of report 2.4 section II.13.2, their velocities (v_) and accelerations (a_), and
  * the multipliers */
 static const char *const component_names[NEQ] = {
@@ -537,13 +525,29 @@ static const char *const component_names[NEQ] = {
     "a_beta",  "a_Theta", "a_gamma", "a_Phi",   "a_delta", "a_Omega", "a_epsilon",
     "lambda1", "lambda2", "lambda3", "lambda4", "lambda5", "lambda6"};
 
+static void describe(const void *params, problem_info *info)
+{
+  const andrews_params *a = params;
+  info->neq = NEQ;
+  info->nconstraints = NLAM;
+  if (!info->index) {
+    return;
+  }
+  info->jac_approximate = a->jac == JAC_APPROX;
+  for (int i = 0; i < NEQ; i++) {
+    info->index[i] = i < VEL ? 1 : (i < ACC ? 2 : 3);
+    info->in_scd[i] = i < VEL; /* report 2.4 II.13.4: scd over the seven angles only */
+  }
+  info->ref_source = "andrews.f reference routine (report 2.4 Table II.13.2 prints y1..y7): "
+                     "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits";
+  mbdae_problem_info_names(info, 0, NEQ, component_names);
+}
+
 const problem_type mbdae_problem_andrews = {
     .id = "andrews",
     .title = "Andrews' squeezing mechanism",
-    .neq = NEQ,
     .t0 = 0.0,
     .tend = 0.03,
-    .nconstraints = NLAM,
     /* report 2.4 section II.13.4: rtol = atol = h0 = 10^-(4 + m/8), m = 0..48; Table II.13.3 */
     .tolerances = {8, 48, 1.0, 2, {1e-4, 1e-7}, 1e-7},
     .params_size = sizeof(andrews_params),
@@ -552,7 +556,6 @@ const problem_type mbdae_problem_andrews = {
     .set_option = set_option,
     .format_options = format_options,
     .describe = describe,
-    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

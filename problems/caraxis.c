@@ -288,28 +288,32 @@ static int constraints(const void *params, double t, const double *y, const doub
   return 0;
 }
 
+/* p = (x_l, y_l, x_r, y_r), q = p' and lambda (report 2.4 section II.17.2) */
+static const char *const component_names[NEQ] = {"x_l",  "y_l",  "x_r",  "y_r",     "vx_l",
+                                                 "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
+
 static void describe(const void *params, problem_info *info)
 {
   (void)params;
+  info->neq = NEQ;
+  info->nconstraints = NCONSTR;
+  if (!info->index) {
+    return;
+  }
   for (int i = 0; i < NEQ; i++) {
     info->index[i] = i < VEL ? 1 : (i < LAM ? 2 : 3);
     info->in_scd[i] = 1;
   }
   info->ref_source = "report 2.4 Table II.17.1 (caraxis.f): GAMD in quadruple precision on an "
                      "Alphaserver DS20E, atol = rtol = h0 = 1e-24; 21 digits";
+  mbdae_problem_info_names(info, 0, NEQ, component_names);
 }
-
-/* p = (x_l, y_l, x_r, y_r), q = p' and lambda (report 2.4 section II.17.2) */
-static const char *const component_names[NEQ] = {"x_l",  "y_l",  "x_r",  "y_r",     "vx_l",
-                                                 "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
 
 const problem_type mbdae_problem_caraxis = {
     .id = "caraxis",
     .title = "Car axis problem",
-    .neq = NEQ,
     .t0 = 0.0,
     .tend = 3.0,
-    .nconstraints = NCONSTR,
     /* report 2.4 section II.17.4: rtol = atol = h0 = 10^-(4 + m/4), m = 0..24; Table II.17.2 */
     .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(caraxis_params),
@@ -318,7 +322,6 @@ const problem_type mbdae_problem_caraxis = {
     .set_option = NULL,
     .format_options = NULL,
     .describe = describe,
-    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

@@ -802,9 +802,20 @@ static const char REF_SOURCE[] =
     "finite-element matrices with PI = 3.1415927";
 static const char NO_REF_SOURCE[] = "no reference for this configuration";
 
+/* y = (p, q, v_p, v_q, a_p, a_q, lambda), p = (phi1, phi2, x3), q = (q1..q4): report 2.4 II.19 */
+static const char *const component_names[NEQ] = {
+    "phi1",   "phi2", "x3",   "q1",   "q2",   "q3",      "q4",      "v_phi1",
+    "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4",    "a_phi1",  "a_phi2",
+    "a_x3",   "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
+
 static void describe(const void *params, problem_info *info)
 {
   const crank_params *par = params;
+  info->neq = NEQ;
+  info->nconstraints = NC;
+  if (!info->index) {
+    return;
+  }
   for (int i = 0; i < NEQ; i++) {
     /* The spec (19.2) gives the index per variable of the index-2 form only; crank.f documents
      * the other forms just as "ITYP = 0: index 3 system, ITYP = 3: index 1 system".  Index 3
@@ -824,21 +835,14 @@ static void describe(const void *params, problem_info *info)
     info->in_scd[i] = (i < NX || i >= LAM) ? 1 : 0;
   }
   info->ref_source = is_default(par) ? REF_SOURCE : NO_REF_SOURCE;
+  mbdae_problem_info_names(info, 0, NEQ, component_names);
 }
-
-/* y = (p, q, v_p, v_q, a_p, a_q, lambda), p = (phi1, phi2, x3), q = (q1..q4): report 2.4 II.19 */
-static const char *const component_names[NEQ] = {
-    "phi1",   "phi2", "x3",   "q1",   "q2",   "q3",      "q4",      "v_phi1",
-    "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4",    "a_phi1",  "a_phi2",
-    "a_x3",   "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
 
 const problem_type mbdae_problem_crank = {
     .id = "crank",
     .title = "Flexible slider crank",
-    .neq = NEQ,
     .t0 = 0.0,
     .tend = 0.1,
-    .nconstraints = NC,
     /* rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = 1e-2 rtol (spec 19.4) */
     .tolerances = {4, 24, 1e-2, 3, {1e-4, 1e-6, 1e-8}, 1e-6},
     .params_size = sizeof(crank_params),
@@ -847,7 +851,6 @@ const problem_type mbdae_problem_crank = {
     .set_option = set_option,
     .format_options = format_options,
     .describe = describe,
-    .names = component_names,
     .init = init,
     .res = res,
     .jac = jac,

@@ -44,6 +44,8 @@ int main(void)
     names_of(mbdae_problem_id(k));
   }
   names_of("crank:index=3");
+  names_of("dpendulum:form=ggl");
+  names_of("dpendulum:form=ssf");
   spot("caraxis", 0, "x_l");
   spot("caraxis", 9, "lambda2");
   spot("andrews", 0, "beta");
@@ -53,5 +55,11 @@ int main(void)
   spot("pendulum", 4, "F");
   spot("dpendulum", 4, "vx1");
   spot("dpendulum", 9, "F2");
+  /* The variables a form shares with index 3 keep their names; GGL adds mu, ssf has angles. */
+  spot("dpendulum:form=index1", 9, "F2");
+  spot("dpendulum:form=ggl", 9, "F2");
+  spot("dpendulum:form=ggl", 10, "mu1");
+  spot("pendulum:form=ssf", 0, "phi");
+  spot("dpendulum:form=ssf", 3, "eta2");
   return check_summary("test_components");
 }

@@ -241,8 +241,21 @@ static void check_bad_arguments(void)
 int main(void)
 {
   check_bad_arguments();
-  static const char *const specs[] = {"caraxis", "andrews", "andrews:jac=approx", "pendulum",
-                                      "dpendulum"};
+  static const char *const specs[] = {"caraxis",
+                                      "andrews",
+                                      "andrews:jac=approx",
+                                      "pendulum",
+                                      "pendulum:form=index2",
+                                      "pendulum:form=ggl",
+                                      "pendulum:form=index1",
+                                      "pendulum:form=baumgarte,alpha=3,beta=5",
+                                      "pendulum:form=ssf",
+                                      "dpendulum",
+                                      "dpendulum:form=index2",
+                                      "dpendulum:form=ggl",
+                                      "dpendulum:form=index1",
+                                      "dpendulum:form=baumgarte",
+                                      "dpendulum:form=ssf"};
   for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
     check_spec(specs[k]);
   }

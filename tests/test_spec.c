@@ -48,7 +48,7 @@ int main(void)
   expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");
   expect_spec("crank:index=3,init=2", "crank:index=3,beam=linear,damping=off,init=2");
   expect_spec("andrews", "andrews:jac=exact");
-  expect_spec("pendulum", "pendulum");
+  expect_spec("pendulum", "pendulum:form=index3");
 
   expect_bad("", "caraxis, andrews, crank, pendulum, dpendulum");
   expect_bad("car", "caraxis, andrews, crank, pendulum, dpendulum");
@@ -58,7 +58,7 @@ int main(void)
   expect_bad("crank:index", "key=value");
   expect_bad("crank:beam=curved", "linear|nonlinear");
   expect_bad("andrews:jac=fd", "exact|approx");
-  expect_bad("pendulum:g=1", "no options");
+  expect_bad("pendulum:g=1", "form=index3|index2");
   /* Nothing the user did not write: an empty list or item, a key without value or a value
    * without key, a repeated key (where the last would silently win). */
   expect_bad("crank:", "index=1|2|3");
@@ -69,7 +69,7 @@ int main(void)
   expect_bad("crank:index=1,beam=linear,index=1", "twice");
   expect_bad("crank:=3", "index=1|2|3");
   expect_bad("andrews:", "exact|approx");
-  expect_bad("pendulum:", "no options");
+  expect_bad("pendulum:", "form=index3|index2");
   expect_spec("crank:init=2,index=3", "crank:index=3,beam=linear,damping=off,init=2");
 
   CHECK(strcmp(mbdae_strerror(MBDAE_ERR_NOREF), mbdae_strerror(MBDAE_ERR_SPEC)) != 0, "texts");

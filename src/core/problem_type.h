@@ -11,41 +11,50 @@
 
 #include "mbdae/mbdae.h"
 
-#define MBDAE_MAX_NEQ 32 /* the largest problem, Andrews', has 27 */
+enum { PROBLEM_NAME_LEN = 64 }; /* storage of one component name, its terminating NUL included */
 
-/* What a configured instance tells the registry about itself. */
+/* What a configured instance tells the registry about itself: its size depends on the
+ * configuration (a formulation adds multipliers or keeps only minimal coordinates).  describe()
+ * is called twice: first with index, in_scd and names NULL, to learn neq and nconstraints; then
+ * with arrays of neq entries to fill (names: neq slots of PROBLEM_NAME_LEN characters). */
 typedef struct problem_info {
-  int index[MBDAE_MAX_NEQ];   /* differentiation index per variable */
-  int in_scd[MBDAE_MAX_NEQ];  /* 1 when the component enters scd */
-  const char *ref_source;     /* static string: how the reference was computed, and where */
-  int jac_approximate;        /* 1 when jac() is an approximation by design (andrews:jac=approx) */
+  int neq;                /* number of equations of this configuration */
+  int nconstraints;       /* number of position constraints, 0 if none */
+  int *index;             /* neq entries: differentiation index per variable (second call) */
+  int *in_scd;            /* neq entries: 1 when the component enters scd (second call) */
+  char *names;            /* neq names, PROBLEM_NAME_LEN characters each (second call) */
+  const char *ref_source; /* static string: how the reference was computed, and where */
+  int jac_approximate;    /* 1 when jac() is an approximation by design (andrews:jac=approx) */
 } problem_info;
 
+/* Copy names[0..n-1] into the name slots of info from slot first on (names of at most
+ * PROBLEM_NAME_LEN - 1 characters). */
+void mbdae_problem_info_names(problem_info *info, int first, int n, const char *const *names);
+
 typedef struct problem_type {
-  const char *id;            /* "caraxis" */
-  const char *title;         /* "Car axis problem" */
-  int neq;                   /* number of equations, the same for every configuration */
-  double t0, tend;           /* integration interval */
-  int nconstraints;          /* number of position constraints, 0 if none */
+  const char *id;    /* "caraxis" */
+  const char *title; /* "Car axis problem" */
+  double t0, tend;   /* integration interval */
   mbdae_tolerance_plan tolerances;
-  size_t params_size;        /* sizeof the module's parameter struct */
-  const char *options_help;  /* "key=a|b, key2=..." or "" */
+  size_t params_size;       /* sizeof the module's parameter struct */
+  const char *options_help; /* "key=a|b, key2=..." or "" */
   /* Fill the parameter struct with the published default configuration. */
   void (*set_defaults)(void *params);
   /* Apply one key=value; MBDAE_ERR_SPEC with a message naming the valid choices. NULL: no keys. */
   int (*set_option)(void *params, const char *key, const char *value, char *msg, size_t msglen);
+  /* After every key=value: refuse a combination of keys (MBDAE_ERR_SPEC, message). NULL: none. */
+  int (*finish)(const void *params, char *msg, size_t msglen);
   /* Canonical "key=value,..." of a configured instance into buf ("" when no keys). */
   void (*format_options)(const void *params, char *buf, size_t len);
-  void (*describe)(const void *params, problem_info *info);
+  void (*describe)(const void *params, problem_info *info); /* called twice, see problem_info */
   int (*init)(const void *params, double *y0, double *yp0);
   int (*res)(const void *params, double t, const double *y, const double *yp, double *res);
   int (*jac)(const void *params, double t, const double *y, const double *yp, double *dfdy,
              double *dfdyp);
   int (*ref)(const void *params, double *yref); /* MBDAE_ERR_NOREF when none is known */
-  int (*constraints)(const void *params, double t, const double *y, const double *yp,
-                     double *gpos, double *gvel, double *gacc); /* each output may be NULL */
+  int (*constraints)(const void *params, double t, const double *y, const double *yp, double *gpos,
+                     double *gvel, double *gacc); /* each output may be NULL */
   int jac_nres; /* residual evaluations per jac call (differenced Jacobians); 0: analytic */
-  const char *const *names; /* neq component names (mbdae_problem_component) */
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;
@@ -56,7 +65,8 @@ extern const problem_type mbdae_problem_dpendulum;
 
 /* A user's problem (mbdae_problem_from_type): the callbacks of user_problem_ops take a
  * user_binding as their params; the registry copies user_problem_ops into the instance and
- * fills in id, title, size, interval and tolerances from the user's type. */
+ * fills in id, title, interval and tolerances from the user's type (the size, index and names
+ * go into the instance). */
 typedef struct user_binding {
   const mbdae_problem_type *type; /* the user's descriptor */
   void *ctx;                      /* the user's context */

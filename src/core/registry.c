@@ -21,24 +21,52 @@ struct mbdae_problem {
   const problem_type *type; /* a module's descriptor, or own_type */
   problem_type *own_type;   /* a user's problem: the adapter, filled from the user's type */
   void *params;             /* the module's parameter struct (params_size bytes), or user_binding */
+  int neq;                  /* number of equations of this configuration */
+  int nconstraints;         /* position constraints of this configuration, 0 if none */
   int *index;               /* differentiation index per variable, neq entries */
   int *in_scd;              /* 1 when the component enters scd, neq entries */
   int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
   const char *ref_source;   /* static string, or the user's */
-  const char *const *names; /* component names: the module's, the user's, or generated_names */
-  char *generated_names; /* "y1\0y2\0..." behind a pointer table, for a user's type without names */
-  char spec[SPEC_MAX];   /* canonical spec */
+  const char *const *names; /* component names: the user's, or name_block's table */
+  char *name_block;    /* a pointer table to neq names followed by their PROBLEM_NAME_LEN slots */
+  char spec[SPEC_MAX]; /* canonical spec */
 };
 
 /* The index and scd arrays of an instance, neq entries each (one block). */
 static int alloc_arrays(mbdae_problem *p, int neq)
 {
+  p->neq = neq;
   p->index = calloc(2 * (size_t)neq, sizeof(int));
   if (!p->index) {
     return MBDAE_ERR_NOMEM;
   }
   p->in_scd = p->index + neq;
   return 0;
+}
+
+/* The name slots of an instance (returned) behind the pointer table that p->names becomes. */
+static char *alloc_names(mbdae_problem *p, int neq)
+{
+  size_t table = sizeof(char *) * (size_t)neq, text = PROBLEM_NAME_LEN * (size_t)neq;
+  p->name_block = calloc(1, table + text);
+  if (!p->name_block) {
+    return NULL;
+  }
+  const char **ptr = (const char **)(void *)p->name_block;
+  char *slots = p->name_block + table;
+  for (int i = 0; i < neq; i++) {
+    ptr[i] = slots + (size_t)i * PROBLEM_NAME_LEN;
+  }
+  p->names = ptr;
+  return slots;
+}
+
+void mbdae_problem_info_names(problem_info *info, int first, int n, const char *const *names)
+{
+  for (int i = 0; i < n; i++) {
+    snprintf(info->names + (size_t)(first + i) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "%s",
+             names[i]);
+  }
 }
 
 int mbdae_problem_count(void) { return NPROBLEMS; }
@@ -149,6 +177,30 @@ static int apply_options(const problem_type *type, void *params, const char *opt
   return 0;
 }
 
+/* Size, index, scd components, names and reference source of a configured instance (the two
+ * calls of describe(), see problem_info). */
+static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
+{
+  problem_info info = {.ref_source = NULL}; /* every field 0 unless describe() sets it */
+  p->type->describe(p->params, &info);
+  if (info.neq < 1 || info.nconstraints < 0) {
+    set_msg(msg, msglen, "internal error: problem '%s' describes an invalid size%s", p->type->id,
+            "");
+    return MBDAE_ERR_INTERNAL;
+  }
+  if (alloc_arrays(p, info.neq) != 0 || !(info.names = alloc_names(p, info.neq))) {
+    set_msg(msg, msglen, "%s%s", "out of memory", "");
+    return MBDAE_ERR_NOMEM;
+  }
+  p->nconstraints = info.nconstraints;
+  info.index = p->index;
+  info.in_scd = p->in_scd;
+  p->type->describe(p->params, &info);
+  p->ref_source = info.ref_source;
+  p->jac_approximate = info.jac_approximate;
+  return 0;
+}
+
 int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen)
 {
   if (msg && msglen > 0) {
@@ -188,23 +240,19 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
   type->set_defaults(params);
   if (colon) {
     int rc = apply_options(type, params, colon + 1, msg, msglen);
+    if (rc == 0 && type->finish) {
+      rc = type->finish(params, msg, msglen);
+    }
     if (rc != 0) {
       mbdae_problem_destroy(p);
       return rc;
     }
   }
-  problem_info info = {.ref_source = NULL}; /* every field 0 unless describe() sets it */
-  type->describe(params, &info);
-  if (alloc_arrays(p, type->neq) != 0) {
+  int rc = describe_instance(p, msg, msglen);
+  if (rc != 0) {
     mbdae_problem_destroy(p);
-    set_msg(msg, msglen, "%s%s", "out of memory", "");
-    return MBDAE_ERR_NOMEM;
+    return rc;
   }
-  memcpy(p->index, info.index, sizeof(int) * (size_t)type->neq);
-  memcpy(p->in_scd, info.in_scd, sizeof(int) * (size_t)type->neq);
-  p->ref_source = info.ref_source;
-  p->jac_approximate = info.jac_approximate;
-  p->names = type->names;
   char opts[SPEC_MAX] = "";
   if (type->format_options) {
     type->format_options(params, opts, sizeof opts);
@@ -220,26 +268,21 @@ void mbdae_problem_destroy(mbdae_problem *p)
     free(p->params);
     free(p->own_type);
     free(p->index);
-    free(p->generated_names);
+    free(p->name_block);
     free(p);
   }
 }
 
-/* y1, y2, ..., yn for a user's problem without names: a pointer table followed by the strings. */
+/* y1, y2, ..., yn for a user's problem without names. */
 static int generate_names(mbdae_problem *p, int neq)
 {
-  size_t table = sizeof(char *) * (size_t)neq, text = 12 * (size_t)neq;
-  p->generated_names = malloc(table + text);
-  if (!p->generated_names) {
+  char *slots = alloc_names(p, neq);
+  if (!slots) {
     return MBDAE_ERR_NOMEM;
   }
-  const char **ptr = (const char **)(void *)p->generated_names;
-  char *s = p->generated_names + table;
   for (int i = 0; i < neq; i++) {
-    ptr[i] = s;
-    s += snprintf(s, 12, "y%d", i + 1) + 1;
+    snprintf(slots + (size_t)i * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "y%d", i + 1);
   }
-  p->names = ptr;
   return 0;
 }
 
@@ -249,7 +292,6 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
   *p->own_type = mbdae_user_problem_ops;
   p->own_type->id = type->id;
   p->own_type->title = type->title;
-  p->own_type->neq = type->neq;
   p->own_type->t0 = type->t0;
   p->own_type->tend = type->tend;
   p->own_type->jac_nres = type->jac ? 0 : 2 * type->neq + 1;
@@ -306,23 +348,23 @@ const void *mbdae_problem_params(const mbdae_problem *p) { return p->params; }
 const char *mbdae_problem_name(const mbdae_problem *p) { return p->type->id; }
 const char *mbdae_problem_title(const mbdae_problem *p) { return p->type->title; }
 const char *mbdae_problem_spec(const mbdae_problem *p) { return p->spec; }
-int mbdae_problem_neq(const mbdae_problem *p) { return p->type->neq; }
+int mbdae_problem_neq(const mbdae_problem *p) { return p->neq; }
 double mbdae_problem_t0(const mbdae_problem *p) { return p->type->t0; }
 double mbdae_problem_tend(const mbdae_problem *p) { return p->type->tend; }
 const int *mbdae_problem_index(const mbdae_problem *p) { return p->index; }
 const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_source; }
 int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
 int mbdae_problem_jac_approximate(const mbdae_problem *p) { return p ? p->jac_approximate : 0; }
-int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->type->nconstraints; }
+int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->nconstraints; }
 
 const char *mbdae_problem_component(const mbdae_problem *p, int i)
 {
-  return (i >= 0 && i < p->type->neq) ? p->names[i] : NULL;
+  return (i >= 0 && i < p->neq) ? p->names[i] : NULL;
 }
 
 int mbdae_problem_in_scd(const mbdae_problem *p, int i)
 {
-  return (i >= 0 && i < p->type->neq) ? p->in_scd[i] : 0;
+  return (i >= 0 && i < p->neq) ? p->in_scd[i] : 0;
 }
 
 void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan)

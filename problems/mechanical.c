@@ -1,0 +1,683 @@
+/* The formulations of a constrained mechanical system, generated from one model: residual,
+ * analytic dF/dy and dF/dy', index per variable, names, hidden constraints, consistent initial
+ * values and the reference mapped to each form's variables.  The equations of each form and
+ * their sources are in mechanical.h.
+ *
+ * index1 and baumgarte need the acceleration the dynamics give, a = -M^{-1} R(t,q,v,0,lambda):
+ * M is factored here by Gaussian elimination with partial pivoting (Golub & Van Loan, Matrix
+ * Computations, 3.4), nq being small.  Work arrays are allocated per call: the instance is
+ * immutable and may be used from several threads at once. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense.h"
+#include "mechanical.h"
+
+static const char *const FORM_NAMES[MECH_NFORMS] = {"index3", "index2",    "ggl",
+                                                    "index1", "baumgarte", "ssf"};
+
+/* Baumgarte's parameters when the spec gives none: alpha = beta, the critically damped choice,
+ * with the constraint error decaying like t e^(-10 t).  Hafner & Poell do not print theirs. */
+static const double BAUMGARTE_DEFAULT = 10.0;
+
+static const double TWO_PI = 6.283185307179586476925286766559;
+
+/* Offsets of the blocks of y in the forms with multipliers. */
+typedef struct layout {
+  int nq, nc, n; /* coordinates, constraints, equations */
+  int V, L, MU;  /* offsets of v, lambda, mu (q starts at 0) */
+} layout;
+
+static layout layout_of(const mech_params *mp)
+{
+  const mech_model *m = mp->model;
+  layout l = {m->nq, m->nc, 0, m->nq, 2 * m->nq, 2 * m->nq + m->nc};
+  l.n = 2 * m->nq + m->nc + (mp->form == MECH_GGL ? m->nc : 0);
+  return l;
+}
+
+/* ---- spec keys ------------------------------------------------------------------------------ */
+
+void mbdae_mech_defaults(mech_params *mp, const mech_model *model)
+{
+  mp->model = model;
+  mp->form = MECH_INDEX3;
+  mp->alpha = BAUMGARTE_DEFAULT;
+  mp->beta = BAUMGARTE_DEFAULT;
+  mp->alpha_set = mp->beta_set = 0;
+}
+
+static void offered_forms(const mech_params *mp, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (int f = 0; f < MECH_NFORMS; f++) {
+    if (f != MECH_SSF || mp->model->ssf) {
+      size_t used = strlen(buf);
+      snprintf(buf + used, len - used, "%s%s", f ? "|" : "", FORM_NAMES[f]);
+    }
+  }
+}
+
+static int refuse_form(const mech_params *mp, const char *what, const char *value, char *msg,
+                       size_t msglen)
+{
+  char forms[96];
+  offered_forms(mp, forms, sizeof forms);
+  if (msg && msglen > 0) {
+    snprintf(msg, msglen, "%s '%s' of problem '%s'; forms offered: form=%s", what, value,
+             mp->model->type->id, forms);
+  }
+  return MBDAE_ERR_SPEC;
+}
+
+static int parse_gain(const char *key, const char *value, double *out, char *msg, size_t msglen)
+{
+  char *end = NULL;
+  double x = strtod(value, &end);
+  if (end == value || *end != '\0' || !isfinite(x) || x < 0.0) {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen, "bad value '%s' for %s=: a finite number >= 0", value, key);
+    }
+    return MBDAE_ERR_SPEC;
+  }
+  *out = x;
+  return 0;
+}
+
+int mbdae_mech_set_option(mech_params *mp, const char *key, const char *value, char *msg,
+                          size_t msglen)
+{
+  if (strcmp(key, "form") == 0) {
+    for (int f = 0; f < MECH_NFORMS; f++) {
+      if (strcmp(value, FORM_NAMES[f]) == 0 && (f != MECH_SSF || mp->model->ssf)) {
+        mp->form = (mech_form)f;
+        return 0;
+      }
+    }
+    int known = 0;
+    for (int f = 0; f < MECH_NFORMS; f++) {
+      known |= strcmp(value, FORM_NAMES[f]) == 0;
+    }
+    return refuse_form(mp, known ? "no global minimal parametrisation for form" : "unknown form",
+                       value, msg, msglen);
+  }
+  if (strcmp(key, "alpha") == 0) {
+    mp->alpha_set = 1;
+    return parse_gain(key, value, &mp->alpha, msg, msglen);
+  }
+  if (strcmp(key, "beta") == 0) {
+    mp->beta_set = 1;
+    return parse_gain(key, value, &mp->beta, msg, msglen);
+  }
+  return 1;
+}
+
+int mbdae_mech_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+{
+  mech_params *mp = params;
+  int rc = mbdae_mech_set_option(mp, key, value, msg, msglen);
+  if (rc == 1 && msg && msglen > 0) {
+    snprintf(msg, msglen, "unknown key '%s' of problem '%s'; valid keys: %s", key,
+             mp->model->type->id, mp->model->type->options_help);
+  }
+  return rc == 1 ? MBDAE_ERR_SPEC : rc;
+}
+
+int mbdae_mech_finish(const void *params, char *msg, size_t msglen)
+{
+  const mech_params *mp = params;
+  if ((mp->alpha_set || mp->beta_set) && mp->form != MECH_BAUMGARTE) {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen, "alpha= and beta= belong to form=baumgarte, not form=%s",
+               FORM_NAMES[mp->form]);
+    }
+    return MBDAE_ERR_SPEC;
+  }
+  return 0;
+}
+
+void mbdae_mech_format_options(const void *params, char *buf, size_t len)
+{
+  const mech_params *mp = params;
+  int used = snprintf(buf, len, "form=%s", FORM_NAMES[mp->form]);
+  if (mp->form == MECH_BAUMGARTE && used >= 0 && (size_t)used < len) {
+    snprintf(buf + used, len - (size_t)used, ",alpha=%.17g,beta=%.17g", mp->alpha, mp->beta);
+  }
+}
+
+/* ---- size, index, names --------------------------------------------------------------------- */
+
+/* Index per variable (DESIGN.md table): q, v, lambda, mu. */
+static const int FORM_INDEX[MECH_NFORMS][4] = {{1, 2, 3, 0}, {1, 1, 2, 0}, {1, 1, 2, 2},
+                                               {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 0}};
+
+static void describe_ssf(const mech_params *mp, problem_info *info)
+{
+  const mech_ssf *s = mp->model->ssf;
+  info->neq = 2 * s->nz;
+  info->nconstraints = 0;
+  if (info->index) {
+    for (int i = 0; i < info->neq; i++) {
+      info->index[i] = 0;
+      info->in_scd[i] = 1;
+    }
+    mbdae_problem_info_names(info, 0, info->neq, s->names);
+  }
+}
+
+void mbdae_mech_describe(const void *params, problem_info *info)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  info->ref_source = m->ref_source ? m->ref_source : "no reference for this problem";
+  if (mp->form == MECH_SSF) {
+    describe_ssf(mp, info);
+    return;
+  }
+  layout l = layout_of(mp);
+  info->neq = l.n;
+  info->nconstraints = l.nc;
+  if (!info->index) {
+    return;
+  }
+  for (int i = 0; i < l.n; i++) {
+    int block = i < l.V ? 0 : (i < l.L ? 1 : (i < l.MU ? 2 : 3));
+    info->index[i] = FORM_INDEX[mp->form][block];
+    info->in_scd[i] = (block == 3 || !m->in_scd) ? 1 : m->in_scd[i];
+  }
+  mbdae_problem_info_names(info, 0, l.MU, m->names);
+  for (int k = 0; k < l.n - l.MU; k++) {
+    snprintf(info->names + (size_t)(l.MU + k) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "mu%d", k + 1);
+  }
+}
+
+/* ---- small dense algebra -------------------------------------------------------------------- */
+
+/* LU factors of the n x n matrix a in place, row interchanges in piv; 1 when singular. */
+static int lu_factor(int n, double *a, int *piv)
+{
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++) {
+      p = fabs(MBDAE_AT(a, n, i, k)) > fabs(MBDAE_AT(a, n, p, k)) ? i : p;
+    }
+    piv[k] = p;
+    if (MBDAE_AT(a, n, p, k) == 0.0) {
+      return 1;
+    }
+    for (int j = 0; j < n; j++) {
+      double swap = MBDAE_AT(a, n, k, j);
+      MBDAE_AT(a, n, k, j) = MBDAE_AT(a, n, p, j);
+      MBDAE_AT(a, n, p, j) = swap;
+    }
+    for (int i = k + 1; i < n; i++) {
+      double l = MBDAE_AT(a, n, i, k) /= MBDAE_AT(a, n, k, k);
+      for (int j = k + 1; j < n; j++) {
+        MBDAE_AT(a, n, i, j) -= l * MBDAE_AT(a, n, k, j);
+      }
+    }
+  }
+  return 0;
+}
+
+static void lu_solve(int n, const double *lu, const int *piv, double *b)
+{
+  for (int k = 0; k < n; k++) {
+    double swap = b[k];
+    b[k] = b[piv[k]];
+    b[piv[k]] = swap;
+    for (int i = k + 1; i < n; i++) {
+      b[i] -= MBDAE_AT(lu, n, i, k) * b[k];
+    }
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    b[k] /= MBDAE_AT(lu, n, k, k);
+    for (int i = 0; i < k; i++) {
+      b[i] -= MBDAE_AT(lu, n, i, k) * b[k];
+    }
+  }
+}
+
+/* c (r x m) = a (r x k) b (k x m), all compact column-major. */
+static void matmul(int r, int k, int m, const double *a, const double *b, double *c)
+{
+  for (int j = 0; j < m; j++) {
+    for (int i = 0; i < r; i++) {
+      double s = 0.0;
+      for (int p = 0; p < k; p++) {
+        s += MBDAE_AT(a, r, i, p) * MBDAE_AT(b, k, p, j);
+      }
+      MBDAE_AT(c, r, i, j) = s;
+    }
+  }
+}
+
+/* dst block at (row0, col0) of the n x n matrix dst = scale * src (rows x cols, compact). */
+static void put_block(double *dst, int n, int row0, int col0, int rows, int cols, const double *src,
+                      double scale)
+{
+  for (int j = 0; j < cols; j++) {
+    for (int i = 0; i < rows; i++) {
+      double v = MBDAE_AT(src, rows, i, j);
+      MBDAE_AT(dst, n, row0 + i, col0 + j) = scale == 1.0 ? v : scale * v;
+    }
+  }
+}
+
+/* ---- the acceleration the dynamics give (index1, baumgarte) --------------------------------- */
+
+/* Work of the acceleration-level rows: nq-vectors, nq x nq matrices, nc-vectors, nc x nq. */
+typedef struct acc_work {
+  double *a, *zero, *mass, *rq, *rv, *wt, *x, *g, *gv, *ga, *gq, *gvq, *gaq, *gav, *tmp;
+  int *piv;
+  void *block;
+} acc_work;
+
+static int acc_work_alloc(const layout *l, acc_work *w)
+{
+  size_t nq = (size_t)l->nq, nc = (size_t)l->nc, nx = 2 * nq + nc;
+  size_t doubles = 2 * nq + 3 * nq * nq + nq * nc + nq * nx + 3 * nc + 4 * nc * nq + nc * nx;
+  w->block = malloc(sizeof(double) * doubles + sizeof(int) * nq);
+  if (!w->block) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *v = w->block;
+  double **vec[] = {&w->a,  &w->zero, &w->mass, &w->rq,  &w->rv,  &w->wt,  &w->x,  &w->g,
+                    &w->gv, &w->ga,   &w->gq,   &w->gvq, &w->gaq, &w->gav, &w->tmp};
+  size_t sizes[] = {nq, nq, nq * nq, nq * nq, nq * nq, nq * nc, nq * nx, nc,
+                    nc, nc, nc * nq, nc * nq, nc * nq, nc * nq, nc * nx};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    *vec[k] = v;
+    v += sizes[k];
+  }
+  w->piv = (int *)(void *)v;
+  memset(w->zero, 0, sizeof(double) * nq);
+  return 0;
+}
+
+/* a = -M^{-1} R(t,q,v,0,lambda), M left factored in w->mass. */
+static int dynamic_acc(const mech_params *mp, double t, const double *y, acc_work *w)
+{
+  const mech_model *m = mp->model;
+  const double *q = y, *v = y + m->nq, *lam = y + 2 * m->nq;
+  int rc = m->dyn(mp, t, q, v, w->zero, lam, w->a);
+  if (rc == 0) {
+    rc = m->dyn_jac(mp, t, q, v, w->zero, lam, NULL, NULL, w->mass);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  if (lu_factor(m->nq, w->mass, w->piv) != 0) {
+    return 1; /* a singular mass matrix: recoverable, the solver may try another state */
+  }
+  for (int i = 0; i < m->nq; i++) {
+    w->a[i] = -w->a[i];
+  }
+  lu_solve(m->nq, w->mass, w->piv, w->a);
+  return 0;
+}
+
+/* h = g'' + [baumgarte] 2 alpha g' + beta^2 g at the dynamic acceleration, into h (nc). */
+static int acc_rows(const mech_params *mp, double t, const double *y, acc_work *w, double *h)
+{
+  const mech_model *m = mp->model;
+  const double *q = y, *v = y + m->nq;
+  int baum = mp->form == MECH_BAUMGARTE;
+  int rc = dynamic_acc(mp, t, y, w);
+  if (rc == 0) {
+    rc = m->con_acc(mp, t, q, v, w->a, h, NULL, NULL);
+  }
+  if (rc == 0 && baum) {
+    rc = m->con(mp, t, q, w->g, NULL);
+  }
+  if (rc == 0 && baum) {
+    rc = m->con_vel(mp, t, q, v, w->gv, NULL);
+  }
+  for (int k = 0; rc == 0 && baum && k < m->nc; k++) {
+    h[k] += 2.0 * mp->alpha * w->gv[k] + mp->beta * mp->beta * w->g[k];
+  }
+  return rc;
+}
+
+/* ---- residual ------------------------------------------------------------------------------- */
+
+static int ssf_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
+{
+  const mech_ssf *s = mp->model->ssf;
+  int nz = s->nz;
+  int rc = s->acc(mp, t, y, y + nz, r + nz, NULL, NULL);
+  for (int i = 0; rc == 0 && i < nz; i++) {
+    r[i] = yp[i] - y[nz + i];
+    r[nz + i] = yp[nz + i] - r[nz + i];
+  }
+  return rc;
+}
+
+static void negate(double *v, int n)
+{
+  for (int i = 0; i < n; i++) {
+    v[i] = -v[i];
+  }
+}
+
+/* The constraint rows of the form, -(its constraint), from r + L on. */
+static int constraint_rows(const mech_params *mp, double t, const double *y, double *r)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V;
+  int rc = 0;
+  if (mp->form == MECH_INDEX3 || mp->form == MECH_GGL) {
+    rc = m->con(mp, t, q, r + l.L, NULL);
+  }
+  if (mp->form == MECH_INDEX2 || mp->form == MECH_GGL) {
+    rc = rc == 0 ? m->con_vel(mp, t, q, v, r + (mp->form == MECH_GGL ? l.MU : l.L), NULL) : rc;
+  }
+  if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
+    acc_work w;
+    rc = acc_work_alloc(&l, &w);
+    rc = rc == 0 ? acc_rows(mp, t, y, &w, r + l.L) : rc;
+    free(w.block);
+  }
+  negate(r + l.L, l.n - l.L);
+  return rc;
+}
+
+int mbdae_mech_res(const void *params, double t, const double *y, const double *yp, double *r)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  if (mp->form == MECH_SSF) {
+    return ssf_res(mp, t, y, yp, r);
+  }
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *lam = y + l.L;
+  int rc = m->dyn(mp, t, q, v, yp + l.V, lam, r + l.V);
+  if (rc == 0 && mp->form == MECH_GGL) {
+    rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
+  }
+  for (int i = 0; rc == 0 && i < l.nq; i++) {
+    r[i] = mp->form == MECH_GGL ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
+  }
+  return rc == 0 ? constraint_rows(mp, t, y, r) : rc;
+}
+
+/* ---- Jacobian ------------------------------------------------------------------------------- */
+
+static int ssf_jac(const mech_params *mp, double t, const double *y, double *dfdy, double *dfdyp)
+{
+  const mech_ssf *s = mp->model->ssf;
+  size_t nz = (size_t)s->nz, n = 2 * nz;
+  if (dfdyp) {
+    memset(dfdyp, 0, sizeof(double) * n * n);
+    for (size_t i = 0; i < n; i++) {
+      MBDAE_AT(dfdyp, n, i, i) = 1.0;
+    }
+  }
+  if (!dfdy) {
+    return 0;
+  }
+  double *work = malloc(sizeof(double) * 2 * nz * nz);
+  int rc = work ? s->acc(mp, t, y, y + nz, NULL, work, work + nz * nz) : MBDAE_ERR_NOMEM;
+  if (rc == 0) {
+    memset(dfdy, 0, sizeof(double) * n * n);
+    for (size_t i = 0; i < nz; i++) {
+      MBDAE_AT(dfdy, n, i, nz + i) = -1.0;
+    }
+    put_block(dfdy, (int)n, (int)nz, 0, (int)nz, (int)nz, work, -1.0);
+    put_block(dfdy, (int)n, (int)nz, (int)nz, (int)nz, (int)nz, work + nz * nz, -1.0);
+  }
+  free(work);
+  return rc;
+}
+
+/* Rows lambda of index1 / baumgarte: -dh/d(q, v, lambda), with da/dx = -M^{-1} dR/dx at the
+ * dynamic acceleration a. */
+static int acc_row_jac(const mech_params *mp, double t, const double *y, acc_work *w, double *dfdy)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *lam = y + l.L;
+  int nq = l.nq, nc = l.nc, nx = 2 * nq + nc;
+  int rc = dynamic_acc(mp, t, y, w);
+  rc = rc == 0 ? m->dyn_jac(mp, t, q, v, w->a, lam, w->x, w->x + nq * nq, NULL) : rc;
+  rc = rc == 0 ? m->reaction(mp, t, q, lam, NULL, w->x + 2 * nq * nq, NULL, NULL) : rc;
+  rc = rc == 0 ? m->con(mp, t, q, NULL, w->gq) : rc;
+  rc = rc == 0 ? m->con_vel(mp, t, q, v, NULL, w->gvq) : rc;
+  rc = rc == 0 ? m->con_acc(mp, t, q, v, w->a, NULL, w->gaq, w->gav) : rc;
+  if (rc != 0) {
+    return rc;
+  }
+  for (int j = 0; j < nx; j++) { /* x = -M^{-1} [dR/dq, dR/dv, W^T] */
+    double *col = w->x + (size_t)j * (size_t)nq;
+    negate(col, nq);
+    lu_solve(nq, w->mass, w->piv, col);
+  }
+  matmul(nc, nq, nx, w->gq, w->x, w->tmp); /* G da/d(q, v, lambda) */
+  double two_alpha = mp->form == MECH_BAUMGARTE ? 2.0 * mp->alpha : 0.0;
+  double beta2 = mp->form == MECH_BAUMGARTE ? mp->beta * mp->beta : 0.0;
+  for (int j = 0; j < nq; j++) {
+    for (int k = 0; k < nc; k++) {
+      size_t kj = (size_t)k + (size_t)j * (size_t)nc;
+      double dq = w->gaq[kj] + w->tmp[kj] + two_alpha * w->gvq[kj] + beta2 * w->gq[kj];
+      double dv = w->gav[kj] + w->tmp[kj + (size_t)nq * (size_t)nc] + two_alpha * w->gq[kj];
+      MBDAE_AT(dfdy, l.n, l.L + k, j) = -dq;
+      MBDAE_AT(dfdy, l.n, l.L + k, l.V + j) = -dv;
+    }
+  }
+  for (int j = 0; j < nc; j++) {
+    for (int k = 0; k < nc; k++) {
+      MBDAE_AT(dfdy, l.n, l.L + k, l.L + j) = -w->tmp[k + (size_t)(2 * nq + j) * (size_t)nc];
+    }
+  }
+  return 0;
+}
+
+/* The constraint rows of dF/dy (the matrix is zero there on entry). */
+static int constraint_jac(const mech_params *mp, double t, const double *y, acc_work *w,
+                          double *dfdy)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V;
+  if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
+    return acc_row_jac(mp, t, y, w, dfdy);
+  }
+  int rc = m->con(mp, t, q, NULL, w->gq);
+  if (rc == 0 && (mp->form == MECH_INDEX3 || mp->form == MECH_GGL)) {
+    put_block(dfdy, l.n, l.L, 0, l.nc, l.nq, w->gq, -1.0);
+  }
+  if (rc == 0 && (mp->form == MECH_INDEX2 || mp->form == MECH_GGL)) {
+    int row = mp->form == MECH_GGL ? l.MU : l.L;
+    rc = m->con_vel(mp, t, q, v, NULL, w->gvq);
+    put_block(dfdy, l.n, row, 0, l.nc, l.nq, w->gvq, -1.0);
+    put_block(dfdy, l.n, row, l.V, l.nc, l.nq, w->gq, -1.0);
+  }
+  if (rc == 0 && mp->form == MECH_GGL) { /* q' - v + W^T mu */
+    rc = m->reaction(mp, t, q, y + l.MU, NULL, w->wt, w->rq, NULL);
+    put_block(dfdy, l.n, 0, 0, l.nq, l.nq, w->rq, 1.0);
+    put_block(dfdy, l.n, 0, l.MU, l.nq, l.nc, w->wt, 1.0);
+  }
+  return rc;
+}
+
+/* The rows q and v of dF/dy and dF/dy' (both zero on entry; either may be NULL). */
+static int dynamic_jac(const mech_params *mp, double t, const double *y, const double *yp,
+                       acc_work *w, double *dfdy, double *dfdyp)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *lam = y + l.L;
+  int rc = m->dyn_jac(mp, t, q, v, yp + l.V, lam, w->rq, w->rv, w->mass);
+  if (rc == 0 && dfdy) {
+    rc = m->reaction(mp, t, q, lam, NULL, w->wt, NULL, NULL);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  if (dfdyp) {
+    for (int i = 0; i < l.nq; i++) {
+      MBDAE_AT(dfdyp, l.n, i, i) = 1.0;
+    }
+    put_block(dfdyp, l.n, l.V, l.V, l.nq, l.nq, w->mass, 1.0);
+  }
+  if (dfdy) {
+    for (int i = 0; i < l.nq; i++) {
+      MBDAE_AT(dfdy, l.n, i, l.V + i) = -1.0;
+    }
+    put_block(dfdy, l.n, l.V, 0, l.nq, l.nq, w->rq, 1.0);
+    put_block(dfdy, l.n, l.V, l.V, l.nq, l.nq, w->rv, 1.0);
+    put_block(dfdy, l.n, l.V, l.L, l.nq, l.nc, w->wt, 1.0);
+  }
+  return 0;
+}
+
+int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                   double *dfdyp)
+{
+  const mech_params *mp = params;
+  if (mp->form == MECH_SSF) {
+    return ssf_jac(mp, t, y, dfdy, dfdyp);
+  }
+  layout l = layout_of(mp);
+  size_t nn = (size_t)l.n * (size_t)l.n;
+  acc_work w;
+  int rc = acc_work_alloc(&l, &w);
+  if (rc != 0) {
+    return rc;
+  }
+  if (dfdy) {
+    memset(dfdy, 0, sizeof(double) * nn);
+  }
+  if (dfdyp) {
+    memset(dfdyp, 0, sizeof(double) * nn);
+  }
+  rc = dynamic_jac(mp, t, y, yp, &w, dfdy, dfdyp);
+  if (rc == 0 && dfdy) {
+    rc = constraint_jac(mp, t, y, &w, dfdy);
+  }
+  free(w.block);
+  return rc;
+}
+
+/* ---- hidden constraints --------------------------------------------------------------------- */
+
+/* ggl: g' and g'' along q' = u = v - W^T mu, u' = v' - d(W^T mu)/dq u - d(W^T mu)/dt - W^T mu'. */
+static int ggl_levels(const mech_params *mp, double t, const double *y, const double *yp,
+                      double *gvel, double *gacc)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  size_t nq = (size_t)l.nq;
+  double *work = malloc(sizeof(double) * (3 * nq + nq * nq + nq * (size_t)l.nc));
+  if (!work) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *u = work, *du = u + nq, *wtlt = du + nq, *wtlq = wtlt + nq, *wt = wtlq + nq * nq;
+  int rc = m->reaction(mp, t, y, y + l.MU, u, wt, wtlq, wtlt);
+  for (size_t i = 0; rc == 0 && i < nq; i++) {
+    u[i] = y[l.V + i] - u[i];
+  }
+  for (size_t i = 0; rc == 0 && i < nq; i++) {
+    double s = wtlt[i];
+    for (size_t j = 0; j < nq; j++) {
+      s += MBDAE_AT(wtlq, nq, i, j) * u[j];
+    }
+    for (size_t k = 0; k < (size_t)l.nc; k++) {
+      s += MBDAE_AT(wt, nq, i, k) * yp[l.MU + k];
+    }
+    du[i] = yp[l.V + i] - s;
+  }
+  rc = rc == 0 ? m->con_vel(mp, t, y, u, gvel, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, y, u, du, gacc, NULL, NULL) : rc;
+  free(work);
+  return rc;
+}
+
+int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
+                           double *gpos, double *gvel, double *gacc)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  if (mp->form == MECH_SSF) {
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  const double *q = y, *v = y + m->nq;
+  int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
+  if (rc == 0 && mp->form == MECH_GGL && (gvel || gacc)) {
+    double *gv = gvel ? gvel : malloc(sizeof(double) * (size_t)m->nc);
+    rc = gv ? ggl_levels(mp, t, y, yp, gv, gacc) : MBDAE_ERR_NOMEM;
+    if (gv != gvel) {
+      free(gv);
+    }
+    return rc;
+  }
+  rc = rc == 0 && gvel ? m->con_vel(mp, t, q, v, gvel, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, q, v, yp + m->nq, gacc, NULL, NULL) : rc;
+  return rc;
+}
+
+/* ---- initial values and reference ----------------------------------------------------------- */
+
+/* y, y' of the state-space form from a Cartesian (q, v) at time t. */
+static int ssf_state(const mech_params *mp, double t, const double *q, const double *v, double *y,
+                     double *yp)
+{
+  const mech_ssf *s = mp->model->ssf;
+  int rc = s->from_cartesian(mp, q, v, y, y + s->nz);
+  if (rc == 0 && yp) {
+    memcpy(yp, y + s->nz, sizeof(double) * (size_t)s->nz);
+    rc = s->acc(mp, t, y, y + s->nz, yp + s->nz, NULL, NULL);
+  }
+  return rc;
+}
+
+int mbdae_mech_init(const void *params, double *y0, double *yp0)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  double *work = malloc(sizeof(double) * 2 * (size_t)l.n);
+  if (!work) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *y = work, *yp = work + l.n; /* (q, v, lambda, mu = 0) and (v, a, 0, 0) */
+  memset(work, 0, sizeof(double) * 2 * (size_t)l.n);
+  int rc = m->init(mp, y, y + l.V, yp + l.V, y + l.L);
+  memcpy(yp, y + l.V, sizeof(double) * (size_t)l.nq);
+  if (rc == 0 && mp->form == MECH_SSF) {
+    rc = ssf_state(mp, m->type->t0, y, y + l.V, y0, yp0);
+  } else if (rc == 0) {
+    memcpy(y0, y, sizeof(double) * (size_t)l.n);
+    memcpy(yp0, yp, sizeof(double) * (size_t)l.n);
+  }
+  free(work);
+  return rc;
+}
+
+int mbdae_mech_ref(const void *params, double *yref)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  if (!m->ref) {
+    return MBDAE_ERR_NOREF;
+  }
+  layout l = layout_of(mp);
+  double *y = calloc((size_t)l.n, sizeof(double)); /* mu = 0 */
+  if (!y) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = m->ref(mp, y, y + l.V, y + l.L);
+  if (rc == 0 && mp->form == MECH_SSF) {
+    rc = ssf_state(mp, m->type->tend, y, y + l.V, yref, NULL);
+    for (int i = 0; rc == 0 && m->ssf->ref_turns && i < m->ssf->nz; i++) {
+      yref[i] += TWO_PI * m->ssf->ref_turns[i];
+    }
+  } else if (rc == 0) {
+    memcpy(yref, y, sizeof(double) * (size_t)l.n);
+  }
+  free(y);
+  return rc;
+}

@@ -1,0 +1,120 @@
+/* The model layer for constrained mechanical systems (private to the library): a problem states
+ * its model once, and the layer generates every formulation of DESIGN.md ("Formulations").
+ *
+ * Model, with q in R^nq, v = q', lambda in R^nc:
+ *   M(t,q) q'' = f(t,q,v) - W(t,q)^T lambda,   g(t,q) = 0,   G = dg/dq,
+ * where W = diag(s) G is G with each row scaled by a constant s_k != 0 (s = 1/2 for the pendulum,
+ * whose rod force F multiplies (x, y), while g = x^2 + y^2 - 1 as the paper states it).  The
+ * problem supplies the dynamic residual R(t,q,v,a,lambda) = M a - f + W^T lambda (written in the
+ * order of its published code, so that the index-3 form keeps its rounding), R's partial
+ * derivatives dR/dq = d(M a)/dq - df/dq + d(W^T lambda)/dq, dR/dv = -df/dv and dR/da = M, the
+ * reaction W^T lambda with W^T and d(W^T lambda)/dq, d(W^T lambda)/dt, and the constraint at
+ * three levels with their partial derivatives:
+ *   g,   g' = G v + g_t,   g'' = G a + d(G v)/dq v + 2 g_tq v + g_tt  (the curvature terms).
+ * Residuals (test-set convention F = M y' - f, algebraic rows = -(constraint)):
+ *   index3     y = (q, v, lambda):      q' - v,  R(t,q,v,v',lambda),  -g
+ *   index2     y = (q, v, lambda):      q' - v,  R,                   -(G v + g_t)
+ *   ggl        y = (q, v, lambda, mu):  q' - v + W^T mu,  R,  -g,  -(G v + g_t)
+ *   index1     y = (q, v, lambda):      q' - v,  R,  -g''(t,q,v,a)
+ *   baumgarte  y = (q, v, lambda):      q' - v,  R,  -(g'' + 2 alpha g' + beta^2 g)
+ *   ssf        y = (z, w), minimal coordinates: z' - w,  w' - acc(t,z,w)
+ * In index1 and baumgarte the acceleration is the one the dynamics give, a = -M^{-1} R(t,q,v,0,
+ * lambda) (R is linear in a), so that no algebraic row holds y' (spec/004 eq. (3) is this row of
+ * the pendulum); its derivatives are da/dx = -M^{-1} dR/dx at a, x = q, v, lambda.
+ * Sources: Hairer & Wanner, Solving ODEs II, 2nd ed., VII.1 (index reduction, (1.14)-(1.16)) and
+ * VII.1 (1.29) / Gear, Gupta & Leimkuhler 1985 for the stabilised index-2 form; Baumgarte 1972
+ * as Hafner & Poell (spec/004) eq. (4) cite it; the state-space form spec/004 eqs. (5), (7).
+ * Hidden constraints reported (mbdae_problem_constraints) are g, g', g'' along the form's own
+ * flow: for ggl that is q' = v - W^T mu (equal to G v + g_t where mu = 0, as on the solution);
+ * ssf has none (its Cartesian state satisfies g to rounding by construction). */
+#ifndef MBDAE_MECHANICAL_H
+#define MBDAE_MECHANICAL_H
+
+#include <stddef.h>
+
+#include "problem_type.h"
+
+typedef enum mech_form {
+  MECH_INDEX3,
+  MECH_INDEX2,
+  MECH_GGL,
+  MECH_INDEX1,
+  MECH_BAUMGARTE,
+  MECH_SSF,
+  MECH_NFORMS
+} mech_form;
+
+/* A minimal (state-space) parametrisation: z in R^nz, w = z', z'' = acc(t, z, w). */
+typedef struct mech_ssf {
+  int nz;                   /* minimal coordinates */
+  const char *const *names; /* 2 nz: z, then w */
+  /* acc (nz), d acc/dz and d acc/dw (nz x nz, column-major); each output may be NULL. */
+  int (*acc)(const void *par, double t, const double *z, const double *w, double *acc, double *accz,
+             double *accw);
+  /* The minimal coordinates of a Cartesian state (q, v): initial values and reference. */
+  int (*from_cartesian)(const void *par, const double *q, const double *v, double *z, double *w);
+  /* nz whole turns (2 pi) to add to the reference's coordinates, where angles wind up over
+   * [t0, tend] and from_cartesian gives the principal value; NULL: none. */
+  const int *ref_turns;
+} mech_ssf;
+
+/* A mechanical problem.  Matrices are column-major; every output may be NULL (not wanted). */
+typedef struct mech_model {
+  const problem_type *type; /* the problem's descriptor (its t0 for the state-space start) */
+  int nq, nc;               /* coordinates, constraints */
+  const char *const *names; /* 2 nq + nc: q, v, lambda (the index-3 order) */
+  const int *in_scd;        /* 2 nq + nc entries 0/1; NULL: every component */
+  const char *ref_source;   /* how the physical reference was computed; NULL: none */
+  int (*dyn)(const void *par, double t, const double *q, const double *v, const double *a,
+             const double *lam, double *r); /* R (nq) */
+  int (*dyn_jac)(const void *par, double t, const double *q, const double *v, const double *a,
+                 const double *lam, double *rq, double *rv, double *mass); /* nq x nq each */
+  /* W^T lam (nq), W^T (nq x nc), d(W^T lam)/dq (nq x nq), d(W^T lam)/dt (nq). */
+  int (*reaction)(const void *par, double t, const double *q, const double *lam, double *wtl,
+                  double *wt, double *wtlq, double *wtlt);
+  int (*con)(const void *par, double t, const double *q, double *g, double *gq); /* G: nc x nq */
+  int (*con_vel)(const void *par, double t, const double *q, const double *v, double *gv,
+                 double *gvq); /* d g'/dq (nc x nq); d g'/dv = G */
+  int (*con_acc)(const void *par, double t, const double *q, const double *v, const double *a,
+                 double *ga, double *gaq, double *gav); /* at fixed a; d g''/da = G */
+  /* Consistent initial values q, v, a = q'', lambda; the reference q, v, lambda at tend. */
+  int (*init)(const void *par, double *q, double *v, double *a, double *lam);
+  int (*ref)(const void *par, double *q, double *v, double *lam); /* NULL: none */
+  const mech_ssf *ssf; /* NULL: no global minimal parametrisation */
+} mech_model;
+
+/* The head of every mechanical problem's parameter struct (its first member): the layer's
+ * callbacks below take the whole struct as params and hand it on to the model's functions. */
+typedef struct mech_params {
+  const mech_model *model; /* set by the problem's set_defaults */
+  mech_form form;          /* form= */
+  double alpha, beta;      /* Baumgarte's alpha= and beta= */
+  int alpha_set, beta_set; /* 1 when given in the spec (refused with any other form) */
+} mech_params;
+
+/* The spec keys the layer reads, for a problem's options_help. */
+#define MECH_OPTIONS_HELP "form=index3|index2|ggl|index1|baumgarte|ssf, alpha=, beta="
+
+/* The published form (index 3) and Baumgarte's defaults. */
+void mbdae_mech_defaults(mech_params *mp, const mech_model *model);
+/* form=, alpha=, beta=: 0, MBDAE_ERR_SPEC with a message, or 1 when the key is not the layer's
+ * (a problem with keys of its own then tries them). */
+int mbdae_mech_set_option(mech_params *mp, const char *key, const char *value, char *msg,
+                          size_t msglen);
+
+/* problem_type callbacks (params is the problem's struct, which starts with mech_params).
+ * set_option is for a problem whose only keys are the layer's; finish refuses alpha=/beta=
+ * without form=baumgarte; format_options spells out form= (and alpha=, beta= for baumgarte). */
+int mbdae_mech_option(void *params, const char *key, const char *value, char *msg, size_t msglen);
+int mbdae_mech_finish(const void *params, char *msg, size_t msglen);
+void mbdae_mech_format_options(const void *params, char *buf, size_t len);
+void mbdae_mech_describe(const void *params, problem_info *info);
+int mbdae_mech_init(const void *params, double *y0, double *yp0);
+int mbdae_mech_res(const void *params, double t, const double *y, const double *yp, double *res);
+int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                   double *dfdyp);
+int mbdae_mech_ref(const void *params, double *yref);
+int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
+                           double *gpos, double *gvel, double *gacc);
+
+#endif /* MBDAE_MECHANICAL_H */
