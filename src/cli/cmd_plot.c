@@ -28,41 +28,34 @@
 
 enum {
   MAX_PANELS = 32,
-  MAX_NAMES = 32, /* components with a name in the tables below */
   DEFAULT_POINTS = 1000,
   PANEL_WIDTH = 440, /* pixels per panel */
   PANEL_HEIGHT = 320
 };
 
 /* What to draw by default, and the names of the components (1-based; NULL: y_i). */
+/* What a plot of a problem shows by default, for its published configuration and for every form
+ * that keeps its first component (first: mbdae_problem_component(p, 0) of that configuration;
+ * the state-space form of the pendulums has angles there and gets the generic default). */
 typedef struct plot_default {
   const char *problem;
+  const char *first;
   const char *components;
   int wrap;   /* angles: modulo 2 pi */
   int y_down; /* the second coordinate of a trajectory points down (gravity along +y) */
-  const char *names[MAX_NAMES + 1];
 } plot_default;
 
 static const plot_default defaults[] = {
-    {.problem = "caraxis", /* report 2.4 section II.17.2: p = (x_l, y_l, x_r, y_r), q = p' */
-     .components = "1,2,3,4",
-     .names = {NULL, "x_l", "y_l", "x_r", "y_r", "x_l'", "y_l'", "x_r'", "y_r'", "λ_1", "λ_2"}},
-    {.problem = "andrews", /* Hairer & Wanner VII.7: the angles beta ... epsilon */
-     .components = "1-7",
-     .wrap = 1,
-     .names = {NULL, "β", "Θ", "γ", "Φ", "δ", "Ω", "ε"}},
-    {.problem = "crank", /* report 2.4 section II.19.2.1: p = (phi_1, phi_2, x_3), q_1..q_4 */
-     .components = "2-7,22-24",
-     .names = {NULL, "φ_1", "φ_2", "x_3", "q_1", "q_2", "q_3", "q_4", [22] = "λ_1", "λ_2", "λ_3"}},
-    {.problem = "pendulum", /* DESIGN: y = (x, y, vx, vy, F), y downwards */
-     .components = "1:2,1,2",
-     .y_down = 1,
-     .names = {NULL, "x", "y", "v_x", "v_y", "F"}},
-    {.problem = "dpendulum", /* DESIGN: y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2) */
-     .components = "1:2,3:4",
-     .y_down = 1,
-     .names = {NULL, "x_1", "y_1", "x_2", "y_2", "v_{x1}", "v_{y1}", "v_{x2}", "v_{y2}", "F_1",
-               "F_2"}},
+    /* report 2.4 section II.17.2: p = (x_l, y_l, x_r, y_r), q = p' */
+    {.problem = "caraxis", .first = "x_l", .components = "1,2,3,4"},
+    /* Hairer & Wanner VII.7: the angles beta ... epsilon */
+    {.problem = "andrews", .first = "beta", .components = "1-7", .wrap = 1},
+    /* report 2.4 section II.19.2.1: p = (phi_1, phi_2, x_3), q_1..q_4 and the multipliers */
+    {.problem = "crank", .first = "phi1", .components = "2-7,22-24"},
+    /* DESIGN: y = (x, y, vx, vy, F), y downwards */
+    {.problem = "pendulum", .first = "x", .components = "1:2,1,2", .y_down = 1},
+    /* DESIGN: y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2) */
+    {.problem = "dpendulum", .first = "x1", .components = "1:2,3:4", .y_down = 1},
 };
 
 typedef struct panel {
@@ -76,10 +69,11 @@ typedef struct plot_args {
   int points, wrap;
 } plot_args;
 
-static const plot_default *default_for(const char *problem)
+static const plot_default *default_for(const mbdae_problem *p)
 {
   for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
-    if (strcmp(defaults[i].problem, problem) == 0) {
+    if (strcmp(defaults[i].problem, mbdae_problem_name(p)) == 0 &&
+        strcmp(defaults[i].first, mbdae_problem_component(p, 0)) == 0) {
       return &defaults[i];
     }
   }
@@ -205,22 +199,23 @@ static int parse_components(const char *text, int neq, panel *panels, int max)
   return n;
 }
 
-static const char *name_of(const plot_default *d, int i)
+/* The name of component i (1-based), as the problem states it. */
+static const char *name_of(const mbdae_problem *p, int i)
 {
-  return (d && i <= MAX_NAMES) ? d->names[i] : NULL;
+  return mbdae_problem_component(p, i - 1);
 }
 
 /* "y_{4} = q_1" (gnuplot enhanced text), or "y_{4}" for a component without a name. */
-static void component_label(char *buf, size_t len, const plot_default *d, int i, int wrap)
+static void component_label(char *buf, size_t len, const mbdae_problem *p, int i, int wrap)
 {
-  const char *name = name_of(d, i);
+  const char *name = name_of(p, i);
   snprintf(buf, len, "y_{%d}%s%s%s", i, name ? " = " : "", name ? name : "", wrap ? " mod 2π" : "");
 }
 
 /* An axis of a trajectory: the name, else y_{i}. */
-static void axis_label(char *buf, size_t len, const plot_default *d, int i)
+static void axis_label(char *buf, size_t len, const mbdae_problem *p, int i)
 {
-  const char *name = name_of(d, i);
+  const char *name = name_of(p, i);
   if (name) {
     snprintf(buf, len, "%s", name);
   } else {
@@ -335,14 +330,14 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   for (int k = 0; k < npanels; k++) {
     const panel *pn = &panels[k];
     if (pn->x) { /* a path in the plane: equal scales */
-      axis_label(xlabel, sizeof xlabel, d, pn->x);
-      axis_label(ylabel, sizeof ylabel, d, pn->y);
+      axis_label(xlabel, sizeof xlabel, p, pn->x);
+      axis_label(ylabel, sizeof ylabel, p, pn->y);
       snprintf(title_text, sizeof title_text, "trajectory (%s, %s)%s", xlabel, ylabel,
                d && d->y_down ? ", gravity downwards" : "");
       fputs("set size ratio -1\n", out);
       fprintf(out, "set yrange [*:*] %s\n", d && d->y_down ? "reverse" : "noreverse");
     } else {
-      component_label(title_text, sizeof title_text, d, pn->y, wrap);
+      component_label(title_text, sizeof title_text, p, pn->y, wrap);
       snprintf(xlabel, sizeof xlabel, "t");
       ylabel[0] = '\0';
       fputs("set size noratio\nset yrange [*:*] noreverse\n", out);
@@ -394,7 +389,7 @@ int cmd_plot(int argc, char **argv)
     return EXIT_USAGE;
   }
   int neq = mbdae_problem_neq(p);
-  const plot_default *d = default_for(mbdae_problem_name(p));
+  const plot_default *d = default_for(p);
   const char *components = a.components ? a.components : (d ? d->components : "1");
   panel panels[MAX_PANELS];
   int npanels = parse_components(components, neq, panels, MAX_PANELS);
