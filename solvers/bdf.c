@@ -14,7 +14,7 @@
  * so the iteration matrix dF/dy + cj dF/dy' depends on h and k only through cj.
  *
  * Newton.  The corrector equation F(t, y, y'_pred + cj (y - y_pred)) = 0 is solved by a simplified
- * Newton iteration with the LU factors (solvers/lapack.h) of G = dF/dy + cj_old dF/dy' built from
+ * Newton iteration with the LU factors (solvers/linsys.h) of G = dF/dy + cj_old dF/dy' built from
  * the problem's analytic Jacobian.  G is kept across steps; while cj differs from cj_old each
  * correction is multiplied by 2 / (1 + cj/cj_old) (BCP ch. 5).  The rate
  * rho = (|d_m| / |d_0|)^(1/m) is observed; the iteration has converged when
@@ -78,6 +78,7 @@
 #include "dense.h"
 #include "driver.h"
 #include "lapack.h"
+#include "linsys.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -197,8 +198,7 @@ typedef struct bdf {
   double *wt0;                /* 1 / (rtol |y_n| + atol) */
   double *ewt;                /* wt0 with the index scaling for the current h */
   double *dfdy, *dfdyp;       /* Jacobian at the point of the last evaluation */
-  double *lu;                 /* LU factors of dfdy + cjold dfdyp */
-  int *ipiv;
+  mbdae_linsys lu;            /* dfdy + cjold dfdyp and its LU factors */
 
   /* stability limit (see stable_at) */
   double *eig_re, *eig_im;      /* finite eigenvalues of the pencil, Re <= 0 <= Im */
@@ -254,16 +254,21 @@ static void set_scaled_weights(bdf *s)
   }
 }
 
+/* All arrays in one allocation: the linear system's block first (aligned as malloc aligns), then
+ * the doubles. */
 static int allocate(bdf *s)
 {
   size_t n = (size_t)s->n;
   size_t lwork = (size_t)mbdae_ggev_lwork(s->n);
-  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 7 * n * n + lwork;
-  s->block = malloc(ndoubles * sizeof(double) + n * sizeof(int));
+  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 6 * n * n + lwork;
+  size_t lsbytes = mbdae_linsys_bytes(s->n, 0);
+  s->block = malloc(lsbytes + ndoubles * sizeof(double));
   if (!s->block) {
     return MBDAE_ERR_NOMEM;
   }
-  double *w = s->block;
+  mbdae_linsys_init(&s->lu, s->n, 0, s->block);
+  double *w = (double *)((char *)s->block + lsbytes);
+  memset(w, 0, ndoubles * sizeof(double));
   for (int j = 0; j < MAX_ORDER + 2; j++) {
     s->phi[j] = w;
     w += n;
@@ -277,10 +282,9 @@ static int allocate(bdf *s)
   w += 6 * n;
   s->dfdy = w;
   s->dfdyp = w + n * n;
-  s->lu = w + 2 * n * n;
-  s->ggev_a = w + 3 * n * n;
-  s->ggev_b = w + 4 * n * n;
-  w += 5 * n * n;
+  s->ggev_a = w + 2 * n * n;
+  s->ggev_b = w + 3 * n * n;
+  w += 4 * n * n;
   s->eig_re = w;
   s->eig_im = w + n;
   s->ggev_beta = w + 2 * n;
@@ -288,8 +292,6 @@ static int allocate(bdf *s)
   w += 3 * n + lwork;
   s->eig_dfdy = w;
   s->eig_dfdyp = w + n * n;
-  s->ipiv = (int *)(w + 2 * n * n);
-  memset(s->block, 0, ndoubles * sizeof(double));
   return 0;
 }
 
@@ -428,25 +430,21 @@ static void update_eigenvalues(bdf *s)
 /* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
 static int new_matrix(bdf *s)
 {
-  int n = s->n;
   s->st->njac++;
   s->st->nres_fd += mbdae_problem_jac_nres(s->p);
   int rc = mbdae_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
   if (rc != 0) {
     return rc;
   }
-  size_t nn = (size_t)n * (size_t)n;
-  for (size_t i = 0; i < nn; i++) {
-    s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
-  }
-  if (!mbdae_all_finite(nn, s->lu)) {
-    return MBDAE_RECOVERABLE;
+  rc = mbdae_linsys_factor(&s->lu, s->dfdy, s->dfdyp, s->cj);
+  if (rc == MBDAE_RECOVERABLE) {
+    return rc; /* not finite */
   }
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;
   update_eigenvalues(s);
-  return mbdae_lu_factor(n, s->lu, s->ipiv);
+  return rc;
 }
 
 /* Coefficients of the step from s->t with s->h and order s->k (BCP ch. 5), the
@@ -565,7 +563,7 @@ static int iterate(bdf *s, double pnorm)
     for (int i = 0; i < s->n; i++) {
       s->delta[i] *= scale;
     }
-    int rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+    int rc = mbdae_linsys_solve(&s->lu, s->delta);
     if (rc < 0) {
       return rc;
     }

@@ -35,14 +35,17 @@ typedef struct mbdae_linsys {
   int *ipiv;         /* pivot rows, 1-based as in dgetrf */
 } mbdae_linsys;
 
-/* Bytes of the block mbdae_linsys_init needs for order n (aligned as malloc aligns). */
+/* Bytes of the block mbdae_linsys_init needs for order n: a multiple of sizeof(double complex), so
+ * that blocks laid end to end in one allocation stay aligned. */
 size_t mbdae_linsys_bytes(int n, int is_complex);
 /* ls set up on mem (mbdae_linsys_bytes(n, is_complex) bytes, aligned for double complex). */
 void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem);
 
-/* Factor J + c M (a real system). */
+/* Factor J + c M (a real system).  Returns 0, MBDAE_ERR_SINGULAR for an exactly singular matrix,
+ * or MBDAE_RECOVERABLE when the matrix has a non-finite entry (nothing is factored: a new
+ * Jacobian or a smaller step may help). */
 int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c);
-/* Factor J + (sr + i si) M (a complex system). */
+/* Factor J + (sr + i si) M (a complex system); returns as mbdae_linsys_factor. */
 int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M, double sr,
                               double si);
 /* Solve with the factors of a real system: b is overwritten by x. */
