@@ -436,10 +436,11 @@ static int new_matrix(bdf *s)
   if (rc != 0) {
     return rc;
   }
-  rc = mbdae_linsys_factor(&s->lu, s->dfdy, s->dfdyp, s->cj);
-  if (rc == MBDAE_RECOVERABLE) {
-    return rc; /* not finite */
+  size_t nn = (size_t)s->n * (size_t)s->n;
+  if (!mbdae_all_finite(nn, s->dfdy) || !mbdae_all_finite(nn, s->dfdyp)) {
+    return MBDAE_RECOVERABLE;
   }
+  rc = mbdae_linsys_factor(&s->lu, s->dfdy, s->dfdyp, s->cj);
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;

@@ -36,20 +36,11 @@ void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem)
   ls->ipiv = (int *)(ls->re + ndoubles(n, is_complex));
 }
 
-/* x * 0 is 0 for finite x and NaN otherwise: a sum of these flags a non-finite entry in one
- * pass, without a branch per entry. */
-static int finite_sum(double zeros) { return zeros == 0.0; }
-
 int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c)
 {
   size_t nn = (size_t)ls->n * (size_t)ls->n;
-  double zeros = 0.0;
   for (size_t k = 0; k < nn; k++) {
     ls->re[k] = J[k] + c * M[k];
-    zeros += ls->re[k] * 0.0;
-  }
-  if (!finite_sum(zeros)) {
-    return MBDAE_RECOVERABLE;
   }
   return ls->lapack ? mbdae_lu_factor(ls->n, ls->re, ls->ipiv)
                     : mbdae_small_lu_factor(ls->n, ls->re, ls->ipiv);
@@ -59,21 +50,15 @@ int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M
                               double si)
 {
   size_t nn = (size_t)ls->n * (size_t)ls->n;
-  double zeros = 0.0;
   if (ls->lapack) {
     for (size_t k = 0; k < nn; k++) {
       ls->z[k] = CMPLX(J[k] + sr * M[k], si * M[k]);
-      zeros += creal(ls->z[k]) * 0.0 + cimag(ls->z[k]) * 0.0;
     }
-    return finite_sum(zeros) ? mbdae_zlu_factor(ls->n, ls->z, ls->ipiv) : MBDAE_RECOVERABLE;
+    return mbdae_zlu_factor(ls->n, ls->z, ls->ipiv);
   }
   for (size_t k = 0; k < nn; k++) {
     ls->re[k] = J[k] + sr * M[k];
     ls->im[k] = si * M[k];
-    zeros += ls->re[k] * 0.0 + ls->im[k] * 0.0;
-  }
-  if (!finite_sum(zeros)) {
-    return MBDAE_RECOVERABLE;
   }
   return mbdae_small_zlu_factor(ls->n, ls->re, ls->im, ls->ipiv);
 }

@@ -41,11 +41,11 @@ size_t mbdae_linsys_bytes(int n, int is_complex);
 /* ls set up on mem (mbdae_linsys_bytes(n, is_complex) bytes, aligned for double complex). */
 void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem);
 
-/* Factor J + c M (a real system).  Returns 0, MBDAE_ERR_SINGULAR for an exactly singular matrix,
- * or MBDAE_RECOVERABLE when the matrix has a non-finite entry (nothing is factored: a new
- * Jacobian or a smaller step may help). */
+/* Factor J + c M (a real system): 0, or MBDAE_ERR_SINGULAR for an exactly singular matrix.  The
+ * entries are not checked for finiteness (a pass over them cost as much as forming the matrix):
+ * the solvers check the Jacobian, or see the NaN in their Newton iterates. */
 int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c);
-/* Factor J + (sr + i si) M (a complex system); returns as mbdae_linsys_factor. */
+/* Factor J + (sr + i si) M (a complex system). */
 int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M, double sr,
                               double si);
 /* Solve with the factors of a real system: b is overwritten by x. */

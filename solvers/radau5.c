@@ -695,12 +695,12 @@ static void prepare(void *m, double t, double h, driver_report *rep)
     return;
   }
   int rc = factorize(s, h);
-  if (rc == MBDAE_ERR_SINGULAR || rc == MBDAE_RECOVERABLE) { /* singular, or not finite */
+  if (rc == MBDAE_ERR_SINGULAR) {
     rep->outcome = DRIVER_RETRY;
     if (++s->nsing >= MAX_SINGULAR) {
       rep->outcome = DRIVER_FAILED;
-      mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR,
-                           "iteration matrix singular or not finite %d times in a row", s->nsing);
+      mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "iteration matrix singular %d times in a row",
+                           s->nsing);
     }
     rep->hnew = h * FAIL_FACTOR;
     s->reject = 1;

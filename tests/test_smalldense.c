@@ -2,8 +2,6 @@
  * against LAPACK (solvers/lapack.h): on random matrices n = 1..40, on the iteration matrices of
  * the test problems (E1 = J + (gamma/h) M and E2 = J + ((alpha + i beta)/h) M of Radau IIA at the
  * initial values and at a perturbed point, h = 1e-2 and 1e-5), and on singular matrices.
- * The layer refuses a matrix with an infinite or NaN entry (MBDAE_RECOVERABLE) on both sides of
- * the crossover, also when only the complex shift makes an entry overflow.
  * For each: the same status as LAPACK; the same pivot rows unless LAPACK's row was within
  * rounding of a tie; a normwise residual ||A x - b|| / (||A|| ||x||) below 100 eps; a growth
  * factor max |U| / max |A| within a factor 2 of LAPACK's. */
@@ -440,52 +438,12 @@ static void crossover_cases(void)
   }
 }
 
-/* One non-finite entry of J + c M (or J + s M) through the layer: MBDAE_RECOVERABLE. */
-static void check_not_finite(int n, int is_complex, double *J, const double *M, double sr,
-                             double si)
-{
-  void *mem = malloc(mbdae_linsys_bytes(n, is_complex));
-  mbdae_linsys ls;
-  mbdae_linsys_init(&ls, n, is_complex, mem);
-  int rc = is_complex ? mbdae_linsys_factor_shift(&ls, J, M, sr, si)
-                      : mbdae_linsys_factor(&ls, J, M, sr);
-  CHECK(rc == MBDAE_RECOVERABLE, "not finite, n=%d complex %d: %d", n, is_complex, rc);
-  free(mem);
-}
-
-/* Matrices with an Inf or NaN entry in J, or an entry of M that the shift makes overflow, at
- * n = 5 (the kernel) and n = MBDAE_SMALL_MAX_N + 1 (LAPACK). */
-static void not_finite_cases(void)
-{
-  const int sizes[] = {5, MBDAE_SMALL_MAX_N + 1};
-  for (int t = 0; t < 2; t++) {
-    int n = sizes[t];
-    size_t nn = (size_t)n * (size_t)n;
-    double *J = malloc(2 * nn * sizeof *J), *M = J + nn;
-    fill_random(2 * nn, J);
-    size_t at = nn / 2 + 1; /* an off-diagonal entry */
-    for (int is_complex = 0; is_complex <= 1; is_complex++) {
-      double keep = J[at];
-      J[at] = INFINITY;
-      check_not_finite(n, is_complex, J, M, 1.0, 1.0);
-      J[at] = NAN;
-      check_not_finite(n, is_complex, J, M, 1.0, 1.0);
-      J[at] = keep;
-      M[at] = DBL_MAX;
-      check_not_finite(n, is_complex, J, M, is_complex ? 0.0 : 4.0, 4.0); /* c M overflows */
-      M[at] = 0.5;
-    }
-    free(J);
-  }
-}
-
 int main(void)
 {
   random_cases();
   problem_cases();
   singular_cases();
   crossover_cases();
-  not_finite_cases();
   printf("worst residual %.3g eps, worst growth ratio to LAPACK %.3g, %d pivot ties\n",
          worst_residual / DBL_EPSILON, worst_growth_ratio, pivot_ties);
   return check_summary("test_smalldense");
