@@ -503,13 +503,24 @@ static int solve_corrections(radau *s)
   return rc != 0 ? rc : mbdae_linsys_solve_shift(&s->e2, s->g[1], s->g[2]);
 }
 
-/* The RMS norm of the corrections dV in the weights scal. */
-static double increment_norm(const radau *s, const double *scal)
+/* The RMS norms of the corrections dV in the error weights scal (*plain) and in the Newton
+ * weights nscal (*strict), in one pass over dV (each sum in the order of sum_squares). */
+static void increment_norms(const radau *s, double *plain, double *strict)
 {
-  int n = s->n;
-  return sqrt((sum_squares(n, s->g[0], scal) + sum_squares(n, s->g[1], scal) +
-               sum_squares(n, s->g[2], scal)) /
-              (NSTAGE * n));
+  double sum[NSTAGE], sum_strict[NSTAGE];
+  for (int i = 0; i < NSTAGE; i++) {
+    const double *g = s->g[i];
+    double a = 0.0, b = 0.0;
+    for (int k = 0; k < s->n; k++) {
+      double q = g[k] / s->scal[k], r = g[k] / s->nscal[k];
+      a += q * q;
+      b += r * r;
+    }
+    sum[i] = a;
+    sum_strict[i] = b;
+  }
+  *plain = sqrt((sum[0] + sum[1] + sum[2]) / (NSTAGE * s->n));
+  *strict = sqrt((sum_strict[0] + sum_strict[1] + sum_strict[2]) / (NSTAGE * s->n));
 }
 
 /* RADAU5's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
@@ -571,7 +582,8 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       return rc;
     }
     newt++;
-    double dyno = increment_norm(s, s->scal), dyno_strict = increment_norm(s, s->nscal);
+    double dyno, dyno_strict;
+    increment_norms(s, &dyno, &dyno_strict);
     if (polishing) {
       if (!(dyno_strict <= POLISH_CONTRACTION * dyno_strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -616,12 +628,18 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   for (int k = 0; k < n; k++) {
     s->err[k] = yp[k] + (tb->d[0] * s->z[0][k] + tb->d[1] * s->z[1][k] + tb->d[2] * s->z[2][k]) / h;
   }
-  for (int i = 0; i < n; i++) {
-    double sum = 0.0;
-    for (int j = 0; j < n; j++) {
-      sum += MBDAE_AT(s->dfdyp, n, i, j) * s->err[j];
+  /* mq = M err by columns, skipping the zero columns of M (the algebraic variables); each
+   * mq[i] sums its terms in the order of j as a row-by-row product would */
+  memset(s->mq, 0, sizeof(double) * (size_t)n);
+  for (int j = 0; j < n; j++) {
+    if (!s->differential[j]) {
+      continue;
     }
-    s->mq[i] = sum;
+    double ej = s->err[j];
+    const double *mj = s->dfdyp + (size_t)j * (size_t)n;
+    for (int i = 0; i < n; i++) {
+      s->mq[i] += mj[i] * ej;
+    }
   }
   memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
   int rc = mbdae_linsys_solve(&s->e1, s->err);
