@@ -14,7 +14,7 @@
  * so the iteration matrix dF/dy + cj dF/dy' depends on h and k only through cj.
  *
  * Newton.  The corrector equation F(t, y, y'_pred + cj (y - y_pred)) = 0 is solved by a simplified
- * Newton iteration with the LU factors (solvers/lapack.h) of G = dF/dy + cj_old dF/dy' built from
+ * Newton iteration with the LU factors (solvers/linsys.h) of G = dF/dy + cj_old dF/dy' built from
  * the problem's analytic Jacobian.  G is kept across steps; while cj differs from cj_old each
  * correction is multiplied by 2 / (1 + cj/cj_old) (BCP ch. 5).  The rate
  * rho = (|d_m| / |d_0|)^(1/m) is observed; the iteration has converged when
@@ -43,7 +43,8 @@
  * step).  The error test alone lets h grow into that range; the mode grows until the test fails,
  * the order collapses and climbs again: at rtol = 1e-4 the crank took 2.7 times the steps of
  * order 2 alone, with wrong elastic accelerations at tend.  So the eigenvalues lambda of the
- * pencil (dF/dy, -dF/dy') are computed (LAPACK dggev) with a new Jacobian (see EIG_REFRESH), and
+ * pencil (dF/dy, -dF/dy') of a new Jacobian (see EIG_REFRESH) are computed (LAPACK dggev) when
+ * the order or the step is about to rise above the step just taken (see refresh_before_rise), and
  * the order and step chosen for accuracy after an accepted step are kept only if no mode is
  * amplified by more than GROWTH_MAX per step (constant-step characteristic polynomial at
  * z = h lambda, Schur-Cohn test).  Otherwise that order with its step cut to the stability limit
@@ -78,6 +79,7 @@
 #include "dense.h"
 #include "driver.h"
 #include "lapack.h"
+#include "linsys.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -159,7 +161,10 @@ static const double STABLE_SEARCH_MIN = 0.1;
  * Jacobian took 4 times the instructions of the code without the limit on Andrews' problem and
  * 2.4 times on the slider crank (rtol 1e-7); with these settings, +37% on Andrews, +34% on the
  * car axis and the double pendulum, +14% on the pendulum, +7% on the crank (1e-6), at unchanged
- * results (callgrind). */
+ * results (callgrind).  Computed only before a rise (refresh_before_rise), the QZ iterations
+ * went from 88 to 0 calls on the car axis at 1e-10 (-15% instructions), 54 to 21 at 1e-7 (-19%),
+ * 852 to 213 on the pendulum at 1e-7 (-11%); Andrews 1e-10 -32%, double pendulum 1e-10 -26%;
+ * every count of the five problems at 1e-4, 1e-7, 1e-10 unchanged. */
 static const double EIG_REFRESH = 0.01;
 enum { EIG_MIN_STEPS = 20 };
 
@@ -197,13 +202,13 @@ typedef struct bdf {
   double *wt0;                /* 1 / (rtol |y_n| + atol) */
   double *ewt;                /* wt0 with the index scaling for the current h */
   double *dfdy, *dfdyp;       /* Jacobian at the point of the last evaluation */
-  double *lu;                 /* LU factors of dfdy + cjold dfdyp */
-  int *ipiv;
+  mbdae_linsys lu;            /* dfdy + cjold dfdyp and its LU factors */
 
   /* stability limit (see stable_at) */
   double *eig_re, *eig_im;      /* finite eigenvalues of the pencil, Re <= 0 <= Im */
   int neig;                     /* how many */
   int have_eig;                 /* 1 once computed (or attempted) */
+  int eig_pending;              /* 1: due for eig_dfdy, eig_dfdyp, not yet computed */
   long eig_step;                /* accepted steps at that computation */
   double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from */
   double eig_jmax;              /* its largest entry */
@@ -254,16 +259,21 @@ static void set_scaled_weights(bdf *s)
   }
 }
 
+/* All arrays in one allocation: the linear system's block first (aligned as malloc aligns), then
+ * the doubles. */
 static int allocate(bdf *s)
 {
   size_t n = (size_t)s->n;
   size_t lwork = (size_t)mbdae_ggev_lwork(s->n);
-  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 7 * n * n + lwork;
-  s->block = malloc(ndoubles * sizeof(double) + n * sizeof(int));
+  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 6 * n * n + lwork;
+  size_t lsbytes = mbdae_linsys_bytes(s->n, 0);
+  s->block = malloc(lsbytes + ndoubles * sizeof(double));
   if (!s->block) {
     return MBDAE_ERR_NOMEM;
   }
-  double *w = s->block;
+  mbdae_linsys_init(&s->lu, s->n, 0, s->block);
+  double *w = (double *)((char *)s->block + lsbytes);
+  memset(w, 0, ndoubles * sizeof(double));
   for (int j = 0; j < MAX_ORDER + 2; j++) {
     s->phi[j] = w;
     w += n;
@@ -277,10 +287,9 @@ static int allocate(bdf *s)
   w += 6 * n;
   s->dfdy = w;
   s->dfdyp = w + n * n;
-  s->lu = w + 2 * n * n;
-  s->ggev_a = w + 3 * n * n;
-  s->ggev_b = w + 4 * n * n;
-  w += 5 * n * n;
+  s->ggev_a = w + 2 * n * n;
+  s->ggev_b = w + 3 * n * n;
+  w += 4 * n * n;
   s->eig_re = w;
   s->eig_im = w + n;
   s->ggev_beta = w + 2 * n;
@@ -288,8 +297,6 @@ static int allocate(bdf *s)
   w += 3 * n + lwork;
   s->eig_dfdy = w;
   s->eig_dfdyp = w + n * n;
-  s->ipiv = (int *)(w + 2 * n * n);
-  memset(s->block, 0, ndoubles * sizeof(double));
   return 0;
 }
 
@@ -374,10 +381,39 @@ static int stable_at(const bdf *s, int k, double h)
 }
 
 /* Eigenvalues lambda of the linearized DAE, dF/dy v + lambda dF/dy' v = 0, i.e. of the pencil
- * (dF/dy, -dF/dy') of a new Jacobian (unless it is close to the last one, see EIG_REFRESH): the
- * finite ones, one of each conjugate pair, real parts clipped to <= 0 (see stable_at).  Without
- * them (QZ failed) no order is limited. */
-static void update_eigenvalues(bdf *s)
+ * (dF/dy, -dF/dy') kept by mark_eigenvalues: the finite ones, one of each conjugate pair, real
+ * parts clipped to <= 0 (see stable_at).  Without them (QZ failed) no order is limited. */
+static void compute_eigenvalues(bdf *s)
+{
+  size_t nn = (size_t)s->n * (size_t)s->n;
+  s->eig_pending = 0;
+  for (size_t i = 0; i < nn; i++) {
+    s->ggev_a[i] = s->eig_dfdy[i];
+    s->ggev_b[i] = -s->eig_dfdyp[i];
+  }
+  s->neig = 0;
+  if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
+      0) {
+    return;
+  }
+  for (int j = 0; j < s->n; j++) {
+    if (s->eig_im[j] < 0.0 || s->ggev_beta[j] == 0.0) {
+      continue; /* the second of a conjugate pair, or infinite */
+    }
+    double re = s->eig_re[j] / s->ggev_beta[j], im = s->eig_im[j] / s->ggev_beta[j];
+    if (!isfinite(re) || !isfinite(im)) {
+      continue;
+    }
+    s->eig_re[s->neig] = fmin(re, 0.0);
+    s->eig_im[s->neig] = fabs(im);
+    s->neig++;
+  }
+}
+
+/* The eigenvalues are due for the new Jacobian (unless it is close to the one they were last due
+ * for, see EIG_REFRESH): it is kept, and compute_eigenvalues runs when a step-size or order
+ * decision needs them (see refresh_before_rise). */
+static void mark_eigenvalues(bdf *s)
 {
   size_t nn = (size_t)s->n * (size_t)s->n;
   if (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS) {
@@ -402,51 +438,41 @@ static void update_eigenvalues(bdf *s)
   for (size_t i = 0; i < nn; i++) {
     s->eig_jmax = fmax(s->eig_jmax, fmax(fabs(s->dfdy[i]), fabs(s->dfdyp[i])));
   }
-  for (size_t i = 0; i < nn; i++) {
-    s->ggev_a[i] = s->dfdy[i];
-    s->ggev_b[i] = -s->dfdyp[i];
-  }
-  s->neig = 0;
-  if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
-      0) {
-    return;
-  }
-  for (int j = 0; j < s->n; j++) {
-    if (s->eig_im[j] < 0.0 || s->ggev_beta[j] == 0.0) {
-      continue; /* the second of a conjugate pair, or infinite */
-    }
-    double re = s->eig_re[j] / s->ggev_beta[j], im = s->eig_im[j] / s->ggev_beta[j];
-    if (!isfinite(re) || !isfinite(im)) {
-      continue;
-    }
-    s->eig_re[s->neig] = fmin(re, 0.0);
-    s->eig_im[s->neig] = fabs(im);
-    s->neig++;
+  s->eig_pending = 1;
+}
+
+/* Before the stability test of order k at step h after an accepted step of order kused and size
+ * s->h: new eigenvalues, if due, only when k or h rise above the step just taken.  At the same
+ * order and a step no larger the last eigenvalues answer: the stiff modes move with the geometry,
+ * slowly against the step, and a step the error test has just accepted at that order and size
+ * showed no growth; an instability that does develop there still shows in the error test. */
+static void refresh_before_rise(bdf *s, int k, int kused, double h)
+{
+  if (s->eig_pending && k > 2 && (k > kused || h > s->h)) {
+    compute_eigenvalues(s);
   }
 }
 
 /* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
 static int new_matrix(bdf *s)
 {
-  int n = s->n;
   s->st->njac++;
   s->st->nres_fd += mbdae_problem_jac_nres(s->p);
   int rc = mbdae_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
   if (rc != 0) {
     return rc;
   }
-  size_t nn = (size_t)n * (size_t)n;
-  for (size_t i = 0; i < nn; i++) {
-    s->lu[i] = s->dfdy[i] + s->cj * s->dfdyp[i];
-  }
-  if (!mbdae_all_finite(nn, s->lu)) {
+  rc = mbdae_linsys_factor(&s->lu, s->dfdy, s->dfdyp, s->cj);
+  /* a non-finite entry of dF/dy + cj dF/dy' stays non-finite through the elimination (it is
+   * only scaled and subtracted from), so one pass over the factors finds it */
+  if (rc == 0 && !mbdae_all_finite((size_t)s->n * (size_t)s->n, s->lu.re)) {
     return MBDAE_RECOVERABLE;
   }
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;
-  update_eigenvalues(s);
-  return mbdae_lu_factor(n, s->lu, s->ipiv);
+  mark_eigenvalues(s);
+  return rc;
 }
 
 /* Coefficients of the step from s->t with s->h and order s->k (BCP ch. 5), the
@@ -565,7 +591,7 @@ static int iterate(bdf *s, double pnorm)
     for (int i = 0; i < s->n; i++) {
       s->delta[i] *= scale;
     }
-    int rc = mbdae_lu_solve(s->n, s->lu, s->ipiv, s->delta);
+    int rc = mbdae_linsys_solve(&s->lu, s->delta);
     if (rc < 0) {
       return rc;
     }
@@ -738,8 +764,11 @@ static void accept_step(bdf *s)
   if (s->knew == k - 1 || k == MAX_ORDER) {
     s->phase = 1;
   }
-  if (s->phase == 0 && !stable_at(s, k + 1, 2.0 * s->h)) {
-    s->phase = 1;
+  if (s->phase == 0) {
+    refresh_before_rise(s, k + 1, k, 2.0 * s->h);
+    if (!stable_at(s, k + 1, 2.0 * s->h)) {
+      s->phase = 1;
+    }
   }
   double hnew = s->h;
   if (s->phase == 0) {
@@ -769,7 +798,11 @@ static void accept_step(bdf *s)
       }
     }
     hnew = next_step(s->h, s->est, s->k);
+    refresh_before_rise(s, s->k, k, hnew);
     if (!stable_at(s, s->k, hnew)) {
+      if (s->eig_pending) {
+        compute_eigenvalues(s); /* the choice among orders needs them */
+      }
       choose_stable(s, k, &hnew);
     }
   }

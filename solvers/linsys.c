@@ -19,7 +19,9 @@ static size_t ndoubles(int n, int is_complex)
 
 size_t mbdae_linsys_bytes(int n, int is_complex)
 {
-  return ndoubles(n, is_complex) * sizeof(double) + (size_t)n * sizeof(int);
+  size_t bytes = ndoubles(n, is_complex) * sizeof(double) + (size_t)n * sizeof(int);
+  size_t align = sizeof(double complex);
+  return (bytes + align - 1) / align * align;
 }
 
 void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem)

@@ -35,12 +35,15 @@ typedef struct mbdae_linsys {
   int *ipiv;         /* pivot rows, 1-based as in dgetrf */
 } mbdae_linsys;
 
-/* Bytes of the block mbdae_linsys_init needs for order n (aligned as malloc aligns). */
+/* Bytes of the block mbdae_linsys_init needs for order n: a multiple of sizeof(double complex), so
+ * that blocks laid end to end in one allocation stay aligned. */
 size_t mbdae_linsys_bytes(int n, int is_complex);
 /* ls set up on mem (mbdae_linsys_bytes(n, is_complex) bytes, aligned for double complex). */
 void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem);
 
-/* Factor J + c M (a real system). */
+/* Factor J + c M (a real system): 0, or MBDAE_ERR_SINGULAR for an exactly singular matrix.  The
+ * entries are not checked for finiteness (a pass over them cost as much as forming the matrix):
+ * the solvers check the Jacobian, or see the NaN in their Newton iterates. */
 int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c);
 /* Factor J + (sr + i si) M (a complex system). */
 int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M, double sr,

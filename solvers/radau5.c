@@ -25,15 +25,16 @@
  *   E1 dV_1 = -(T^{-1} G)_1,                                 E1 = (gamma/h) M + J,
  *   E2 (dV_2 + i dV_3) = -((T^{-1} G)_2 + i (T^{-1} G)_3),   E2 = ((alpha + i beta)/h) M + J,
  *
- * factored through solvers/lapack.h.  The convergence rate theta, the stopping test
- * faccon ||dV|| <= fnewt, the step reduction when divergence is predicted, the Jacobian reuse while
- * theta <= 0.001 and the factorization reuse while 1 <= h_new/h <= 1.2 are those of RADAU5.  One
- * addition: in runs of many steps the Newton error of the differential components (those whose
- * derivative enters F) is held to a total budget (set_weights, newton), because RADAU5's test,
- * with the index-scaled weights, lets the velocity errors of an index-3 mechanical system add up
- * like T^2/h^2 (the pendulum over 100 s stalls at scd 3 for any tolerance).
- * Starting values: the collocation polynomial of the previous step, extrapolated; before the first
- * accepted step the linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from Z = 0).
+ * factored through the linear-system layer (solvers/linsys.h).  The convergence rate theta, the
+ * stopping test faccon ||dV|| <= fnewt, the step reduction when divergence is predicted, the
+ * Jacobian reuse while theta <= 0.001 and the factorization reuse while 1 <= h_new/h <= 1.2 are
+ * those of RADAU5.  One addition: in runs of many steps the Newton error of the differential
+ * components (those whose derivative enters F) is held to a total budget (set_weights, newton),
+ * because RADAU5's test, with the index-scaled weights, lets the velocity errors of an index-3
+ * mechanical system add up like T^2/h^2 (the pendulum over 100 s stalls at scd 3 for any
+ * tolerance). Starting values: the collocation polynomial of the previous step, extrapolated;
+ * before the first accepted step the linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from
+ * Z = 0).
  *
  * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 has the weight
  * b^_0 = gamma_0 = 1/gamma on y'_n and order 3; with e = A^{-T} (b^ - b) its raw estimate is
@@ -85,7 +86,7 @@
 
 #include "dense.h"
 #include "driver.h"
-#include "lapack.h"
+#include "linsys.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -147,19 +148,17 @@ typedef struct radau {
   const mbdae_problem *p;
   int n;
   tableau tb;
-  mbdae_tolerance tol; /* RADAU5's internal tolerances rtol', atol' (factor 1) */
-  double fnewt;        /* Newton stopping tolerance */
-  const int *index;    /* differentiation index per variable */
-  double *dfdy;        /* J = dF/dy at the last Jacobian point */
-  double *dfdyp;       /* M = dF/dy' at the last Jacobian point */
-  double *e1;          /* LU factors of E1 */
-  double complex *e2;  /* LU factors of E2 */
-  int *ipiv1, *ipiv2;
+  mbdae_tolerance tol;    /* RADAU5's internal tolerances rtol', atol' (factor 1) */
+  double fnewt;           /* Newton stopping tolerance */
+  const int *index;       /* differentiation index per variable */
+  double *dfdy;           /* J = dF/dy at the last Jacobian point */
+  double *dfdyp;          /* M = dF/dy' at the last Jacobian point */
+  mbdae_linsys e1;        /* E1 and its factors */
+  mbdae_linsys e2;        /* E2 and its factors */
   double *z[NSTAGE];      /* stage increments Z_i */
   double *v[NSTAGE];      /* transformed increments V = T^{-1} Z */
   double *w[NSTAGE];      /* stage derivatives W_i */
   double *g[NSTAGE];      /* stage residuals, then the Newton corrections dV */
-  double complex *zrhs;   /* right-hand side / solution of the complex system */
   double *ystage;         /* y_n + Z_i */
   double *scal;           /* error weights sc_i (index-scaled) */
   double *nscal;          /* weights of the Newton stopping test (see set_weights) */
@@ -324,26 +323,25 @@ static double *take(double **cursor, size_t count)
   return piece;
 }
 
-/* All work arrays of a run in one allocation: complex first, then double, then int, so that each
- * part stays aligned for its type. */
+/* All work arrays of a run in one allocation: the two linear systems first (their blocks keep
+ * the alignment of double complex), then double, then int, so that each part stays aligned for
+ * its type. */
 static int workspace_alloc(radau *s)
 {
   size_t n = (size_t)s->n, nn = n * n;
-  size_t ncomplex = nn + n;                         /* e2, zrhs */
-  size_t ndouble = 3 * nn + 5 * NSTAGE * n + 6 * n; /* as handed out below */
-  size_t nint = 3 * n;                              /* ipiv1, ipiv2, differential */
-  char *mem =
-      malloc(ncomplex * sizeof(double complex) + ndouble * sizeof(double) + nint * sizeof(int));
+  size_t bytes1 = mbdae_linsys_bytes(s->n, 0), bytes2 = mbdae_linsys_bytes(s->n, 1);
+  size_t ndouble = 2 * nn + 5 * NSTAGE * n + 6 * n; /* as handed out below */
+  size_t nint = n;                                  /* differential */
+  char *mem = malloc(bytes1 + bytes2 + ndouble * sizeof(double) + nint * sizeof(int));
   if (!mem) {
     return MBDAE_ERR_NOMEM;
   }
   s->block = mem;
-  s->e2 = (double complex *)mem;
-  s->zrhs = s->e2 + nn;
-  double *cursor = (double *)(s->zrhs + n);
+  mbdae_linsys_init(&s->e1, s->n, 0, mem);
+  mbdae_linsys_init(&s->e2, s->n, 1, mem + bytes1);
+  double *cursor = (double *)(mem + bytes1 + bytes2);
   s->dfdy = take(&cursor, nn);
   s->dfdyp = take(&cursor, nn);
-  s->e1 = take(&cursor, nn);
   for (int i = 0; i < NSTAGE; i++) {
     s->z[i] = take(&cursor, n);
     s->v[i] = take(&cursor, n);
@@ -357,9 +355,7 @@ static int workspace_alloc(radau *s)
   s->err = take(&cursor, n);
   s->mq = take(&cursor, n);
   s->cont_y = take(&cursor, n);
-  s->ipiv1 = (int *)cursor;
-  s->ipiv2 = s->ipiv1 + n;
-  s->differential = s->ipiv2 + n;
+  s->differential = (int *)cursor;
   return 0;
 }
 
@@ -368,16 +364,10 @@ static int workspace_alloc(radau *s)
 /* E1 = (gamma/h) M + J and E2 = ((alpha + i beta)/h) M + J, factored. */
 static int factorize(radau *s, double h)
 {
-  size_t nn = (size_t)s->n * (size_t)s->n;
-  double fr = s->tb.gamma / h;
-  double complex fc = (s->tb.alpha + I * s->tb.beta) / h;
-  for (size_t k = 0; k < nn; k++) {
-    s->e1[k] = fr * s->dfdyp[k] + s->dfdy[k];
-    s->e2[k] = fc * s->dfdyp[k] + s->dfdy[k];
-  }
-  int rc = mbdae_lu_factor(s->n, s->e1, s->ipiv1);
+  const tableau *tb = &s->tb;
+  int rc = mbdae_linsys_factor(&s->e1, s->dfdy, s->dfdyp, tb->gamma / h);
   if (rc == 0) {
-    rc = mbdae_zlu_factor(s->n, s->e2, s->ipiv2);
+    rc = mbdae_linsys_factor_shift(&s->e2, s->dfdy, s->dfdyp, tb->alpha / h, tb->beta / h);
   }
   return rc;
 }
@@ -506,34 +496,31 @@ static int stage_residuals(radau *s, double t, double h, const double *y)
 }
 
 /* The Newton corrections in place of the right-hand sides: E1 dV_1 = g_1 and
- * E2 (dV_2 + i dV_3) = g_2 + i g_3.  Returns 0 or a LAPACK error. */
+ * E2 (dV_2 + i dV_3) = g_2 + i g_3.  Returns 0 or a negative code. */
 static int solve_corrections(radau *s)
 {
-  int n = s->n;
-  int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->g[0]);
-  for (int k = 0; k < n; k++) {
-    s->zrhs[k] = s->g[1][k] + I * s->g[2][k];
-  }
-  if (rc == 0) {
-    rc = mbdae_zlu_solve(n, s->e2, s->ipiv2, s->zrhs);
-  }
-  if (rc != 0) {
-    return rc;
-  }
-  for (int k = 0; k < n; k++) {
-    s->g[1][k] = creal(s->zrhs[k]);
-    s->g[2][k] = cimag(s->zrhs[k]);
-  }
-  return 0;
+  int rc = mbdae_linsys_solve(&s->e1, s->g[0]);
+  return rc != 0 ? rc : mbdae_linsys_solve_shift(&s->e2, s->g[1], s->g[2]);
 }
 
-/* The RMS norm of the corrections dV in the weights scal. */
-static double increment_norm(const radau *s, const double *scal)
+/* The RMS norms of the corrections dV in the error weights scal (*plain) and in the Newton
+ * weights nscal (*strict), in one pass over dV (each sum in the order of sum_squares). */
+static void increment_norms(const radau *s, double *plain, double *strict)
 {
-  int n = s->n;
-  return sqrt((sum_squares(n, s->g[0], scal) + sum_squares(n, s->g[1], scal) +
-               sum_squares(n, s->g[2], scal)) /
-              (NSTAGE * n));
+  double sum[NSTAGE], sum_strict[NSTAGE];
+  for (int i = 0; i < NSTAGE; i++) {
+    const double *g = s->g[i];
+    double a = 0.0, b = 0.0;
+    for (int k = 0; k < s->n; k++) {
+      double q = g[k] / s->scal[k], r = g[k] / s->nscal[k];
+      a += q * q;
+      b += r * r;
+    }
+    sum[i] = a;
+    sum_strict[i] = b;
+  }
+  *plain = sqrt((sum[0] + sum[1] + sum[2]) / (NSTAGE * s->n));
+  *strict = sqrt((sum_strict[0] + sum_strict[1] + sum_strict[2]) / (NSTAGE * s->n));
 }
 
 /* RADAU5's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
@@ -595,7 +582,8 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
       return rc;
     }
     newt++;
-    double dyno = increment_norm(s, s->scal), dyno_strict = increment_norm(s, s->nscal);
+    double dyno, dyno_strict;
+    increment_norms(s, &dyno, &dyno_strict);
     if (polishing) {
       if (!(dyno_strict <= POLISH_CONTRACTION * dyno_strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -640,15 +628,21 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   for (int k = 0; k < n; k++) {
     s->err[k] = yp[k] + (tb->d[0] * s->z[0][k] + tb->d[1] * s->z[1][k] + tb->d[2] * s->z[2][k]) / h;
   }
-  for (int i = 0; i < n; i++) {
-    double sum = 0.0;
-    for (int j = 0; j < n; j++) {
-      sum += MBDAE_AT(s->dfdyp, n, i, j) * s->err[j];
+  /* mq = M err by columns, skipping the zero columns of M (the algebraic variables); each
+   * mq[i] sums its terms in the order of j as a row-by-row product would */
+  memset(s->mq, 0, sizeof(double) * (size_t)n);
+  for (int j = 0; j < n; j++) {
+    if (!s->differential[j]) {
+      continue;
     }
-    s->mq[i] = sum;
+    double ej = s->err[j];
+    const double *mj = s->dfdyp + (size_t)j * (size_t)n;
+    for (int i = 0; i < n; i++) {
+      s->mq[i] += mj[i] * ej;
+    }
   }
   memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
-  int rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->err);
+  int rc = mbdae_linsys_solve(&s->e1, s->err);
   if (rc != 0) {
     return rc;
   }
@@ -667,7 +661,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
-      rc = mbdae_lu_solve(n, s->e1, s->ipiv1, s->err);
+      rc = mbdae_linsys_solve(&s->e1, s->err);
       if (rc != 0) {
         return rc;
       }

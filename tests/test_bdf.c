@@ -16,7 +16,8 @@
  *   (least-squares slope at least 0.9), and at rtol = 1e-12, below the floor of the local
  *   tolerance, the slider crank still runs at orders 3-5 in a bounded number of steps;
  * - hmax is respected, output at t0 and tend is exact;
- * - a run stopped by max_steps fails cleanly, with "t = " and "h = " in the message. */
+ * - a run stopped by max_steps fails cleanly, with "t = " and "h = " in the message;
+ * - a Jacobian with a NaN entry is never factored (nlu stays 0) and the run fails cleanly. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -347,6 +348,68 @@ static void test_failure_path(void)
   mbdae_problem_destroy(p);
 }
 
+/* A decay y' = -y whose Jacobian has a NaN in dF/dy: a user's bug.  bdf must not factor it
+ * (the factorization would count, and Newton would run on NaN): the step is retried smaller with a
+ * new Jacobian, which stays NaN, and the run ends with a clean failure. */
+static int nan_init(void *ctx, double *y0, double *yp0)
+{
+  (void)ctx;
+  y0[0] = 1.0;
+  yp0[0] = -1.0;
+  return 0;
+}
+
+static int nan_res(void *ctx, double t, const double *y, const double *yp, double *res)
+{
+  (void)ctx, (void)t;
+  res[0] = yp[0] + y[0];
+  return 0;
+}
+
+static int nan_jac(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                   double *dfdyp)
+{
+  (void)ctx, (void)t, (void)y, (void)yp;
+  if (dfdy) {
+    dfdy[0] = NAN;
+  }
+  if (dfdyp) {
+    dfdyp[0] = 1.0;
+  }
+  return 0;
+}
+
+static void test_nan_jacobian(void)
+{
+  static const int index[1] = {1};
+  mbdae_problem_type type = {.id = "nan_jacobian",
+                             .title = "y' = -y with a NaN in its Jacobian",
+                             .neq = 1,
+                             .t0 = 0.0,
+                             .tend = 1.0,
+                             .index = index,
+                             .init = nan_init,
+                             .res = nan_res,
+                             .jac = nan_jac};
+  mbdae_problem *p = NULL;
+  char msg[256];
+  CHECK(mbdae_problem_from_type(&type, NULL, &p, msg, sizeof msg) == 0, "from_type: %s", msg);
+  if (!p) {
+    return;
+  }
+  double y[1], yp[1];
+  mbdae_options opt;
+  test_options(p, 1e-6, &opt);
+  mbdae_result r;
+  int rc = mbdae_solve(p, "bdf", &opt, 1, y, yp, &r);
+  printf("NaN Jacobian: status %d, message \"%s\", njac %ld, nlu %ld\n", rc, r.message,
+         r.stats.njac, r.stats.nlu);
+  CHECK(rc < 0 && r.status == rc && strstr(r.message, "t = "), "status %d, \"%s\"", rc, r.message);
+  CHECK(r.stats.njac > 0 && r.stats.nlu == 0, "njac %ld, nlu %ld: a NaN matrix was factored",
+        r.stats.njac, r.stats.nlu);
+  mbdae_problem_destroy(p);
+}
+
 int main(void)
 {
   test_pendulum_convergence();
@@ -356,5 +419,6 @@ int main(void)
   test_stability_limit();
   test_tolerance_proportionality();
   test_failure_path();
+  test_nan_jacobian();
   return check_summary("test_bdf");
 }
