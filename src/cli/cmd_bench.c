@@ -7,14 +7,53 @@
  * (of the n x n iteration matrix as the solvers factor it; for Radau IIA a real plus a complex
  * one, which count as one factorization event) is measured by mbdae_problem_unit_costs, then
  * multiplied by the counters and divided by the run's CPU time.  Counts are reproducible; times are
- * not (shared machines). */
+ * not (shared machines).
+ *
+ * --against FILE prints, under each of our rows, the saved run of the Fortran peer the solver maps
+ * to (--peer-map, default radau5=radau5,radau=radau,bdf=mebdfi) at the same problem and rtol:
+ * mescd and scd differences, and the ratios ours/peer of #f and CPU.  Counts and digits compare
+ * across machines; a CPU ratio is only meaningful for a FILE measured on this machine, and only as
+ * well as two measurements at different moments agree: ../shared/peer/compare.py interleaves the
+ * runs and is the one for speed claims. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "peer_runs.h"
+
+enum { MAX_BENCH_SOLVERS = 8, MAX_PEER_PAIRS = 8 };
+
+/* Saved peer runs and which peer each of our solvers is compared with. */
+typedef struct against {
+  peer_run *runs; /* NULL: no --against */
+  size_t nruns;
+  int npairs;
+  const char *ours[MAX_PEER_PAIRS], *peer[MAX_PEER_PAIRS];
+} against;
+
+static void print_against(const against *a, const mbdae_problem *p, const char *solver, double rtol,
+                          const mbdae_record *rec)
+{
+  for (int k = 0; a->runs && k < a->npairs; k++) {
+    if (strcmp(a->ours[k], solver) != 0) {
+      continue;
+    }
+    const peer_run *pr = peer_runs_find(a->runs, a->nruns, mbdae_problem_name(p), a->peer[k], rtol);
+    if (!pr) {
+      printf("  vs %-7s no saved run at this rtol\n", a->peer[k]);
+    } else if (!pr->ok) {
+      printf("  vs %-7s the peer failed here\n", a->peer[k]);
+    } else {
+      printf("  vs %-7s mescd %+6.2f scd %+6.2f  #f x%.2f  CPU x%.2f (ours / peer)\n", a->peer[k],
+             rec->mescd - pr->mescd, rec->scd - pr->scd,
+             pr->nres > 0 ? (double)rec->stats.nres / (double)pr->nres : 0.0,
+             pr->cpu_seconds > 0.0 ? rec->cpu_seconds / pr->cpu_seconds : 0.0);
+    }
+  }
+}
 
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
-                          int repeat, int *nfail)
+                          int repeat, const against *a, int *nfail)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
@@ -46,14 +85,13 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
                solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu,
                cpu, rec.cpu_min, rec.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
                share * c.res * st->nres, share * c.jac * st->njac, share * lu * st->nlu);
+        print_against(a, p, solvers[s], opt.rtol, &rec);
       }
       fflush(stdout);
       mbdae_record_free(&rec);
     }
   }
 }
-
-enum { MAX_BENCH_SOLVERS = 8 };
 
 /* --solvers a,b: known solvers, each once. */
 static int parse_solvers(const char *text, char *buf, size_t len, const char **solvers)
@@ -73,9 +111,43 @@ static int parse_solvers(const char *text, char *buf, size_t len, const char **s
   return n;
 }
 
+/* --peer-map ours=peer,...: each pair two plain ids. */
+static int parse_peer_map(const char *text, char *buf, size_t len, against *a)
+{
+  const char *items[MAX_PEER_PAIRS];
+  int n = split_items("--peer-map", text, buf, len, items, MAX_PEER_PAIRS);
+  for (int k = 0; k < n; k++) {
+    char *eq = strchr(items[k], '=');
+    if (!eq) {
+      usage_error("--peer-map expects ours=peer pairs, e.g. radau5=radau5,bdf=mebdfi; got '%s'",
+                  items[k]);
+      return -1;
+    }
+    *eq = '\0';
+    if (!mbdae_record_id_ok(items[k]) || !mbdae_record_id_ok(eq + 1)) {
+      usage_error("--peer-map: '%s=%s' is not a pair of plain ids", items[k], eq + 1);
+      return -1;
+    }
+    a->ours[k] = items[k], a->peer[k] = eq + 1;
+  }
+  a->npairs = n < 0 ? 0 : n;
+  return n < 0 ? -1 : 0;
+}
+
+/* The saved peer runs of --against, validated before anything runs; the default pairs. */
+static int load_against(const char *path, const char *map, char *buf, size_t len, against *a)
+{
+  char msg[512];
+  if (peer_runs_read(path, &a->runs, &a->nruns, msg, sizeof msg) != 0) {
+    usage_error("--against: %s", msg);
+    return -1;
+  }
+  return parse_peer_map(map ? map : "radau5=radau5,radau=radau,bdf=mebdfi", buf, len, a);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-  const char *spec = NULL, *solver_list = NULL;
+  const char *spec = NULL, *solver_list = NULL, *against_path = NULL, *peer_map = NULL;
   const char *solvers[MAX_BENCH_SOLVERS];
   int nsolvers = 0, repeat = 11;
   char list[256];
@@ -89,12 +161,18 @@ int cmd_bench(int argc, char **argv)
       if (!(solver_list = option_value(argc, argv, &i))) { /* checked once the plug-ins are in */
         return EXIT_USAGE;
       }
+    } else if (strcmp(argv[i], "--against") == 0 || strcmp(argv[i], "--peer-map") == 0) {
+      const char **to = argv[i][2] == 'a' ? &against_path : &peer_map;
+      if (!(*to = option_value(argc, argv, &i))) {
+        return EXIT_USAGE;
+      }
     } else if (strcmp(argv[i], "--plugin") == 0) {
       if (!(v = option_value(argc, argv, &i)) || plugin_load(v) != 0) {
         return EXIT_USAGE;
       }
     } else if (argv[i][0] == '-') {
-      return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat",
+      return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat, "
+                         "--against, --peer-map",
                          argv[i]);
     } else if (spec) {
       return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
@@ -114,6 +192,15 @@ int cmd_bench(int argc, char **argv)
       solvers[nsolvers++] = plugin_solver(s)->id;
     }
   }
+  against a = {0};
+  char map[256];
+  if (peer_map && !against_path) {
+    return usage_error("--peer-map goes with --against FILE");
+  }
+  if (against_path && load_against(against_path, peer_map, map, sizeof map, &a) != 0) {
+    free(a.runs);
+    return EXIT_USAGE;
+  }
   int all = strcmp(spec, "all") == 0, nfail = 0;
   printf(
       "mbdae bench: CPU seconds are the median of %d runs without min and max; %%res, %%jac, %%LU "
@@ -122,10 +209,12 @@ int cmd_bench(int argc, char **argv)
   for (int i = 0; i < (all ? mbdae_problem_count() : 1); i++) {
     mbdae_problem *p = open_problem(all ? mbdae_problem_id(i) : spec);
     if (!p) {
+      free(a.runs);
       return EXIT_USAGE;
     }
-    bench_problem(p, solvers, nsolvers, repeat, &nfail);
+    bench_problem(p, solvers, nsolvers, repeat, &a, &nfail);
     mbdae_problem_destroy(p);
   }
+  free(a.runs);
   return nfail ? EXIT_FAILED_RUN : EXIT_OK;
 }
