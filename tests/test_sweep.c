@@ -32,9 +32,23 @@ static const char *const required[] = {
 };
 enum { NREQUIRED = (int)(sizeof required / sizeof required[0]) };
 /* The columns added with the records in the library (mbdae_record), after nres_fd. */
-static const char *const added[] = {"nres_fd",      "code",      "t",    "h",
-                                    "nerrfail",     "nconvfail", "hmax", "max_steps",
-                                    "solver_title", "names",     "y",    "yref"};
+static const char *const added[] = {"nres_fd",
+                                    "code",
+                                    "t",
+                                    "h",
+                                    "nerrfail",
+                                    "nconvfail",
+                                    "hmax",
+                                    "max_steps",
+                                    "solver_title",
+                                    "names",
+                                    "y",
+                                    "yref",
+                                    "drift_pos_max",
+                                    "drift_vel_max",
+                                    "drift_pos_end",
+                                    "drift_vel_end",
+                                    "drift_steps"};
 enum { NADDED = (int)(sizeof added / sizeof added[0]) };
 enum {
   COL_STATUS = 6,
@@ -246,6 +260,11 @@ static void check_full_sweep(int have_gnuplot)
             "row %d: names '%s'", r + 1, x[9]);
       CHECK(count_items(x[10]) == 10 && count_items(x[11]) == 10, "row %d: y '%s', yref '%s'",
             r + 1, x[10], x[11]);
+      /* drift: every state the solver accepted, position level below the tolerance (index 3) */
+      CHECK(!ok || (x[12][0] && x[13][0] && x[14][0] && x[15][0] && atof(x[14]) <= atof(x[12]) &&
+                    atof(x[12]) < rtol && strcmp(x[16], f[COL_STEPS + 1]) == 0),
+            "row %d: drift %s %s %s %s over %s states, accepted %s", r + 1, x[12], x[13], x[14],
+            x[15], x[16], f[COL_STEPS + 1]);
     }
     if (ok) {
       CHECK(f[COL_SCD][0] && f[COL_MESCD][0], "row %d: ok without scd/mescd", r + 1);
@@ -637,10 +656,10 @@ static void check_truncated_pictures(void)
 static void write_runs(const char *dir, int field, const char *value)
 {
   static const char *const good[] = {
-      "caraxis", "caraxis", "ida", "0.0001", "0.0001",   "0.0001",   "ok",      "",
-      "3.5",     "4.5",     "50",  "45",     "200",      "10",       "20",      "0.01",
-      "0.009",   "0.012",   "1",   "0",      "MBDAE_OK", "3",        "0.01",    "0",
-      "0",       "0",       "0",   "IDA",    "x_l y_l",  "0.5 0.25", "0.5 0.25"};
+      "caraxis", "caraxis", "ida",      "0.0001",   "0.0001", "0.0001", "ok",    "",      "3.5",
+      "4.5",     "50",      "45",       "200",      "10",     "20",     "0.01",  "0.009", "0.012",
+      "1",       "0",       "MBDAE_OK", "3",        "0.01",   "0",      "0",     "0",     "0",
+      "IDA",     "x_l y_l", "0.5 0.25", "0.5 0.25", "1e-9",   "2e-8",   "1e-10", "3e-9",  "45"};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);
@@ -702,6 +721,11 @@ static void check_hostile_csv(void)
       {29, "0.5"},        /* one value for two names */
       {30, "0.5 0.25 1"}, /* three */
       {29, "0.5 1e999"},
+      {31, "-1e-9"}, /* drift is a size */
+      {32, "x"},
+      {34, "inf"},
+      {35, ""},
+      {35, "-1"},
   };
   char dir[256], pwned[300];
   snprintf(dir, sizeof dir, "%s/hostile", tmpdir);
