@@ -11,7 +11,9 @@
  * and velocity level: max_i |g_i| and max_i |g'_i|, g' = G v + g_t), keeping the largest; the end
  * state is evaluated after the run.  One buffer per run, no allocation per step.  The evaluation
  * runs inside the timed integration (every repeat observes, so the repeats stay the same
- * computation); on the pendulum it costs about 1% of the CPU time (README, "Constraint drift"). */
+ * computation): one evaluation of the pendulum's constraints takes about 10 ns, so the pendulum
+ * at rtol 1e-7 pays 0.3% (radau5, 5215 states in 20 ms) to 1.3% (bdf, 18699 states in 15 ms),
+ * below the spread of repeated timings (README, "Constraint drift"). */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
