@@ -168,6 +168,9 @@ static void check_run_record(const mbdae_problem *p)
   snprintf(row, sizeof row, "| radau5 | 1e-4 | 1e-4 | 1e-4 | %.2f | %.2f | %ld | %ld | ",
            rec[0].mescd, rec[0].scd, rec[0].stats.steps, rec[0].stats.accepted);
   CHECK(strncmp(t.s, row, strlen(row)) == 0, "table row: expected %s..., got\n%s", row, t.s);
+  snprintf(row, sizeof row, " | %.2e |\n", rec[0].drift_pos_max);
+  CHECK(strstr(t.s, row) && strstr(t.s, "| CPU | drift |"),
+        "table: the drift column, %s, expected in\n%s", row, t.s);
   CHECK(strstr(t.s + 1, row) && strstr(t.s, "| radau5 | 1e-4 | ") &&
             strstr(t.s, "| MBDAE_ERR_MAX_STEPS |"),
         "the table of caraxis: its row, its failed runs with their code:\n%s", t.s);

@@ -473,7 +473,8 @@ MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);
 MBDAE_API int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n,
                                     char *msg, size_t msglen);
 /* The run-characteristics table of problem p in Markdown, in the layout of the test set's tables
- * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU): the records of p at
+ * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; then ours, drift: max
+ * |g|, "-" without constraints): the records of p at
  * its table tolerances, then its failed runs.  A row of it alone (first: name the solver). */
 MBDAE_API int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs,
                                        size_t n);
