@@ -2,7 +2,8 @@
  * tables and the diagrams (PNG signature; skipped when gnuplot is absent); a forced failure is a
  * row, not a gap; shards 1/2 + 2/2 and --jobs 2 give the rows of the plain sweep (counters and
  * status compared, not CPU times); --report redoes the outputs of concatenated shards; a missing
- * gnuplot only skips the pictures; bad input exits 2 naming the valid choices.
+ * gnuplot only skips the pictures; bad input exits 2 naming the valid choices; --forms gives rows,
+ * a table and a curve per form.
  * Small problems at loose tolerances keep it fast under AddressSanitizer. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
@@ -325,6 +326,65 @@ static void check_failed_row(void)
   }
   CHECK(count_in_file(dir, "caraxis-table.md", "Failed runs") == 1,
         "the table lists no failed runs");
+}
+
+/* --forms: one configuration per form, rows for each, a table per form, and in the script one
+ * curve per form, labelled with it, selecting its rows (also the baumgarte spec, which has commas);
+ * the drift diagrams drawn.  --report redoes the same from runs.csv. */
+static void check_forms(int have_gnuplot)
+{
+  static char out[1 << 16];
+  static const char *const forms[] = {"index3", "index2", "ggl", "index1", "baumgarte", "ssf"};
+  char dir[256], name[64];
+  table t;
+  snprintf(dir, sizeof dir, "%s/forms", tmpdir);
+  int rc = cli(out, sizeof out,
+               "sweep pendulum --forms index3,index2,ggl,index1,baumgarte,ssf --solvers radau5 "
+               "--rtol 1e-3,1e-4 --out %s",
+               dir);
+  CHECK(rc == 0, "sweep --forms: exit %d:\n%s", rc, out);
+  CHECK(read_runs(dir, &t) == 0 && t.nrows == 12, "sweep --forms: %d rows, expected 6 x 2",
+        t.nrows);
+  for (int k = 0; k < 6; k++) {
+    int rows = 0;
+    for (int r = 0; r < t.nrows; r++) {
+      char spec[64];
+      snprintf(spec, sizeof spec, "pendulum:form=%s", forms[k]);
+      rows += strncmp(t.f[r][1], spec, strlen(spec)) == 0 &&
+              (t.f[r][1][strlen(spec)] == '\0' || t.f[r][1][strlen(spec)] == ',');
+    }
+    CHECK(rows == 2, "form %s: %d rows, expected 2", forms[k], rows);
+    snprintf(name, sizeof name, "pendulum-%s-table.md", forms[k]);
+    CHECK(exists(dir, name), "no %s", name);
+    snprintf(name, sizeof name, "\"%s\"", forms[k]);
+    CHECK(count_in_file(dir, "workprecision.gp", name) == 1, "workprecision.gp: no curve %s", name);
+  }
+  CHECK(count_in_file(dir, "workprecision.gp", "\"pendulum:form=baumgarte\"") == 1 &&
+            count_in_file(dir, "workprecision.gp", "ncurves = 6\n") == 1,
+        "workprecision.gp: six curves selected by the spec up to its first comma");
+  rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
+  CHECK(rc == 0 && count_in_file(dir, "workprecision.gp", "ncurves = 6\n") == 1,
+        "--report of a --forms sweep: exit %d:\n%s", rc, out);
+  if (have_gnuplot) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/pendulum-drift.png", dir);
+    CHECK(file_starts_with(path, png_magic, sizeof png_magic), "%s: not a PNG file", path);
+    /* a legend entry is drawn only for a curve with points: gnuplot found every form's rows,
+     * and the drift of every form but ssf (no constraints) */
+    for (int k = 0; k < 6; k++) {
+      snprintf(name, sizeof name, ">%s</tspan>", forms[k]);
+      CHECK(count_in_file(dir, "pendulum-scd.svg", name) >= 1, "pendulum-scd.svg: no curve %s",
+            forms[k]);
+      CHECK((count_in_file(dir, "pendulum-drift.svg", name) >= 1) == (k != 5),
+            "pendulum-drift.svg: curve %s %s", forms[k], k != 5 ? "missing" : "drawn");
+    }
+  }
+  expect("sweep pendulum:form=index1 --forms index3 --out /tmp/mbdae-never", 2,
+         "leave form= out of the spec");
+  expect("sweep pendulum --forms index3,index3 --out /tmp/mbdae-never", 2, "names index3 twice");
+  expect("sweep pendulum pendulum --forms index3 --out /tmp/mbdae-never", 2,
+         "one configuration per problem");
+  expect("sweep caraxis --forms ssf --out /tmp/mbdae-never", 2, "caraxis");
 }
 
 /* Shards and jobs: the same rows as the plain sweep; --report on the concatenation. */
@@ -809,6 +869,7 @@ int main(void)
 
   check_full_sweep(have_gnuplot);
   check_failed_row();
+  check_forms(have_gnuplot);
   check_shards_and_jobs();
   check_without_gnuplot();
   check_plot(have_gnuplot);
