@@ -379,6 +379,20 @@ static void check_forms(int have_gnuplot)
             "pendulum-drift.svg: curve %s %s", forms[k], k != 5 ? "missing" : "drawn");
     }
   }
+  /* two configurations of one problem that no form tells apart: their files would collide */
+  char merge[1024];
+  rc = cli(out, sizeof out,
+           "sweep crank:index=1 --rtol 1e-3 --solvers radau5 --no-plots --out %s/c1", tmpdir);
+  rc += cli(out, sizeof out,
+            "sweep crank:index=3 --rtol 1e-3 --solvers radau5 --no-plots --out %s/c3", tmpdir);
+  snprintf(merge, sizeof merge,
+           "mkdir -p %s/c13 && awk 'FNR > 1 || NR == 1' %s/c1/runs.csv %s/c3/runs.csv > "
+           "%s/c13/runs.csv",
+           tmpdir, tmpdir, tmpdir, tmpdir);
+  CHECK(rc == 0 && system(merge) == 0, "two crank sweeps and their merge: %s", out);
+  rc = cli(out, sizeof out, "sweep --report %s/c13 --no-plots", tmpdir);
+  CHECK(rc == 2 && strstr(out, "without a form to tell its files apart"),
+        "--report of two crank configurations: exit %d:\n%s", rc, out);
   expect("sweep pendulum:form=index1 --forms index3 --out /tmp/mbdae-never", 2,
          "leave form= out of the spec");
   expect("sweep pendulum --forms index3,index3 --out /tmp/mbdae-never", 2, "names index3 twice");
