@@ -973,7 +973,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
   start(&s, t0, h, y, yp);
-  int status = mbdae_driver_run(&d, &BDF_METHOD, &s, h, y);
+  int status = mbdae_driver_run(&d, &BDF_METHOD, &s, h, y, yp);
   free(s.block);
   return status;
 }

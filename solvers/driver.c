@@ -84,6 +84,7 @@ int mbdae_driver_limit(mbdae_driver *d, long steps, double h)
 }
 
 void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, const double *y,
+                           const double *yp,
                            void (*interpolate)(const void *m, double t, double *yout),
                            const void *m)
 {
@@ -100,6 +101,9 @@ void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, co
   d->t = tnew;
   if (opt->on_step) {
     opt->on_step(opt->on_step_ctx, tnew, h, order);
+  }
+  if (opt->on_accept) {
+    opt->on_accept(opt->on_accept_ctx, tnew, y, yp);
   }
 }
 
@@ -127,7 +131,7 @@ static int rejected(mbdae_driver *d, const driver_report *rep, double h)
 }
 
 int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
-                     const double *y)
+                     const double *y, const double *yp)
 {
   mbdae_stats *st = &d->r->stats;
   driver_report rep;
@@ -162,7 +166,7 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
       continue;
     }
     st->accepted++;
-    mbdae_driver_accepted(d, tnew, h, rep.order, y, method->interpolate, m);
+    mbdae_driver_accepted(d, tnew, h, rep.order, y, yp, method->interpolate, m);
     if (last || d->t >= d->tend) {
       return mbdae_driver_finish(d, h);
     }

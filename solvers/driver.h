@@ -14,7 +14,8 @@
  * - hmax: no step handed to the method is longer;
  * - tout/yout: every output time in [t0, tend] is filled; at t0 with the initial values, at the
  *   end of a step with the values there (exactly), inside a step from the method's interpolant;
- * - on_step: after every accepted step (t at its end, its size, its order);
+ * - on_step: after every accepted step (t at its end, its size, its order); then on_accept with
+ *   the state there (y, y');
  * - failures: r->message "t = ..., h = ...: reason" (mbdae_fail), t the start of the step.
  * SUNDIALS IDA keeps its own loop (IDASolve in one-step mode) and uses the pieces
  * mbdae_driver_start, mbdae_driver_limit and mbdae_driver_accepted directly. */
@@ -103,17 +104,19 @@ double mbdae_driver_plan(const mbdae_driver *d, double h);
 /* MBDAE_ERR_MAX_STEPS (recorded in r, at t and the next step size h) when steps attempts were
  * made and the limit allows no more, else 0. */
 int mbdae_driver_limit(mbdae_driver *d, long steps, double h);
-/* After an accepted step ending at tnew with size h and the given order: the outputs in
- * (t, tnew] (at tnew: y; before it: interpolate(m, ...)), then on_step; sets d->t = tnew. */
+/* After an accepted step ending at tnew with size h and the given order, y and yp the state
+ * there: the outputs in (t, tnew] (at tnew: y; before it: interpolate(m, ...)), then on_step and
+ * on_accept; sets d->t = tnew. */
 void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, const double *y,
+                           const double *yp,
                            void (*interpolate)(const void *m, double t, double *yout),
                            const void *m);
 /* Success: r->status, r->t, r->h, r->message. */
 int mbdae_driver_finish(mbdae_driver *d, double h);
 
 /* The whole loop for a method with state m from the first step size h: y, yp are the caller's
- * arrays the method updates.  Returns r->status. */
+ * arrays the method updates (the state on_accept reports).  Returns r->status. */
 int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
-                     const double *y);
+                     const double *y, const double *yp);
 
 #endif /* MBDAE_DRIVER_H */

@@ -462,7 +462,8 @@ static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double 
   IDAGetLastOrder(s->mem, &order);
   r->h = hlast;
   dky_output out = {s->mem, s->dky, IDA_SUCCESS};
-  mbdae_driver_accepted(drv, t, hlast, order, N_VGetArrayPointer(s->yv), interpolate, &out);
+  mbdae_driver_accepted(drv, t, hlast, order, N_VGetArrayPointer(s->yv), N_VGetArrayPointer(s->ypv),
+                        interpolate, &out);
   if (out.flag != IDA_SUCCESS) {
     return fail_flag(r, s->mem, d, out.flag, 0);
   }

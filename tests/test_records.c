@@ -1,6 +1,7 @@
 /* Run records through the public API only, as a user's own program would make them: caraxis with
  * radau5 into an mbdae_record, its JSON, runs.csv header and row read back field by field
- * (doubles bit for bit), the markdown table row; a failed run's code, t and h; the reader refuses
+ * (doubles bit for bit, the drift figures with them), the markdown table row; a failed run's code,
+ * t, h and drift; the reader refuses
  * a wrong column count, a non-numeric counter and an id with a quote, naming file:line; and
  * mbdae_strcode names every code of the error table. */
 #include <stdlib.h>
@@ -55,6 +56,14 @@ static void compare(const mbdae_record *a, const mbdae_record *b, const char *wh
         "%s: timing differs", what);
   CHECK(same_bits(a->scd, b->scd) && same_bits(a->mescd, b->mescd),
         "%s: scd %.17g mescd %.17g against %.17g %.17g", what, a->scd, a->mescd, b->scd, b->mescd);
+  CHECK(same_bits(a->drift_pos_max, b->drift_pos_max) &&
+            same_bits(a->drift_vel_max, b->drift_vel_max) &&
+            same_bits(a->drift_pos_end, b->drift_pos_end) &&
+            same_bits(a->drift_vel_end, b->drift_vel_end) && a->drift_steps == b->drift_steps,
+        "%s: drift %.17g %.17g %.17g %.17g (%ld states) against %.17g %.17g %.17g %.17g (%ld)",
+        what, a->drift_pos_max, a->drift_vel_max, a->drift_pos_end, a->drift_vel_end,
+        a->drift_steps, b->drift_pos_max, b->drift_vel_max, b->drift_pos_end, b->drift_vel_end,
+        b->drift_steps);
   CHECK(a->neq == b->neq && same_list(a->y, b->y, a->neq) && same_list(a->yref, b->yref, a->neq),
         "%s: neq %d against %d, or y, yref differ", what, a->neq, b->neq);
   int names = (a->names == NULL) == (b->names == NULL);
@@ -106,8 +115,14 @@ static void check_run_record(const mbdae_problem *p)
             rec[1].t < 3.0 && rec[1].h > 0.0 && isnan(rec[1].scd) && rec[1].max_steps == 5 &&
             rec[1].hmax == 0.25,
         "max_steps 5: status %d, t %g, h %g", rec[1].status, rec[1].t, rec[1].h);
-  CHECK(mbdae_record_init(&rec[2], p, radau5, &opt) == 0 && !rec[2].y && isnan(rec[2].t),
-        "a record without a run has no y and no t");
+  CHECK(mbdae_record_init(&rec[2], p, radau5, &opt) == 0 && !rec[2].y && isnan(rec[2].t) &&
+            isnan(rec[2].drift_pos_max) && rec[2].drift_steps == 0,
+        "a record without a run has no y, no t and no drift");
+  CHECK(rec[0].drift_pos_max > 0.0 && rec[0].drift_steps == rec[0].stats.accepted &&
+            rec[1].drift_steps == rec[1].stats.accepted && isfinite(rec[1].drift_vel_end),
+        "drift in the records: %g over %ld states (%ld accepted); failed run %ld (%ld)",
+        rec[0].drift_pos_max, rec[0].drift_steps, rec[0].stats.accepted, rec[1].drift_steps,
+        rec[1].stats.accepted);
 
   mbdae_record *back = NULL;
   size_t n = 0;
@@ -131,6 +146,8 @@ static void check_run_record(const mbdae_problem *p)
       "\"nconvfail\": ",
       "\"hmax\": 0.25",
       "\"max_steps\": 5",
+      "\"drift_pos_max\": ",
+      "\"drift_vel_end\": ",
       "\"names\": [\"x_l\", \"y_l\", \"x_r\"",
       "\"y\": [",
       "\"yref\": [",
@@ -151,6 +168,9 @@ static void check_run_record(const mbdae_problem *p)
   snprintf(row, sizeof row, "| radau5 | 1e-4 | 1e-4 | 1e-4 | %.2f | %.2f | %ld | %ld | ",
            rec[0].mescd, rec[0].scd, rec[0].stats.steps, rec[0].stats.accepted);
   CHECK(strncmp(t.s, row, strlen(row)) == 0, "table row: expected %s..., got\n%s", row, t.s);
+  snprintf(row, sizeof row, " | %.2e |\n", rec[0].drift_pos_max);
+  CHECK(strstr(t.s, row) && strstr(t.s, "| CPU | drift |"),
+        "table: the drift column, %s, expected in\n%s", row, t.s);
   CHECK(strstr(t.s + 1, row) && strstr(t.s, "| radau5 | 1e-4 | ") &&
             strstr(t.s, "| MBDAE_ERR_MAX_STEPS |"),
         "the table of caraxis: its row, its failed runs with their code:\n%s", t.s);

@@ -2,7 +2,8 @@
  * tables and the diagrams (PNG signature; skipped when gnuplot is absent); a forced failure is a
  * row, not a gap; shards 1/2 + 2/2 and --jobs 2 give the rows of the plain sweep (counters and
  * status compared, not CPU times); --report redoes the outputs of concatenated shards; a missing
- * gnuplot only skips the pictures; bad input exits 2 naming the valid choices.
+ * gnuplot only skips the pictures; bad input exits 2 naming the valid choices; --forms gives rows,
+ * a table and a curve per form.
  * Small problems at loose tolerances keep it fast under AddressSanitizer. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
@@ -32,9 +33,23 @@ static const char *const required[] = {
 };
 enum { NREQUIRED = (int)(sizeof required / sizeof required[0]) };
 /* The columns added with the records in the library (mbdae_record), after nres_fd. */
-static const char *const added[] = {"nres_fd",      "code",      "t",    "h",
-                                    "nerrfail",     "nconvfail", "hmax", "max_steps",
-                                    "solver_title", "names",     "y",    "yref"};
+static const char *const added[] = {"nres_fd",
+                                    "code",
+                                    "t",
+                                    "h",
+                                    "nerrfail",
+                                    "nconvfail",
+                                    "hmax",
+                                    "max_steps",
+                                    "solver_title",
+                                    "names",
+                                    "y",
+                                    "yref",
+                                    "drift_pos_max",
+                                    "drift_vel_max",
+                                    "drift_pos_end",
+                                    "drift_vel_end",
+                                    "drift_steps"};
 enum { NADDED = (int)(sizeof added / sizeof added[0]) };
 enum {
   COL_STATUS = 6,
@@ -246,6 +261,11 @@ static void check_full_sweep(int have_gnuplot)
             "row %d: names '%s'", r + 1, x[9]);
       CHECK(count_items(x[10]) == 10 && count_items(x[11]) == 10, "row %d: y '%s', yref '%s'",
             r + 1, x[10], x[11]);
+      /* drift: every state the solver accepted, position level below the tolerance (index 3) */
+      CHECK(!ok || (x[12][0] && x[13][0] && x[14][0] && x[15][0] && atof(x[14]) <= atof(x[12]) &&
+                    atof(x[12]) < rtol && strcmp(x[16], f[COL_STEPS + 1]) == 0),
+            "row %d: drift %s %s %s %s over %s states, accepted %s", r + 1, x[12], x[13], x[14],
+            x[15], x[16], f[COL_STEPS + 1]);
     }
     if (ok) {
       CHECK(f[COL_SCD][0] && f[COL_MESCD][0], "row %d: ok without scd/mescd", r + 1);
@@ -306,6 +326,79 @@ static void check_failed_row(void)
   }
   CHECK(count_in_file(dir, "caraxis-table.md", "Failed runs") == 1,
         "the table lists no failed runs");
+}
+
+/* --forms: one configuration per form, rows for each, a table per form, and in the script one
+ * curve per form, labelled with it, selecting its rows (also the baumgarte spec, which has commas);
+ * the drift diagrams drawn.  --report redoes the same from runs.csv. */
+static void check_forms(int have_gnuplot)
+{
+  static char out[1 << 16];
+  static const char *const forms[] = {"index3", "index2", "ggl", "index1", "baumgarte", "ssf"};
+  char dir[256], name[64];
+  table t;
+  snprintf(dir, sizeof dir, "%s/forms", tmpdir);
+  int rc = cli(out, sizeof out,
+               "sweep pendulum --forms index3,index2,ggl,index1,baumgarte,ssf --solvers radau5 "
+               "--rtol 1e-3,1e-4 --out %s",
+               dir);
+  CHECK(rc == 0, "sweep --forms: exit %d:\n%s", rc, out);
+  CHECK(read_runs(dir, &t) == 0 && t.nrows == 12, "sweep --forms: %d rows, expected 6 x 2",
+        t.nrows);
+  for (int k = 0; k < 6; k++) {
+    int rows = 0;
+    for (int r = 0; r < t.nrows; r++) {
+      char spec[64];
+      snprintf(spec, sizeof spec, "pendulum:form=%s", forms[k]);
+      rows += strncmp(t.f[r][1], spec, strlen(spec)) == 0 &&
+              (t.f[r][1][strlen(spec)] == '\0' || t.f[r][1][strlen(spec)] == ',');
+    }
+    CHECK(rows == 2, "form %s: %d rows, expected 2", forms[k], rows);
+    snprintf(name, sizeof name, "pendulum-%s-table.md", forms[k]);
+    CHECK(exists(dir, name), "no %s", name);
+    snprintf(name, sizeof name, "\"%s\"", forms[k]);
+    CHECK(count_in_file(dir, "workprecision.gp", name) == 1, "workprecision.gp: no curve %s", name);
+  }
+  CHECK(count_in_file(dir, "workprecision.gp", "\"pendulum:form=baumgarte\"") == 1 &&
+            count_in_file(dir, "workprecision.gp", "ncurves = 6\n") == 1,
+        "workprecision.gp: six curves selected by the spec up to its first comma");
+  rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
+  CHECK(rc == 0 && count_in_file(dir, "workprecision.gp", "ncurves = 6\n") == 1,
+        "--report of a --forms sweep: exit %d:\n%s", rc, out);
+  if (have_gnuplot) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/pendulum-drift.png", dir);
+    CHECK(file_starts_with(path, png_magic, sizeof png_magic), "%s: not a PNG file", path);
+    /* a legend entry is drawn only for a curve with points: gnuplot found every form's rows,
+     * and the drift of every form but ssf (no constraints) */
+    for (int k = 0; k < 6; k++) {
+      snprintf(name, sizeof name, ">%s</tspan>", forms[k]);
+      CHECK(count_in_file(dir, "pendulum-scd.svg", name) >= 1, "pendulum-scd.svg: no curve %s",
+            forms[k]);
+      CHECK((count_in_file(dir, "pendulum-drift.svg", name) >= 1) == (k != 5),
+            "pendulum-drift.svg: curve %s %s", forms[k], k != 5 ? "missing" : "drawn");
+    }
+  }
+  /* two configurations of one problem that no form tells apart: their files would collide */
+  char merge[1024];
+  rc = cli(out, sizeof out,
+           "sweep crank:index=1 --rtol 1e-3 --solvers radau5 --no-plots --out %s/c1", tmpdir);
+  rc += cli(out, sizeof out,
+            "sweep crank:index=3 --rtol 1e-3 --solvers radau5 --no-plots --out %s/c3", tmpdir);
+  snprintf(merge, sizeof merge,
+           "mkdir -p %s/c13 && awk 'FNR > 1 || NR == 1' %s/c1/runs.csv %s/c3/runs.csv > "
+           "%s/c13/runs.csv",
+           tmpdir, tmpdir, tmpdir, tmpdir);
+  CHECK(rc == 0 && system(merge) == 0, "two crank sweeps and their merge: %s", out);
+  rc = cli(out, sizeof out, "sweep --report %s/c13 --no-plots", tmpdir);
+  CHECK(rc == 2 && strstr(out, "without a form to tell its files apart"),
+        "--report of two crank configurations: exit %d:\n%s", rc, out);
+  expect("sweep pendulum:form=index1 --forms index3 --out /tmp/mbdae-never", 2,
+         "leave form= out of the spec");
+  expect("sweep pendulum --forms index3,index3 --out /tmp/mbdae-never", 2, "names index3 twice");
+  expect("sweep pendulum pendulum --forms index3 --out /tmp/mbdae-never", 2,
+         "one configuration per problem");
+  expect("sweep caraxis --forms ssf --out /tmp/mbdae-never", 2, "caraxis");
 }
 
 /* Shards and jobs: the same rows as the plain sweep; --report on the concatenation. */
@@ -637,10 +730,10 @@ static void check_truncated_pictures(void)
 static void write_runs(const char *dir, int field, const char *value)
 {
   static const char *const good[] = {
-      "caraxis", "caraxis", "ida", "0.0001", "0.0001",   "0.0001",   "ok",      "",
-      "3.5",     "4.5",     "50",  "45",     "200",      "10",       "20",      "0.01",
-      "0.009",   "0.012",   "1",   "0",      "MBDAE_OK", "3",        "0.01",    "0",
-      "0",       "0",       "0",   "IDA",    "x_l y_l",  "0.5 0.25", "0.5 0.25"};
+      "caraxis", "caraxis", "ida",      "0.0001",   "0.0001", "0.0001", "ok",    "",      "3.5",
+      "4.5",     "50",      "45",       "200",      "10",     "20",     "0.01",  "0.009", "0.012",
+      "1",       "0",       "MBDAE_OK", "3",        "0.01",   "0",      "0",     "0",     "0",
+      "IDA",     "x_l y_l", "0.5 0.25", "0.5 0.25", "1e-9",   "2e-8",   "1e-10", "3e-9",  "45"};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);
@@ -702,6 +795,11 @@ static void check_hostile_csv(void)
       {29, "0.5"},        /* one value for two names */
       {30, "0.5 0.25 1"}, /* three */
       {29, "0.5 1e999"},
+      {31, "-1e-9"}, /* drift is a size */
+      {32, "x"},
+      {34, "inf"},
+      {35, ""},
+      {35, "-1"},
   };
   char dir[256], pwned[300];
   snprintf(dir, sizeof dir, "%s/hostile", tmpdir);
@@ -785,6 +883,7 @@ int main(void)
 
   check_full_sweep(have_gnuplot);
   check_failed_row();
+  check_forms(have_gnuplot);
   check_shards_and_jobs();
   check_without_gnuplot();
   check_plot(have_gnuplot);

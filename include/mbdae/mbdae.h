@@ -305,6 +305,11 @@ typedef struct mbdae_options {
   /* Optional observer of every accepted step: t at its end, the step size and the order used. */
   void (*on_step)(void *ctx, double t, double h, int order);
   void *on_step_ctx;
+  /* Optional observer of the state after every accepted step: t at its end, y(t) and y'(t) (neq
+   * values each, valid during the call only).  Called right after on_step.  The harness measures
+   * constraint drift through it (mbdae_result.drift_*); it passes a caller's on_accept on. */
+  void (*on_accept)(void *ctx, double t, const double *y, const double *yp);
+  void *on_accept_ctx;
 } mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */
@@ -331,6 +336,16 @@ typedef struct mbdae_result {
   double cpu_min;      /* fastest of the repeats */
   double cpu_max;      /* slowest of the repeats */
   int repeats;         /* number of runs timed */
+  /* Constraint drift (the hidden constraints of mbdae_problem_constraints): the largest
+   * max_i |g_i| (position level) and max_i |g'_i| (velocity level, G v + g_t) over the accepted
+   * states of the (last) run and the state where it ended, and their values at that end (tend,
+   * unless the run failed).  The harness fills them; NaN when the problem has no constraints
+   * (nconstraints 0: form=ssf) or nothing ran. */
+  double drift_pos_max, drift_vel_max;
+  double drift_pos_end, drift_vel_end;
+  /* Accepted states the maxima cover besides the end point: the solver's on_accept calls.  0 for
+   * a solver that does not call on_accept (the maxima are then the values at the end). */
+  long drift_steps;
 } mbdae_result;
 
 /* An integrator: the built-in ida, radau5 and bdf are such types, and so is a user's own solver
@@ -341,8 +356,10 @@ typedef struct mbdae_solver_type {
   const char *title; /* one line for tables and legends */
   /* Integrate p over [t0, tend] from consistent y, yp at t0, leaving y(tend), y'(tend) there.
    * Fills r->status (0 or a negative MBDAE_ code), r->t, r->h, r->message, r->stats; honours
-   * opt->rtol, atol, h0, hmax, max_steps; calls opt->on_step after every accepted step; fills
-   * opt->yout at opt->tout when ntout > 0, or returns MBDAE_ERR_UNSUPPORTED if it cannot.
+   * opt->rtol, atol, h0, hmax, max_steps; calls opt->on_step, then opt->on_accept (with the
+   * state) after every accepted step (a solver that does not call on_accept gets its drift
+   * measured at the end only: drift_steps 0); fills opt->yout at opt->tout when ntout > 0, or
+   * returns MBDAE_ERR_UNSUPPORTED if it cannot.
    * r arrives zeroed; the harness does the timing and the repeats. */
   int (*integrate)(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                    mbdae_result *r);
@@ -416,6 +433,9 @@ typedef struct mbdae_record {
   double *yref;          /* the reference at tend, neq values; NULL when there is none */
   char **names;          /* the component names, neq of them; NULL when neq is 0 */
   mbdae_environment env; /* where the run was made */
+  double drift_pos_max, drift_vel_max; /* as mbdae_result; NaN: no constraints or no run */
+  double drift_pos_end, drift_vel_end; /* as mbdae_result; NaN: no constraints or no run */
+  long drift_steps; /* as mbdae_result: accepted states the maxima cover besides the end */
 } mbdae_record;
 
 /* The settings of a run of solver on p at opt, names, reference and environment, without an
@@ -453,7 +473,8 @@ MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);
 MBDAE_API int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n,
                                     char *msg, size_t msglen);
 /* The run-characteristics table of problem p in Markdown, in the layout of the test set's tables
- * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU): the records of p at
+ * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; then ours, drift: max
+ * |g|, "-" without constraints): the records of p at
  * its table tolerances, then its failed runs.  A row of it alone (first: name the solver). */
 MBDAE_API int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs,
                                        size_t n);

@@ -90,6 +90,8 @@ void test_set_options(const mbdae_problem *p, double rtol, double atol, double h
 /* The plain-text run-characteristics table of run and table, and the final vector of run. */
 void print_table_header(FILE *out);
 void print_table_row(FILE *out, const mbdae_record *rec);
+/* The drift figures of a run, one line: maxima, values at the end, over how many states. */
+void print_drift(FILE *out, const mbdae_record *rec);
 void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec);
 
 #endif /* MBDAE_CLI_H */

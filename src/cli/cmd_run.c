@@ -118,6 +118,7 @@ int cmd_run(int argc, char **argv)
     printf("%s (%s), solver %s\n", mbdae_problem_title(p), mbdae_problem_spec(p), a.solver);
     print_table_header(stdout);
     print_table_row(stdout, &rec);
+    print_drift(stdout, &rec);
     if (rc == 0) {
       print_final_vector(stdout, p, &rec);
     }

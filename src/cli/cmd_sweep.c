@@ -8,6 +8,9 @@
  * The runs are ordered problem, solver, m.  --shard i/N takes the i-th of N contiguous, equal
  * slices of that order, so that the shards' rows, concatenated in shard order, are the rows of the
  * whole sweep in the same order; --jobs N runs a slice in N worker processes (sweep_pool.c).
+ * --forms f1,f2,... sweeps each problem spec in each formulation (spec + "form=f"): one
+ * configuration per form, one table per configuration (<problem>-<form>-table.md), one curve per
+ * form and solver in the problem's diagrams.
  * Results: DIR/runs.csv and runs.json (one row per run, failures included), DIR/<problem>-table.md,
  * DIR/workprecision.gp and the diagrams it draws (sweep_output.c).  Rows are also appended to
  * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did: a sweep
@@ -24,7 +27,7 @@
 
 #include "sweep.h"
 
-enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400, MAX_DIR = 3900 };
+enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400, MAX_DIR = 3900, MAX_SPEC_LEN = 256 };
 
 typedef struct sweep_args {
   const char *specs[MAX_SPECS];
@@ -39,7 +42,11 @@ typedef struct sweep_args {
   long max_steps;
   int plots, resume;
   const char *out;
-  const char *report; /* --report DIR: redo the outputs from DIR/runs.csv */
+  const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
+  const char *forms[MAX_SPECS]; /* --forms: each spec in each of these formulations */
+  int nforms;
+  char forms_text[1024];                    /* the items of --forms */
+  char form_specs[MAX_SPECS][MAX_SPEC_LEN]; /* the specs with their form */
 } sweep_args;
 
 /* What the progress reports need, and where finished rows go. */
@@ -76,6 +83,26 @@ static int parse_solvers(const char *text, char *buf, size_t len, sweep_args *a)
     if (!dup) {
       a->solvers[a->nsolvers++] = items[i];
     }
+  }
+  return 0;
+}
+
+/* --forms: distinct names (the problems check them when the specs are made). */
+static int parse_forms(const char *text, sweep_args *a)
+{
+  const char *items[MAX_SPECS];
+  int n = split_items("--forms", text, a->forms_text, sizeof a->forms_text, items, MAX_SPECS);
+  if (n <= 0) {
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < a->nforms; j++) {
+      if (strcmp(a->forms[j], items[i]) == 0) {
+        usage_error("--forms names %s twice", items[i]);
+        return -1;
+      }
+    }
+    a->forms[a->nforms++] = items[i];
   }
   return 0;
 }
@@ -162,9 +189,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       a->specs[a->nspecs++] = arg;
       continue;
     }
-    static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
-                                             "--h0",      "--repeat", "--max-steps", "--jobs",
-                                             "--shard",   "--out",    "--report",    "--plugin"};
+    static const char *const with_value[] = {
+        "--solvers", "--m",     "--rtol", "--atol",   "--h0",     "--repeat", "--max-steps",
+        "--jobs",    "--shard", "--out",  "--report", "--plugin", "--forms"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -172,7 +199,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     if (!known) {
       usage_error(
           "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
-          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report",
+          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms",
           arg);
       return -1;
     }
@@ -197,6 +224,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     } else if (strcmp(arg, "--max-steps") == 0) {
       rc = parse_int(arg, v, 1, 100000000, &steps);
       a->max_steps = steps;
+    } else if (strcmp(arg, "--forms") == 0) {
+      rc = parse_forms(v, a);
     } else if (strcmp(arg, "--jobs") == 0) {
       rc = parse_int(arg, v, 1, 256, &a->jobs);
     } else if (strcmp(arg, "--shard") == 0) {
@@ -215,9 +244,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume: it redoes the "
-                  "outputs of DIR");
+    if (a->nspecs || a->out || a->resume || a->nforms) {
+      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms: it "
+                  "redoes the outputs of DIR");
       return -1;
     }
     return 0;
@@ -249,19 +278,47 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
 
 /* ---- the plan ----------------------------------------------------------------------------- */
 
-/* Open the problems of the specs ("all": every problem); -1 on bad input (reported). */
-static int open_problems(const sweep_args *a, mbdae_problem **problems, int *nproblems)
+/* Spec k of the sweep: the k-th given (or of 'all'), or with --forms the spec of k / nforms in
+ * form k % nforms; NULL after a reported error. */
+static const char *spec_of(sweep_args *a, int all, int k)
+{
+  int nforms = a->nforms ? a->nforms : 1;
+  const char *spec = all ? mbdae_problem_id(k / nforms) : a->specs[k / nforms];
+  if (strcmp(spec, "all") == 0) {
+    usage_error("'all' stands alone: mbdae sweep all, or a list of problem specs");
+    return NULL;
+  }
+  if (!a->nforms) {
+    return spec;
+  }
+  const char *keys = strchr(spec, ':');
+  if (keys && (strncmp(keys + 1, "form=", 5) == 0 || strstr(keys, ",form="))) {
+    usage_error("%s: --forms gives the form; leave form= out of the spec", spec);
+    return NULL;
+  }
+  char *out = a->form_specs[k];
+  if (snprintf(out, MAX_SPEC_LEN, "%s%sform=%s", spec, keys ? "," : ":", a->forms[k % nforms]) >=
+      MAX_SPEC_LEN) {
+    usage_error("%s with form=%s: the spec is too long", spec, a->forms[k % nforms]);
+    return NULL;
+  }
+  return out;
+}
+
+/* Open the problems of the specs ("all": every problem), each in every form of --forms; -1 on bad
+ * input (reported). */
+static int open_problems(sweep_args *a, mbdae_problem **problems, int *nproblems)
 {
   int all = a->nspecs == 1 && strcmp(a->specs[0], "all") == 0;
-  int n = all ? mbdae_problem_count() : a->nspecs;
+  int n = (all ? mbdae_problem_count() : a->nspecs) * (a->nforms ? a->nforms : 1);
   if (n > MAX_SPECS) {
-    n = MAX_SPECS;
+    usage_error("at most %d configurations (problem specs times forms), not %d", MAX_SPECS, n);
+    return -1;
   }
   *nproblems = 0;
   for (int i = 0; i < n; i++) {
-    const char *spec = all ? mbdae_problem_id(i) : a->specs[i];
-    if (strcmp(spec, "all") == 0) {
-      usage_error("'all' stands alone: mbdae sweep all, or a list of problem specs");
+    const char *spec = spec_of(a, all, i);
+    if (!spec) {
       return -1;
     }
     mbdae_problem *p = open_problem(spec);
@@ -270,7 +327,8 @@ static int open_problems(const sweep_args *a, mbdae_problem **problems, int *npr
     }
     problems[(*nproblems)++] = p;
     for (int j = 0; j + 1 < *nproblems; j++) {
-      if (strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(p)) == 0) {
+      if (strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(p)) == 0 &&
+          (!a->nforms || i - j > i % a->nforms)) { /* not a form of the same spec */
         usage_error("%s and %s are the same problem: a sweep takes one configuration per problem "
                     "(its files are named after the problem); sweep the other into another --out",
                     mbdae_problem_spec(problems[j]), mbdae_problem_spec(p));
@@ -430,8 +488,9 @@ static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
  * missing gnuplot is a warning: the data files are the results. */
 static int draw_pictures(const char *dir, mbdae_problem *const *problems, int nproblems)
 {
-  static const char *const kinds[] = {"scd.png", "mescd.png", "scd-nres.png", "mescd-nres.png",
-                                      "scd.svg", "mescd.svg", "scd-nres.svg", "mescd-nres.svg"};
+  static const char *const kinds[] = {
+      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
+      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
   enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
   char path[4200], why[4400];
   for (int i = 0; i < nproblems * NKINDS; i++) { /* no stale picture passes for a new one */
@@ -469,14 +528,22 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
                          size_t nrows, int plots)
 {
-  char path[4096], name[MBDAE_RECORD_ID_LEN + 16];
+  char path[4096], name[MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16];
   join(path, sizeof path, dir, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
   for (int i = 0; i < nproblems; i++) {
-    snprintf(name, sizeof name, "%s-table.md", mbdae_problem_name(problems[i]));
+    char label[MBDAE_RECORD_SPEC_LEN];
+    if (sweep_config_label((const mbdae_problem *const *)problems, nproblems, i, label,
+                           sizeof label) != 0) {
+      return usage_error("%s is one of several configurations of %s without a form to tell its "
+                         "files apart: one per folder",
+                         mbdae_problem_spec(problems[i]), mbdae_problem_name(problems[i]));
+    }
+    snprintf(name, sizeof name, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
+             label[0] ? "-" : "", label);
     join(path, sizeof path, dir, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
       fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
@@ -506,13 +573,9 @@ static int report_again(const char *dir, int plots)
     return usage_error("%s", msg);
   }
   for (size_t k = 0; k < nrows && rc == EXIT_OK; k++) {
-    int seen = 0;
+    int seen = 0; /* configurations of one problem (its forms): write_reports tells them apart */
     for (int i = 0; i < nproblems && !seen; i++) {
-      seen = strcmp(mbdae_problem_name(problems[i]), rows[k].problem) == 0;
-      if (seen && strcmp(mbdae_problem_spec(problems[i]), rows[k].spec) != 0) {
-        rc = usage_error("%s holds two configurations of %s (%s, %s): one per folder", path,
-                         rows[k].problem, mbdae_problem_spec(problems[i]), rows[k].spec);
-      }
+      seen = strcmp(mbdae_problem_spec(problems[i]), rows[k].spec) == 0;
     }
     if (!seen && rc == EXIT_OK && nproblems < MAX_SPECS) {
       mbdae_problem *p = open_problem(rows[k].spec);

@@ -1,7 +1,8 @@
 /* One run of the mbdae command and its report: the run-characteristics row in the layout of the
- * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU) and the final vector against
- * the reference.  The run itself is a library record (mbdae_record_run); its JSON and CSV come
- * from the library's writers. */
+ * test set's tables (mescd, scd, steps, accept, #f, #Jac, #LU, CPU; then the largest position
+ * drift max |g|, which the tables of the test set do not have), the drift figures and the final
+ * vector against the reference.  The run itself is a library record (mbdae_record_run); its JSON
+ * and CSV come from the library's writers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,8 @@ void test_set_options(const mbdae_problem *p, double rtol, double atol, double h
 
 void print_table_header(FILE *out)
 {
-  fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %7s %7s %8s %6s %6s %9s\n", "solver", "rtol", "atol",
-          "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU");
+  fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %7s %7s %8s %6s %6s %9s %9s\n", "solver", "rtol",
+          "atol", "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU", "max|g|");
 }
 
 void print_table_row(FILE *out, const mbdae_record *rec)
@@ -52,9 +53,31 @@ void print_table_row(FILE *out, const mbdae_record *rec)
   } else {
     snprintf(digits, sizeof digits, "%6.2f %6.2f", rec->mescd, rec->scd);
   }
-  fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %7ld %7ld %8ld %6ld %6ld %9.4f\n", rec->solver,
+  char drift[16] = "-"; /* no constraints (form=ssf) or no run */
+  if (isfinite(rec->drift_pos_max)) {
+    snprintf(drift, sizeof drift, "%.2e", rec->drift_pos_max);
+  }
+  fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %7ld %7ld %8ld %6ld %6ld %9.4f %9s\n", rec->solver,
           rec->rtol, rec->atol, rec->h0, digits, st->steps, st->accepted, st->nres + st->nres_fd,
-          st->njac, st->nlu, isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0);
+          st->njac, st->nlu, isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0, drift);
+}
+
+void print_drift(FILE *out, const mbdae_record *rec)
+{
+  if (!isfinite(rec->drift_pos_max)) {
+    fprintf(out, "drift: none measured (%s)\n",
+            rec->y ? "the formulation has no constraints" : "nothing ran");
+    return;
+  }
+  fprintf(out,
+          "drift: max |g| = %.3e, at t = %.6g: %.3e; max |G v + g_t| = %.3e, at t = %.6g: %.3e",
+          rec->drift_pos_max, rec->t, rec->drift_pos_end, rec->drift_vel_max, rec->t,
+          rec->drift_vel_end);
+  if (rec->drift_steps > 0) {
+    fprintf(out, " (over %ld accepted states)\n", rec->drift_steps);
+  } else {
+    fprintf(out, " (at the end only: the solver reports no accepted states)\n");
+  }
 }
 
 void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec)

@@ -54,10 +54,18 @@ int sweep_write_json(const char *path, const mbdae_record *recs, size_t n);
 /* <problem>-table.md: the run-characteristics table of one problem (mbdae_record_write_table). */
 int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_record *recs, size_t n);
 
-/* workprecision.gp: the script that draws <problem>-{scd,mescd}[-nres].{png,svg} from runs.csv.
- * -1 with errno EINVAL when a problem or solver name is not an mbdae_record_id_ok name. */
+/* workprecision.gp: the script that draws <problem>-{scd,mescd,drift}[-nres].{png,svg} from
+ * runs.csv, one curve per configuration and solver (configurations of one problem, its forms,
+ * share its diagrams).  -1 with errno EINVAL when a spec or solver name is not an
+ * mbdae_record_id_ok name. */
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers);
+
+/* What tells configuration i of problems apart from the others of its problem: "" when it is the
+ * only one, else its form ("index3" of pendulum:form=index3); -1 when it has several and no form.
+ * Legends and table file names use it. */
+int sweep_config_label(const mbdae_problem *const *problems, int nproblems, int i, char *buf,
+                       size_t len);
 
 /* Create a folder and its parents (mkdir -p); 0 or -1 with errno set. */
 int make_dirs(const char *path);

@@ -13,13 +13,16 @@
 
 #include "record_columns.h"
 
-#define COLUMN(key, member, kind)                                                                  \
+#define COLUMN_OR(key, member, kind, absent)                                                       \
   {                                                                                                \
-    key, kind, offsetof(mbdae_record, member), sizeof(((mbdae_record *)0)->member)                 \
+    key, kind, offsetof(mbdae_record, member), sizeof(((mbdae_record *)0)->member), absent         \
   }
+#define COLUMN(key, member, kind) COLUMN_OR(key, member, kind, NULL)
 
 /* The columns of runs.csv in order: the first twenty as the command wrote them before records
- * moved into the library, then those added with them. */
+ * moved into the library, then those added with them, then the drift figures (>= 0; empty
+ * for a problem without constraints, null in JSON), which a file written before them lacks: it
+ * reads as no drift measured. */
 const record_column record_columns[] = {
     COLUMN("problem", problem, KIND_ID),
     COLUMN("spec", spec, KIND_ID),
@@ -52,6 +55,11 @@ const record_column record_columns[] = {
     COLUMN("names", names, KIND_NAMES),
     COLUMN("y", y, KIND_VECTOR),
     COLUMN("yref", yref, KIND_VECTOR),
+    COLUMN_OR("drift_pos_max", drift_pos_max, KIND_SECONDS, ""),
+    COLUMN_OR("drift_vel_max", drift_vel_max, KIND_SECONDS, ""),
+    COLUMN_OR("drift_pos_end", drift_pos_end, KIND_SECONDS, ""),
+    COLUMN_OR("drift_vel_end", drift_vel_end, KIND_SECONDS, ""),
+    COLUMN_OR("drift_steps", drift_steps, KIND_COUNT, "0"),
 };
 const int record_ncolumns = (int)(sizeof record_columns / sizeof record_columns[0]);
 
@@ -191,6 +199,7 @@ int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_sol
   rec->status = MBDAE_ERR_SOLVER;
   rec->t = rec->h = rec->scd = rec->mescd = NAN;
   rec->cpu_seconds = rec->cpu_min = rec->cpu_max = NAN;
+  rec->drift_pos_max = rec->drift_vel_max = rec->drift_pos_end = rec->drift_vel_end = NAN;
   if (!p || !solver || !opt || !solver->id) {
     return MBDAE_ERR_ARG;
   }
@@ -245,6 +254,11 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
   rec->cpu_seconds = r.cpu_seconds;
   rec->cpu_min = r.cpu_min;
   rec->cpu_max = r.cpu_max;
+  rec->drift_pos_max = r.drift_pos_max;
+  rec->drift_vel_max = r.drift_vel_max;
+  rec->drift_pos_end = r.drift_pos_end;
+  rec->drift_vel_end = r.drift_vel_end;
+  rec->drift_steps = r.drift_steps;
   if (rec->status == 0 && rec->yref) {
     rec->scd = mbdae_scd(p, rec->y, rec->yref);
     rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);

@@ -16,7 +16,7 @@ typedef enum column_kind {
   KIND_CODE,    /* the MBDAE_ name of the int status (mbdae_strcode) */
   KIND_TOL,     /* a positive finite double */
   KIND_REAL,    /* a finite double, or empty for NaN (scd, mescd, t, h) */
-  KIND_SECONDS, /* a finite double >= 0, or empty for NaN */
+  KIND_SECONDS, /* a finite double >= 0, or empty for NaN (CPU times, drift) */
   KIND_LIMIT,   /* a finite double >= 0 (hmax: 0 is no limit) */
   KIND_COUNT,   /* a long from 0 to RECORD_COUNT_MAX */
   KIND_REPEATS, /* an int from 0 to MBDAE_REPEATS_MAX */
@@ -29,6 +29,9 @@ typedef struct record_column {
   const char *name; /* header of runs.csv, key of JSON */
   column_kind kind;
   size_t offset, size; /* of the field in mbdae_record */
+  /* What the reader takes for the column when a header lacks it (a file written before the
+   * column existed); NULL: the column is required. */
+  const char *absent;
 } record_column;
 
 extern const record_column record_columns[];

@@ -8,8 +8,9 @@
  * the header line, "# key: value" lines record where the rows after them were made (mbdae,
  * dependencies, machine, cpu); concatenated files keep each shard's lines with its rows.
  *
- * The reader finds columns by name (any order, every column once), refuses anything the writer
- * cannot have written, and says where: "name:line: why". */
+ * The reader finds columns by name (any order, every column once; a column added later, such as
+ * the drift figures, may be missing from an older file and reads as its table's `absent` text),
+ * refuses anything the writer cannot have written, and says where: "name:line: why". */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -437,7 +438,8 @@ static int check_row(mbdae_record *r, const row_extra *x, char *why, size_t len)
 /* Where the reader is: the header's column positions, the environment of the rows to come and
  * the records read so far. */
 typedef struct reader {
-  int where[MAX_FIELDS]; /* where[c]: the field of column c */
+  int where[MAX_FIELDS]; /* where[c]: the field of column c, -1 when the header lacks it */
+  int nfields;           /* fields of the header */
   int have_header;
   mbdae_environment env;
   mbdae_record *recs;
@@ -463,11 +465,12 @@ static int read_header(reader *rd, char **fields, int nf, char *why, size_t len)
     rd->where[c] = k;
   }
   for (int c = 0; c < record_ncolumns; c++) {
-    if (rd->where[c] < 0) {
+    if (rd->where[c] < 0 && !record_columns[c].absent) {
       snprintf(why, len, "the header has no column '%s'", record_columns[c].name);
       return -1;
     }
   }
+  rd->nfields = nf;
   rd->have_header = 1;
   return 0;
 }
@@ -475,8 +478,8 @@ static int read_header(reader *rd, char **fields, int nf, char *why, size_t len)
 /* One data line into a new record at the end of rd->recs. */
 static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
 {
-  if (nf != record_ncolumns) {
-    snprintf(why, len, "%d fields, the header has %d", nf, record_ncolumns);
+  if (nf != rd->nfields) {
+    snprintf(why, len, "%d fields, the header has %d", nf, rd->nfields);
     return -1;
   }
   if (rd->n == rd->cap) {
@@ -495,7 +498,7 @@ static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
   row_extra x = {0, -1, 0};
   int rc = 0;
   for (int c = 0; c < record_ncolumns && rc == 0; c++) {
-    const char *s = fields[rd->where[c]];
+    const char *s = rd->where[c] >= 0 ? fields[rd->where[c]] : record_columns[c].absent;
     if ((rc = store_field(r, &record_columns[c], s, &x)) != 0) {
       field_error(&record_columns[c], s, why, len);
     }

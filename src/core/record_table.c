@@ -4,7 +4,8 @@
  * (e.g. Table II.17.2: solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; the
  * solver named on the first row of its group), at the problem's table tolerances
  * (mbdae_tolerance_plan), followed by the failed runs as Table II.19.1 lists them (solver,
- * tolerances, reason). */
+ * tolerances, reason).  One column is ours, after CPU: drift, the largest position-constraint
+ * residual max |g| over the run (mbdae_record.drift_pos_max; "-" without constraints). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,14 @@ int mbdae_record_write_table_row(FILE *out, const mbdae_record *r, int first)
     snprintf(digits, sizeof digits, "%.2f | %.2f", no_negative_zero(r->mescd),
              no_negative_zero(r->scd));
   }
-  fprintf(out, "| %s | %s | %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %.4f |\n",
+  char drift[24] = "-";
+  if (isfinite(r->drift_pos_max)) {
+    snprintf(drift, sizeof drift, "%.2e", r->drift_pos_max);
+  }
+  fprintf(out, "| %s | %s | %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %.4f | %s |\n",
           first ? r->solver : "", rtol, atol, h0, digits, st->steps, st->accepted,
           st->nres + st->nres_fd, st->njac, st->nlu,
-          isfinite(r->cpu_seconds) ? r->cpu_seconds : 0.0);
+          isfinite(r->cpu_seconds) ? r->cpu_seconds : 0.0, drift);
   return ferror(out) ? -1 : 0;
 }
 
@@ -163,12 +168,14 @@ static void table_intro(FILE *out, const mbdae_problem *p, const mbdae_record *r
   fprintf(out, "Reference: %s.  \n", mbdae_problem_ref_source(p));
   fprintf(out,
           "#f counts all residual evaluations (finite-difference Jacobians included); CPU in "
-          "seconds on the machine that ran the sweep, %s.\n\n",
+          "seconds on the machine that ran the sweep, %s; drift is the largest |g| of the position "
+          "constraints over the run's accepted states (- for a form without constraints).\n\n",
           repeats > 2 ? "median of the repeats without the fastest and the slowest"
                       : "one timed run");
-  fputs("| solver | rtol | atol | h0 | mescd | scd | steps | accept | #f | #Jac | #LU | CPU |\n"
-        "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-        out);
+  fputs(
+      "| solver | rtol | atol | h0 | mescd | scd | steps | accept | #f | #Jac | #LU | CPU | drift "
+      "|\n|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      out);
 }
 
 int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
