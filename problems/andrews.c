@@ -25,9 +25,9 @@
  * Hairer & Wanner VII.7 write them, index2 (G q' = 0 in rows 22-27), index1
  * (G q'' + g_qq(q', q') = 0), and ggl and baumgarte: R = M(q) q'' - f(q, q') + G(q)^T lambda
  * (W = G), no time dependence.  Every form keeps q, q', q'' and lambda under their index-3 names
- * (ggl adds mu1..mu6).  jac=approx neglects the same derivatives in every form (those of f, M,
- * G^T lambda, and of G in the constraint rows).  No global minimal parametrisation is offered:
- * form=ssf is refused.
+ * (ggl adds mu1..mu6).  jac=approx neglects the same derivatives in every form (those of f, M and
+ * G^T lambda in rows R, and of G in the constraint rows; ggl's q' - v + G^T mu rows keep theirs).
+ * No global minimal parametrisation is offered: form=ssf is refused.
  *
  * The constraints g are sums of terms c cos(q_a + ... + q_b) or c sin(q_a + ... + q_b) plus a
  * constant (a fixed point of the frame); one table of such terms gives g, G and the curvature
@@ -367,11 +367,12 @@ static int dyn_jac(const void *par, double t, const double *q, const double *v, 
   return 0;
 }
 
-/* W^T lambda = G^T lambda, W^T, d(G^T lambda)/dq (0 with jac=approx), and no time derivative. */
+/* W^T lambda = G^T lambda, W^T, d(G^T lambda)/dq and no time derivative; exact whatever jac=
+ * says, since ggl's hidden constraints need d(G^T mu)/dq (its Jacobian keeps that term). */
 static int reaction(const void *par, double t, const double *q, const double *lam, double *wtl,
                     double *wt, double *wtlq, double *wtlt)
 {
-  (void)t;
+  (void)par, (void)t;
   double G[NLAM][NQ], h[NQ][NQ];
   constraints_at(q, NULL, G);
   lambda_hessian(q, lam, h);
@@ -384,7 +385,7 @@ static int reaction(const void *par, double t, const double *q, const double *la
       }
     }
     for (int j = 0; wtlq && j < NQ; j++) {
-      wtlq[i + NQ * j] = approximate(par) ? 0.0 : h[i][j];
+      wtlq[i + NQ * j] = h[i][j];
     }
     if (wtl) {
       wtl[i] = s;
