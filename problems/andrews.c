@@ -20,6 +20,15 @@
  * dphi/dy ~ [O I O O; O O I O; O O M G^T; G O O O], neglecting the derivatives of f, M and G, so
  * that the published runs can be reproduced.
  *
+ * As a model of the mechanical layer (problems/mechanical.h) with the accelerations as
+ * variables (acc_vars), which generates this form (form=index3, the published one) and, as
+ * Hairer & Wanner VII.7 write them, index2 (G q' = 0 in rows 22-27), index1
+ * (G q'' + g_qq(q', q') = 0), and ggl and baumgarte: R = M(q) q'' - f(q, q') + G(q)^T lambda
+ * (W = G), no time dependence.  Every form keeps q, q', q'' and lambda under their index-3 names
+ * (ggl adds mu1..mu6).  jac=approx neglects the same derivatives in every form (those of f, M and
+ * G^T lambda in rows R, and of G in the constraint rows; ggl's q' - v + G^T mu rows keep theirs).
+ * No global minimal parametrisation is offered: form=ssf is refused.
+ *
  * The constraints g are sums of terms c cos(q_a + ... + q_b) or c sin(q_a + ... + q_b) plus a
  * constant (a fixed point of the frame); one table of such terms gives g, G and the curvature
  * terms (second derivatives) that the exact Jacobian and the acceleration-level constraint need. */
@@ -27,17 +36,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dense.h"
-#include "problem_type.h"
+#include "mechanical.h"
 
 enum {
   NQ = 7,   /* angles beta, Theta, gamma, Phi, delta, Omega, epsilon */
   NLAM = 6, /* multipliers, one per position constraint */
-  NEQ = 27,
-  POS = 0,  /* offset of q */
-  VEL = 7,  /* offset of q' */
-  ACC = 14, /* offset of q'' */
-  LAM = 21, /* offset of lambda */
+  NEQ = 27, /* in the index-3 form: y = (q, q', q'', lambda) */
   Q1 = 0,   /* angle offsets inside q (1-based names as in the report) */
   Q2,
   Q3,
@@ -73,7 +77,8 @@ typedef enum jac_mode {
 } jac_mode;
 
 typedef struct andrews_params {
-  jac_mode jac; /* which Jacobian jac() returns */
+  mech_params mech; /* first: the layer's view */
+  jac_mode jac;     /* which Jacobian jac() returns */
 } andrews_params;
 
 /* c cos(q_first + ... + q_last), or c sin(...) when sine is set. */
@@ -93,44 +98,6 @@ typedef struct constraint_row {
 typedef struct term_value {
   double v, dv, ddv;
 } term_value;
-
-static void set_defaults(void *params)
-{
-  andrews_params *a = params;
-  a->jac = JAC_EXACT;
-}
-
-static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
-{
-  andrews_params *a = params;
-  if (strcmp(key, "jac") != 0) {
-    if (msg && msglen > 0) {
-      snprintf(msg, msglen, "unknown option '%s' for problem 'andrews'; valid: jac=exact|approx",
-               key);
-    }
-    return MBDAE_ERR_SPEC;
-  }
-  if (strcmp(value, "exact") == 0) {
-    a->jac = JAC_EXACT;
-  } else if (strcmp(value, "approx") == 0) {
-    a->jac = JAC_APPROX;
-  } else {
-    if (msg && msglen > 0) {
-      snprintf(msg, msglen,
-               "bad value '%s' for option 'jac' of problem 'andrews'; valid: "
-               "jac=exact|approx",
-               value);
-    }
-    return MBDAE_ERR_SPEC;
-  }
-  return 0;
-}
-
-static void format_options(const void *params, char *buf, size_t len)
-{
-  const andrews_params *a = params;
-  snprintf(buf, len, "jac=%s", a->jac == JAC_EXACT ? "exact" : "approx");
-}
 
 /* g(q) of report 2.4 section II.13.2 as rows of trigonometric terms.  Every row starts from the
  * crank/rod point rr (cos q1, sin q1) - d (cos(q1+q2), sin(q1+q2)); rows 1-2 close the loop at
@@ -345,18 +312,18 @@ static void forces(const double *q, const double *v, double f[NQ], double dfq[NQ
   }
 }
 
-static int res(const void *params, double t, const double *y, const double *yp, double *r)
+static int approximate(const void *par) { return ((const andrews_params *)par)->jac == JAC_APPROX; }
+
+/* R = M(q) q'' - f(q, q') + G(q)^T lambda, summed in the order of andrews.f. */
+static int dyn(const void *par, double t, const double *q, const double *v, const double *a,
+               const double *lam, double *r)
 {
-  (void)params;
-  (void)t;
-  const double *q = y + POS, *v = y + VEL, *a = y + ACC, *lam = y + LAM;
-  double m[NQ][NQ], f[NQ], g[NLAM], G[NLAM][NQ];
+  (void)par, (void)t;
+  double m[NQ][NQ], f[NQ], G[NLAM][NQ];
   mass_matrix(q, m);
   forces(q, v, f, NULL, NULL);
-  constraints_at(q, g, G);
+  constraints_at(q, NULL, G);
   for (int i = 0; i < NQ; i++) {
-    r[POS + i] = yp[POS + i] - v[i];
-    r[VEL + i] = yp[VEL + i] - a[i];
     double phi = -f[i];
     for (int j = 0; j < NQ; j++) {
       phi += m[i][j] * a[j];
@@ -364,66 +331,167 @@ static int res(const void *params, double t, const double *y, const double *yp, 
     for (int k = 0; k < NLAM; k++) {
       phi += G[k][i] * lam[k];
     }
-    r[ACC + i] = -phi;
+    r[i] = phi;
   }
-  for (int k = 0; k < NLAM; k++) {
-    r[LAM + k] = -g[k];
+  return 0;
+}
+
+/* dR/dq = d(M a)/dq - df/dq + d(G^T lambda)/dq, dR/dv = -df/dv, dR/da = M; jac=approx keeps M
+ * only (report 2.4 II.13.4). */
+static int dyn_jac(const void *par, double t, const double *q, const double *v, const double *a,
+                   const double *lam, double *rq, double *rv, double *mass)
+{
+  (void)t;
+  double m[NQ][NQ], f[NQ], dfq[NQ][NQ], dfv[NQ][NQ], dm[NQ][NQ], h[NQ][NQ];
+  int exact = !approximate(par);
+  mass_matrix(q, m);
+  if (exact) {
+    forces(q, v, f, dfq, dfv);
+    mass_matrix_dq(q, a, dm);
+    lambda_hessian(q, lam, h);
   }
-  for (int i = 0; i < NEQ; i++) {
-    if (!isfinite(r[i])) {
-      return 1;
+  for (int i = 0; i < NQ; i++) {
+    for (int j = 0; j < NQ; j++) {
+      size_t ij = (size_t)i + (size_t)NQ * (size_t)j;
+      if (rq) {
+        rq[ij] = exact ? dm[i][j] - dfq[i][j] + h[i][j] : 0.0;
+      }
+      if (rv) {
+        rv[ij] = exact ? -dfv[i][j] : 0.0;
+      }
+      if (mass) {
+        mass[ij] = m[i][j];
+      }
     }
   }
   return 0;
 }
 
-static int jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
-               double *dfdyp)
+/* W^T lambda = G^T lambda, W^T, d(G^T lambda)/dq and no time derivative; exact whatever jac=
+ * says, since ggl's hidden constraints need d(G^T mu)/dq (its Jacobian keeps that term). */
+static int reaction(const void *par, double t, const double *q, const double *lam, double *wtl,
+                    double *wt, double *wtlq, double *wtlt)
 {
-  (void)t;
-  (void)yp;
-  const andrews_params *p = params;
-  if (dfdyp) {
-    for (int j = 0; j < NEQ * NEQ; j++) {
-      dfdyp[j] = 0.0;
-    }
-    for (int i = 0; i < ACC; i++) {
-      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
-    }
-  }
-  if (!dfdy) {
-    return 0;
-  }
-  const double *q = y + POS, *v = y + VEL, *a = y + ACC, *lam = y + LAM;
-  double m[NQ][NQ], G[NLAM][NQ];
-  mass_matrix(q, m);
+  (void)par, (void)t;
+  double G[NLAM][NQ], h[NQ][NQ];
   constraints_at(q, NULL, G);
-  for (int j = 0; j < NEQ * NEQ; j++) {
-    dfdy[j] = 0.0;
-  }
-  for (int i = 0; i < NQ; i++) {
-    MBDAE_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
-    MBDAE_AT(dfdy, NEQ, VEL + i, ACC + i) = -1.0;
-    for (int j = 0; j < NQ; j++) {
-      MBDAE_AT(dfdy, NEQ, ACC + i, ACC + j) = -m[i][j];
-    }
-    for (int k = 0; k < NLAM; k++) {
-      MBDAE_AT(dfdy, NEQ, ACC + i, LAM + k) = -G[k][i];
-      MBDAE_AT(dfdy, NEQ, LAM + k, POS + i) = -G[k][i];
-    }
-  }
-  if (p->jac == JAC_APPROX) {
-    return 0;
-  }
-  /* Rows 15-21 are -(M(q) q'' - f(q, q') + G(q)^T lambda). */
-  double f[NQ], dfq[NQ][NQ], dfv[NQ][NQ], dm[NQ][NQ], h[NQ][NQ];
-  forces(q, v, f, dfq, dfv);
-  mass_matrix_dq(q, a, dm);
   lambda_hessian(q, lam, h);
   for (int i = 0; i < NQ; i++) {
+    double s = 0.0;
+    for (int k = 0; k < NLAM; k++) {
+      s += G[k][i] * lam[k];
+      if (wt) {
+        wt[i + NQ * k] = G[k][i];
+      }
+    }
+    for (int j = 0; wtlq && j < NQ; j++) {
+      wtlq[i + NQ * j] = h[i][j];
+    }
+    if (wtl) {
+      wtl[i] = s;
+    }
+    if (wtlt) {
+      wtlt[i] = 0.0;
+    }
+  }
+  return 0;
+}
+
+static int con(const void *par, double t, const double *q, double *g, double *gq)
+{
+  (void)par, (void)t;
+  double G[NLAM][NQ];
+  constraints_at(q, g, G);
+  for (int k = 0; gq && k < NLAM; k++) {
     for (int j = 0; j < NQ; j++) {
-      MBDAE_AT(dfdy, NEQ, ACC + i, POS + j) = -(dm[i][j] - dfq[i][j] + h[i][j]);
-      MBDAE_AT(dfdy, NEQ, ACC + i, VEL + j) = dfv[i][j];
+      gq[k + NLAM * j] = G[k][j];
+    }
+  }
+  return 0;
+}
+
+/* g' = G v and g'' = G a + g_qq(v, v), summed as andrews.f's hidden constraints were. */
+static void levels(const double *q, const double *v, const double *a, double *gv, double *ga)
+{
+  double G[NLAM][NQ], curv[NLAM];
+  constraints_at(q, NULL, G);
+  curvature(q, v, curv);
+  for (int i = 0; i < NLAM; i++) {
+    double sv = 0.0, sa = 0.0;
+    for (int k = 0; k < NQ; k++) {
+      sv += G[i][k] * v[k];
+      sa += a ? G[i][k] * a[k] : 0.0;
+    }
+    if (gv) {
+      gv[i] = sv;
+    }
+    if (ga) {
+      ga[i] = sa + curv[i];
+    }
+  }
+}
+
+/* The derivatives of g' (dgv: d(G v)/dq) and of g'' at fixed a (dga: d/dq, dgav: d/dv), each
+ * NLAM x NQ column-major, from the trigonometric terms: a term c s(theta) with theta the sum of
+ * its angles contributes c s'(theta) theta_v to g', c s'(theta) theta_a + c s''(theta) theta_v^2
+ * to g''. */
+static void level_derivatives(const double *q, const double *v, const double *a, double *dgv,
+                              double *dga, double *dgav)
+{
+  constraint_row row[NLAM];
+  constraint_rows(row);
+  double *outs[3] = {dgv, dga, dgav};
+  for (int o = 0; o < 3; o++) {
+    for (int e = 0; outs[o] && e < NLAM * NQ; e++) {
+      outs[o][e] = 0.0;
+    }
+  }
+  for (int i = 0; i < NLAM; i++) {
+    for (int n = 0; n < row[i].nterms; n++) {
+      const trig_term *t = &row[i].term[n];
+      term_value tv = term_at(t, q);
+      double tw = angle_sum(t, v), ta = a ? angle_sum(t, a) : 0.0;
+      for (int j = t->first; j <= t->last; j++) {
+        size_t ij = (size_t)i + (size_t)NLAM * (size_t)j;
+        if (dgv) {
+          dgv[ij] += tv.ddv * tw;
+        }
+        if (dga) {
+          dga[ij] += tv.ddv * ta - tv.dv * tw * tw; /* d(c s'')/dtheta = -c s' (sin, cos) */
+        }
+        if (dgav) {
+          dgav[ij] += 2.0 * tv.ddv * tw;
+        }
+      }
+    }
+  }
+}
+
+static int con_vel(const void *par, double t, const double *q, const double *v, double *gv,
+                   double *gvq)
+{
+  (void)t;
+  levels(q, v, NULL, gv, NULL);
+  level_derivatives(q, v, NULL, approximate(par) ? NULL : gvq, NULL, NULL);
+  for (int e = 0; gvq && approximate(par) && e < NLAM * NQ; e++) {
+    gvq[e] = 0.0;
+  }
+  return 0;
+}
+
+static int con_acc(const void *par, double t, const double *q, const double *v, const double *a,
+                   double *ga, double *gaq, double *gav)
+{
+  (void)t;
+  levels(q, v, a, NULL, ga);
+  int exact = !approximate(par);
+  level_derivatives(q, v, a, NULL, exact ? gaq : NULL, exact ? gav : NULL);
+  for (int e = 0; !exact && e < NLAM * NQ; e++) {
+    if (gaq) {
+      gaq[e] = 0.0;
+    }
+    if (gav) {
+      gav[e] = 0.0;
     }
   }
   return 0;
@@ -434,9 +502,9 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
  * extra entry is a zero and is dropped.  It also prints "q'0 = q''0 = 0" before the nonzero q''0,
  * evidently meaning q'0 = q'''0 = 0.  y'0 = (q'0, q''0, q'''0, lambda'0) with q'''0 = 0 and
  * lambda'0 = 0 (refdata/andrews.txt: yp0(k) = y0(k+7), k = 1..14, and 0 for k = 15..27). */
-static int init(const void *params, double *y0, double *yp0)
+static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
-  (void)params;
+  (void)par;
   static const double Q0[NQ] = {
       -0.0617138900142764496358948458001, 0.0,
       0.455279819163070380255912382449,   0.222668390165885884674473185609,
@@ -449,17 +517,13 @@ static int init(const void *params, double *y0, double *yp0)
   static const double LAM0[NLAM] = {
       98.5668703962410896057654982170, -6.12268834425566265503114393122, 0.0, 0.0, 0.0, 0.0,
   };
-  for (int i = 0; i < NEQ; i++) {
-    y0[i] = 0.0;
-    yp0[i] = 0.0;
-  }
   for (int i = 0; i < NQ; i++) {
-    y0[POS + i] = Q0[i];
-    y0[ACC + i] = QDD0[i];
-    yp0[VEL + i] = QDD0[i];
+    q[i] = Q0[i];
+    v[i] = 0.0;
+    a[i] = QDD0[i];
   }
   for (int k = 0; k < NLAM; k++) {
-    y0[LAM + k] = LAM0[k];
+    lam[k] = LAM0[k];
   }
   return 0;
 }
@@ -467,9 +531,9 @@ static int init(const void *params, double *y0, double *yp0)
 /* y(0.03): andrews.f's reference routine (PSIDE on a Cray C90 in Cray double precision,
  * rtol = atol = 1e-14); report 2.4 Table II.13.2 prints y1..y7 with the same digits.  The
  * strings are those of refdata/andrews.txt (= refsol/andrews.txt). */
-static int ref(const void *params, double *yref)
+static int ref_acc(const void *par, double *q, double *v, double *a, double *lam)
 {
-  (void)params;
+  (void)par;
   static const double YREF[NEQ] = {
       0.1581077119629904e+2,  -0.1575637105984298e+2, 0.4082224013073101e-1,
       -0.5347301163226948e+0, 0.5244099658805304e+0,  0.5347301163226948e+0,
@@ -481,38 +545,13 @@ static int ref(const void *params, double *yref)
       0.1991753333731910e+3,  -0.2975531228015052e+2, 0.2306654119098399e+2,
       0.3145271365475927e+2,  0.2264249232082739e+2,  0.1161740700019673e+2,
   };
-  for (int i = 0; i < NEQ; i++) {
-    yref[i] = YREF[i];
+  for (int i = 0; i < NQ; i++) {
+    q[i] = YREF[i];
+    v[i] = YREF[NQ + i];
+    a[i] = YREF[2 * NQ + i];
   }
-  return 0;
-}
-
-/* g(q), G(q) q' and G(q) q'' + (d2g/dq2)(q', q'), all from y: the formulation carries the
- * accelerations q'' as variables (y15..y21), so y' is not needed. */
-static int constraints(const void *params, double t, const double *y, const double *yp,
-                       double *gpos, double *gvel, double *gacc)
-{
-  (void)params;
-  (void)t;
-  (void)yp;
-  const double *q = y + POS, *v = y + VEL, *a = y + ACC;
-  double G[NLAM][NQ], curv[NLAM];
-  constraints_at(q, gpos, G);
-  if (gacc) {
-    curvature(q, v, curv);
-  }
-  for (int i = 0; i < NLAM; i++) {
-    double gv = 0.0, ga = 0.0;
-    for (int k = 0; k < NQ; k++) {
-      gv += G[i][k] * v[k];
-      ga += G[i][k] * a[k];
-    }
-    if (gvel) {
-      gvel[i] = gv;
-    }
-    if (gacc) {
-      gacc[i] = ga + curv[i];
-    }
+  for (int k = 0; k < NLAM; k++) {
+    lam[k] = YREF[3 * NQ + k];
   }
   return 0;
 }
@@ -525,22 +564,79 @@ static const char *const component_names[NEQ] = {
     "a_beta",  "a_Theta", "a_gamma", "a_Phi",   "a_delta", "a_Omega", "a_epsilon",
     "lambda1", "lambda2", "lambda3", "lambda4", "lambda5", "lambda6"};
 
+/* report 2.4 II.13.4: scd over the seven angles only */
+static const int scd_components[NEQ] = {1, 1, 1, 1, 1, 1, 1};
+
+static const mech_model andrews_model = {
+    .type = &mbdae_problem_andrews,
+    .nq = NQ,
+    .nc = NLAM,
+    .names = component_names,
+    .in_scd = scd_components,
+    .ref_source = "andrews.f reference routine (report 2.4 Table II.13.2 prints y1..y7): "
+                  "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits",
+    .dyn = dyn,
+    .dyn_jac = dyn_jac,
+    .reaction = reaction,
+    .con = con,
+    .con_vel = con_vel,
+    .con_acc = con_acc,
+    .init = init,
+    .ref = NULL,
+    .ssf = NULL,
+    .acc_vars = 1,
+    .ref_acc = ref_acc,
+};
+
+static const char OPTIONS_HELP[] = MECH_OPTIONS_HELP_NO_SSF ", jac=exact|approx";
+
+static void set_defaults(void *params)
+{
+  andrews_params *a = params;
+  mbdae_mech_defaults(&a->mech, &andrews_model);
+  a->jac = JAC_EXACT;
+}
+
+static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+{
+  andrews_params *a = params;
+  if (strcmp(key, "jac") != 0) {
+    int rc = mbdae_mech_set_option(&a->mech, key, value, msg, msglen);
+    if (rc == 1 && msg && msglen > 0) {
+      snprintf(msg, msglen, "unknown option '%s' for problem 'andrews'; valid: %s", key,
+               OPTIONS_HELP);
+    }
+    return rc == 1 ? MBDAE_ERR_SPEC : rc;
+  }
+  if (strcmp(value, "exact") == 0) {
+    a->jac = JAC_EXACT;
+  } else if (strcmp(value, "approx") == 0) {
+    a->jac = JAC_APPROX;
+  } else {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen,
+               "bad value '%s' for option 'jac' of problem 'andrews'; valid: "
+               "jac=exact|approx",
+               value);
+    }
+    return MBDAE_ERR_SPEC;
+  }
+  return 0;
+}
+
+static void format_options(const void *params, char *buf, size_t len)
+{
+  const andrews_params *a = params;
+  mbdae_mech_format_options(&a->mech, buf, len);
+  size_t used = strlen(buf);
+  snprintf(buf + used, len - used, ",jac=%s", a->jac == JAC_EXACT ? "exact" : "approx");
+}
+
 static void describe(const void *params, problem_info *info)
 {
   const andrews_params *a = params;
-  info->neq = NEQ;
-  info->nconstraints = NLAM;
-  if (!info->index) {
-    return;
-  }
+  mbdae_mech_describe(&a->mech, info);
   info->jac_approximate = a->jac == JAC_APPROX;
-  for (int i = 0; i < NEQ; i++) {
-    info->index[i] = i < VEL ? 1 : (i < ACC ? 2 : 3);
-    info->in_scd[i] = i < VEL; /* report 2.4 II.13.4: scd over the seven angles only */
-  }
-  info->ref_source = "andrews.f reference routine (report 2.4 Table II.13.2 prints y1..y7): "
-                     "PSIDE on a Cray C90 in Cray double precision, rtol = atol = 1e-14; 16 digits";
-  mbdae_problem_info_names(info, 0, NEQ, component_names);
 }
 
 const problem_type mbdae_problem_andrews = {
@@ -551,14 +647,15 @@ const problem_type mbdae_problem_andrews = {
     /* report 2.4 section II.13.4: rtol = atol = h0 = 10^-(4 + m/8), m = 0..48; Table II.13.3 */
     .tolerances = {8, 48, 1.0, 2, {1e-4, 1e-7}, 1e-7},
     .params_size = sizeof(andrews_params),
-    .options_help = "jac=exact|approx",
+    .options_help = OPTIONS_HELP,
     .set_defaults = set_defaults,
     .set_option = set_option,
+    .finish = mbdae_mech_finish,
     .format_options = format_options,
     .describe = describe,
-    .init = init,
-    .res = res,
-    .jac = jac,
-    .ref = ref,
-    .constraints = constraints,
+    .init = mbdae_mech_init,
+    .res = mbdae_mech_res,
+    .jac = mbdae_mech_jac,
+    .ref = mbdae_mech_ref,
+    .constraints = mbdae_mech_constraints,
 };

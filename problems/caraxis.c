@@ -22,26 +22,31 @@
  * (rows 9-10 carry the minus sign because the test set's right-hand side holds +phi there; its
  * residual routine negates them, and so do we).
  *
- * Variables y = (x_l, y_l, x_r, y_r, x_l', y_l', x_r', y_r', lambda_1, lambda_2), index 1,1,1,1,
- * 2,2,2,2,3,3.  Source: spec/000 (report 2.4, section II.17) and refdata/caraxis.txt.  Gravity
- * g = 1 as in [Sch94], entering f_2 and f_4 as -eps^2 M / 2 (spec/000, eq. for F_g). */
+ * As a model of the mechanical layer (problems/mechanical.h), which generates this form
+ * (form=index3, the published one) and index2, ggl, index1 and baumgarte: q = p, M = K I,
+ * R = K a - f with f as above, the reaction W^T lambda = -G^T lambda (W = -G: f holds
+ * +G^T lambda), G = dphi/dp = ((x_b, y_b, 0, 0), 2 (dx, dy, -dx, -dy)), dx = x_l - x_r,
+ * dy = y_l - y_r.  The constraint moves with the wheel, so g' = G q + (x_l x_b' + y_l y_b', 0)
+ * and g'' = G q' + (2 (q_xl x_b' + q_yl y_b') + x_l x_b'' + y_l y_b'', 2 |q_l - q_r|^2) (the
+ * prescribed motion's g_t, g_tt and g_tq terms and the bar's curvature term).  No global minimal
+ * parametrisation is offered: form=ssf is refused.
+ *
+ * Variables (form=index3) y = (x_l, y_l, x_r, y_r, x_l', y_l', x_r', y_r', lambda_1, lambda_2),
+ * index 1,1,1,1, 2,2,2,2,3,3.  Source: spec/000 (report 2.4, section II.17) and
+ * refdata/caraxis.txt.  Gravity g = 1 as in [Sch94], entering f_2 and f_4 as -eps^2 M / 2
+ * (spec/000, eq. for F_g). */
 #include <math.h>
+#include <string.h>
 
-#include "dense.h"
-#include "problem_type.h"
+#include "mechanical.h"
 
 enum {
-  NEQ = 10,
   NPOS = 4, /* coordinates of the two bar ends */
-  NLAM = 2, /* multipliers */
-  POS = 0,  /* offset of p = (x_l, y_l, x_r, y_r) */
-  VEL = 4,  /* offset of q = p' */
-  LAM = 8,  /* offset of lambda */
+  NLAM = 2, /* multipliers = constraints */
   XL = 0,   /* offsets inside p (and q) */
   YL = 1,
   XR = 2,
-  YR = 3,
-  NCONSTR = 2
+  YR = 3
 };
 
 /* Constants of report 2.4, section II.17.2 (spec/000) and caraxis.f. */
@@ -54,13 +59,14 @@ static const double OMEGA = 10.0; /* omega, so the bump period is tau = 2 pi / o
 static const double GRAV = 1.0;   /* g, as in [Sch94] */
 
 typedef struct caraxis_params {
-  double eps;   /* spring compliance parameter */
-  double mass;  /* M */
-  double len;   /* L */
-  double len0;  /* L0 */
-  double bump;  /* h */
-  double omega; /* omega */
-  double grav;  /* g */
+  mech_params mech; /* first: the layer's view */
+  double eps;       /* spring compliance parameter */
+  double mass;      /* M */
+  double len;       /* L */
+  double len0;      /* L0 */
+  double bump;      /* h */
+  double omega;     /* omega */
+  double grav;      /* g */
 } caraxis_params;
 
 /* The prescribed wheel motion and its first two time derivatives. */
@@ -76,18 +82,6 @@ typedef struct spring {
   double fx, fy;  /* force on the bar end */
   double d[2][2]; /* d[i][j] = d force_i / d v_j */
 } spring;
-
-static void set_defaults(void *params)
-{
-  caraxis_params *c = params;
-  c->eps = EPS;
-  c->mass = MASS;
-  c->len = LEN;
-  c->len0 = LEN0;
-  c->bump = BUMP;
-  c->omega = OMEGA;
-  c->grav = GRAV;
-}
 
 /* 0, or 1 when the wheel position is not real (h > L; impossible with the published constants). */
 static int wheel_at(const caraxis_params *c, double t, wheel *w)
@@ -137,10 +131,12 @@ static int springs_at(const caraxis_params *c, const double *p, const wheel *w, 
 
 static double mass_factor(const caraxis_params *c) { return c->eps * c->eps * c->mass / 2.0; }
 
-static int res(const void *params, double t, const double *y, const double *yp, double *r)
+/* R = K a - f(t, p, lambda), f of the head comment in the order of the published code. */
+static int dyn(const void *par, double t, const double *p, const double *v, const double *a,
+               const double *lam, double *r)
 {
-  const caraxis_params *c = params;
-  const double *p = y + POS, *lam = y + LAM;
+  (void)v;
+  const caraxis_params *c = par;
   wheel w;
   spring sl, sr;
   if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, &sl, &sr) != 0) {
@@ -155,46 +151,23 @@ static int res(const void *params, double t, const double *y, const double *yp, 
       sr.fy - 2.0 * lam[1] * dy - c->grav * k,
   };
   for (int i = 0; i < NPOS; i++) {
-    r[POS + i] = yp[POS + i] - y[VEL + i];
-    r[VEL + i] = k * yp[VEL + i] - f[i];
+    r[i] = k * a[i] - f[i];
   }
-  r[LAM + 0] = -(p[XL] * w.x + p[YL] * w.y);
-  r[LAM + 1] = -(dx * dx + dy * dy - c->len * c->len);
   return 0;
 }
 
-static int jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
-               double *dfdyp)
+/* dR/dp = -df/dp (spring stiffness plus the 2 lambda_2 coupling of the bar constraint),
+ * dR/dv = 0, dR/da = K I. */
+static int dyn_jac(const void *par, double t, const double *p, const double *v, const double *a,
+                   const double *lam, double *rq, double *rv, double *mass)
 {
-  (void)yp;
-  const caraxis_params *c = params;
-  double k = mass_factor(c);
-  if (dfdyp) {
-    for (int j = 0; j < NEQ * NEQ; j++) {
-      dfdyp[j] = 0.0;
-    }
-    for (int i = 0; i < NPOS; i++) {
-      MBDAE_AT(dfdyp, NEQ, POS + i, POS + i) = 1.0;
-      MBDAE_AT(dfdyp, NEQ, VEL + i, VEL + i) = k;
-    }
-  }
-  if (!dfdy) {
-    return 0;
-  }
-  const double *p = y + POS, *lam = y + LAM;
+  (void)v, (void)a;
+  const caraxis_params *c = par;
   wheel w;
   spring sl, sr;
   if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, &sl, &sr) != 0) {
     return 1;
   }
-  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
-  for (int j = 0; j < NEQ * NEQ; j++) {
-    dfdy[j] = 0.0;
-  }
-  for (int i = 0; i < NPOS; i++) {
-    MBDAE_AT(dfdy, NEQ, POS + i, VEL + i) = -1.0;
-  }
-  /* df/dp: spring stiffness plus the 2 lambda_2 coupling of the bar constraint; F = K q' - f. */
   double df[NPOS][NPOS] = {{0.0}};
   for (int i = 0; i < 2; i++) {
     for (int j = 0; j < 2; j++) {
@@ -208,16 +181,140 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   }
   for (int i = 0; i < NPOS; i++) {
     for (int j = 0; j < NPOS; j++) {
-      MBDAE_AT(dfdy, NEQ, VEL + i, POS + j) = -df[i][j];
+      if (rq) {
+        rq[i + NPOS * j] = -df[i][j];
+      }
+      if (rv) {
+        rv[i + NPOS * j] = 0.0;
+      }
+      if (mass) {
+        mass[i + NPOS * j] = i == j ? mass_factor(c) : 0.0;
+      }
     }
   }
-  /* df/dlambda = G^T, G = dphi/dp; rows 9-10 are -phi, so their derivative is -G. */
-  double g[NLAM][NPOS] = {{w.x, w.y, 0.0, 0.0}, {2.0 * dx, 2.0 * dy, -2.0 * dx, -2.0 * dy}};
-  for (int a = 0; a < NLAM; a++) {
-    for (int j = 0; j < NPOS; j++) {
-      MBDAE_AT(dfdy, NEQ, VEL + j, LAM + a) = -g[a][j];
-      MBDAE_AT(dfdy, NEQ, LAM + a, POS + j) = -g[a][j];
+  return 0;
+}
+
+/* G = dphi/dp (NLAM x NPOS, row-major) at the wheel position w. */
+static void constraint_matrix(const wheel *w, const double *p, double g[NLAM][NPOS])
+{
+  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
+  const double rows[NLAM][NPOS] = {{w->x, w->y, 0.0, 0.0},
+                                   {2.0 * dx, 2.0 * dy, -2.0 * dx, -2.0 * dy}};
+  memcpy(g, rows, sizeof rows);
+}
+
+/* W^T lambda = -G^T lambda, W^T, d(W^T lambda)/dp (from the bar's constraint only) and
+ * d(W^T lambda)/dt (from the wheel's motion). */
+static int reaction(const void *par, double t, const double *p, const double *lam, double *wtl,
+                    double *wt, double *wtlq, double *wtlt)
+{
+  wheel w;
+  if (wheel_at(par, t, &w) != 0) {
+    return 1;
+  }
+  double g[NLAM][NPOS];
+  constraint_matrix(&w, p, g);
+  const double sign[NPOS] = {1.0, 1.0, -1.0, -1.0}; /* the bar's ends: + left, - right */
+  for (int i = 0; i < NPOS; i++) {
+    if (wtl) {
+      wtl[i] = -(g[0][i] * lam[0] + g[1][i] * lam[1]);
     }
+    for (int k = 0; wt && k < NLAM; k++) {
+      wt[i + NPOS * k] = -g[k][i];
+    }
+    for (int j = 0; wtlq && j < NPOS; j++) {
+      wtlq[i + NPOS * j] = (i % 2 == j % 2) ? -2.0 * lam[1] * sign[i] * sign[j] : 0.0;
+    }
+  }
+  if (wtlt) {
+    wtlt[XL] = -lam[0] * w.xd;
+    wtlt[YL] = -lam[0] * w.yd;
+    wtlt[XR] = wtlt[YR] = 0.0;
+  }
+  return 0;
+}
+
+/* g = phi(t, p), G (NLAM x NPOS, column-major). */
+static int con(const void *par, double t, const double *p, double *g, double *gq)
+{
+  const caraxis_params *c = par;
+  wheel w;
+  if (wheel_at(c, t, &w) != 0) {
+    return 1;
+  }
+  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
+  if (g) {
+    g[0] = p[XL] * w.x + p[YL] * w.y;
+    g[1] = dx * dx + dy * dy - c->len * c->len;
+  }
+  double gm[NLAM][NPOS];
+  constraint_matrix(&w, p, gm);
+  for (int k = 0; gq && k < NLAM; k++) {
+    for (int j = 0; j < NPOS; j++) {
+      gq[k + NLAM * j] = gm[k][j];
+    }
+  }
+  return 0;
+}
+
+/* Row-major 2 x 4 rows into a column-major NLAM x NPOS matrix. */
+static void store_rows(double *dst, const double rows[NLAM][NPOS])
+{
+  for (int k = 0; k < NLAM; k++) {
+    for (int j = 0; j < NPOS; j++) {
+      dst[k + NLAM * j] = rows[k][j];
+    }
+  }
+}
+
+/* g' = G v + g_t and d g'/dp. */
+static int con_vel(const void *par, double t, const double *p, const double *v, double *gv,
+                   double *gvq)
+{
+  wheel w;
+  if (wheel_at(par, t, &w) != 0) {
+    return 1;
+  }
+  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
+  double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
+  if (gv) {
+    gv[0] = v[XL] * w.x + p[XL] * w.xd + v[YL] * w.y + p[YL] * w.yd;
+    gv[1] = 2.0 * (dx * dvx + dy * dvy);
+  }
+  if (gvq) {
+    const double rows[NLAM][NPOS] = {{w.xd, w.yd, 0.0, 0.0},
+                                     {2.0 * dvx, 2.0 * dvy, -2.0 * dvx, -2.0 * dvy}};
+    store_rows(gvq, rows);
+  }
+  return 0;
+}
+
+/* g'' = G a + 2 G_t v + g_tt + d(G v)/dp v at fixed a, and its derivatives in p and v. */
+static int con_acc(const void *par, double t, const double *p, const double *v, const double *a,
+                   double *ga, double *gaq, double *gav)
+{
+  wheel w;
+  if (wheel_at(par, t, &w) != 0) {
+    return 1;
+  }
+  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
+  double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
+  double dax = a[XL] - a[XR], day = a[YL] - a[YR];
+  if (ga) {
+    ga[0] = a[XL] * w.x + 2.0 * v[XL] * w.xd + p[XL] * w.xdd + a[YL] * w.y + 2.0 * v[YL] * w.yd +
+            p[YL] * w.ydd;
+    ga[1] = 2.0 * (dvx * dvx + dx * dax + dvy * dvy + dy * day);
+  }
+  if (gaq) {
+    const double rows[NLAM][NPOS] = {{w.xdd, w.ydd, 0.0, 0.0},
+                                     {2.0 * dax, 2.0 * day, -2.0 * dax, -2.0 * day}};
+    store_rows(gaq, rows);
+  }
+  if (gav) {
+    const double rows[NLAM][NPOS] = {{2.0 * w.xd, 2.0 * w.yd, 0.0, 0.0},
+                                     {4.0 * dvx, 4.0 * dvy, -4.0 * dvx, -4.0 * dvy}};
+    store_rows(gav, rows);
   }
   return 0;
 }
@@ -225,15 +322,17 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
 /* y0 and y'0 of spec/000 section II.17.2 and refdata/caraxis.txt: p0 = (0, L0, L, L0),
  * q0 = (-1/2, 0, -1/2, 0), lambda0 = lambda'0 = 0, p'0 = q0 and
  * q'0 = 2/(M eps^2) f(0, p0, lambda0) = (0, -g, 0, -g) since both springs are at rest length. */
-static int init(const void *params, double *y0, double *yp0)
+static int init(const void *par, double *p, double *v, double *a, double *lam)
 {
-  (void)params;
-  static const double Y0[NEQ] = {0.0, 0.5, 1.0, 0.5, -0.5, 0.0, -0.5, 0.0, 0.0, 0.0};
-  static const double YP0[NEQ] = {-0.5, 0.0, -0.5, 0.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0};
-  for (int i = 0; i < NEQ; i++) {
-    y0[i] = Y0[i];
-    yp0[i] = YP0[i];
+  const caraxis_params *c = par;
+  static const double P0[NPOS] = {0.0, 0.5, 1.0, 0.5};
+  static const double V0[NPOS] = {-0.5, 0.0, -0.5, 0.0};
+  for (int i = 0; i < NPOS; i++) {
+    p[i] = P0[i];
+    v[i] = V0[i];
+    a[i] = i % 2 == 1 ? -c->grav : 0.0;
   }
+  lam[0] = lam[1] = 0.0;
   return 0;
 }
 
@@ -243,70 +342,58 @@ static int init(const void *params, double *y0, double *yp0)
  * of five 2s shortened to four, at the 19th significant digit; every other entry has 21 digits,
  * and the deTestSet R package prints the 21-digit string too).  Both strings round to the same
  * double, 0x1.1fa69f5efc217p-6; we keep refdata's 21 digits. */
-static int ref(const void *params, double *yref)
+static int ref(const void *par, double *p, double *v, double *lam)
 {
-  (void)params;
-  static const double YREF[NEQ] = {
+  (void)par;
+  static const double YREF[2 * NPOS + NLAM] = {
       0.493455784275402809122e-1,  0.496989460230171153861e0,   0.104174252488542151681e1,
       0.373911027265361256927e0,   -0.770583684040972357970e-1, 0.744686658723778553466e-2,
       0.175568157537232222276e-1,  0.770341043779251976443e0,   -0.473688659084893324729e-2,
       -0.110468033125734368808e-2,
   };
-  for (int i = 0; i < NEQ; i++) {
-    yref[i] = YREF[i];
+  for (int i = 0; i < NPOS; i++) {
+    p[i] = YREF[i];
+    v[i] = YREF[NPOS + i];
   }
-  return 0;
-}
-
-/* phi(t, p) with the wheel's prescribed motion, its derivative along the solution from the
- * velocities q = y[VEL], and its second derivative from the accelerations q' = yp[VEL]. */
-static int constraints(const void *params, double t, const double *y, const double *yp,
-                       double *gpos, double *gvel, double *gacc)
-{
-  const caraxis_params *c = params;
-  wheel w;
-  if (wheel_at(c, t, &w) != 0) {
-    return 1;
-  }
-  const double *p = y + POS, *v = y + VEL, *a = yp + VEL;
-  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
-  double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
-  double dax = a[XL] - a[XR], day = a[YL] - a[YR];
-  if (gpos) {
-    gpos[0] = p[XL] * w.x + p[YL] * w.y;
-    gpos[1] = dx * dx + dy * dy - c->len * c->len;
-  }
-  if (gvel) {
-    gvel[0] = v[XL] * w.x + p[XL] * w.xd + v[YL] * w.y + p[YL] * w.yd;
-    gvel[1] = 2.0 * (dx * dvx + dy * dvy);
-  }
-  if (gacc) {
-    gacc[0] = a[XL] * w.x + 2.0 * v[XL] * w.xd + p[XL] * w.xdd + a[YL] * w.y + 2.0 * v[YL] * w.yd +
-              p[YL] * w.ydd;
-    gacc[1] = 2.0 * (dvx * dvx + dx * dax + dvy * dvy + dy * day);
-  }
+  lam[0] = YREF[2 * NPOS];
+  lam[1] = YREF[2 * NPOS + 1];
   return 0;
 }
 
 /* p = (x_l, y_l, x_r, y_r), q = p' and lambda (report 2.4 section II.17.2) */
-static const char *const component_names[NEQ] = {"x_l",  "y_l",  "x_r",  "y_r",     "vx_l",
-                                                 "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
+static const char *const component_names[2 * NPOS + NLAM] = {
+    "x_l", "y_l", "x_r", "y_r", "vx_l", "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
 
-static void describe(const void *params, problem_info *info)
+static const mech_model caraxis_model = {
+    .type = &mbdae_problem_caraxis,
+    .nq = NPOS,
+    .nc = NLAM,
+    .names = component_names,
+    .in_scd = NULL,
+    .ref_source = "report 2.4 Table II.17.1 (caraxis.f): GAMD in quadruple precision on an "
+                  "Alphaserver DS20E, atol = rtol = h0 = 1e-24; 21 digits",
+    .dyn = dyn,
+    .dyn_jac = dyn_jac,
+    .reaction = reaction,
+    .con = con,
+    .con_vel = con_vel,
+    .con_acc = con_acc,
+    .init = init,
+    .ref = ref,
+    .ssf = NULL,
+};
+
+static void set_defaults(void *params)
 {
-  (void)params;
-  info->neq = NEQ;
-  info->nconstraints = NCONSTR;
-  if (!info->index) {
-    return;
-  }
-  for (int i = 0; i < NEQ; i++) {
-    info->index[i] = i < VEL ? 1 : (i < LAM ? 2 : 3);
-    info->in_scd[i] = 1;
-  }
-  info->ref_source = "report 2.4 Table II.17.1 (caraxis.f): GAMD in quadruple precision on an "
-                     "Alphaserver DS20E, atol = rtol = h0 = 1e-24; 21 digits";
-  mbdae_problem_info_names(info, 0, NEQ, component_names);
+  caraxis_params *c = params;
+  mbdae_mech_defaults(&c->mech, &caraxis_model);
+  c->eps = EPS;
+  c->mass = MASS;
+  c->len = LEN;
+  c->len0 = LEN0;
+  c->bump = BUMP;
+  c->omega = OMEGA;
+  c->grav = GRAV;
 }
 
 const problem_type mbdae_problem_caraxis = {
@@ -317,14 +404,15 @@ const problem_type mbdae_problem_caraxis = {
     /* report 2.4 section II.17.4: rtol = atol = h0 = 10^-(4 + m/4), m = 0..24; Table II.17.2 */
     .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(caraxis_params),
-    .options_help = "",
+    .options_help = MECH_OPTIONS_HELP_NO_SSF,
     .set_defaults = set_defaults,
-    .set_option = NULL,
-    .format_options = NULL,
-    .describe = describe,
-    .init = init,
-    .res = res,
-    .jac = jac,
-    .ref = ref,
-    .constraints = constraints,
+    .set_option = mbdae_mech_option,
+    .finish = mbdae_mech_finish,
+    .format_options = mbdae_mech_format_options,
+    .describe = mbdae_mech_describe,
+    .init = mbdae_mech_init,
+    .res = mbdae_mech_res,
+    .jac = mbdae_mech_jac,
+    .ref = mbdae_mech_ref,
+    .constraints = mbdae_mech_constraints,
 };

@@ -35,31 +35,37 @@
  * - The nonlinear beam (IPAR(1) = 1) adds k_Delta(q) with beta = 80/(9 pi^2) (spec II.19).
  * - Gravity gamma = 0 and Omega = 150 (spec 19.2.2); the gravity terms are kept with gamma = 0.
  *
+ * As a model of the mechanical layer (problems/mechanical.h) with the accelerations as
+ * variables (acc_vars): x = (p, q), R = M a - f + G^T lambda (W = G), g + r(t) with the prescribed
+ * crank angle's g_t = r' = (0, 0, -Omega), g_tt = 0.  The layer generates index=3|2|1 (the
+ * published rows above; form=index3|index2|index1 name the same) and form=ggl and
+ * form=baumgarte (alpha=, beta=), keeping every variable's name; no global minimal
+ * parametrisation is offered (form=ssf is refused).
+ *
  * Initial values: init1 = release 2.4 values "close to smooth motion", consistent for the linear
  * beam without damping (refdata [y0 init1]; given to ~10 digits, which leaves |K y'0 - f| about
  * 2e-7); init2 = rigid motion q = v_q = 0 (refdata [y0 init2]).  y'0(i) = y0(i+7), i = 1..14,
- * and 0 for i = 15..24, for both.  The reference at t = 0.1 (Table II.19.2) holds only for the
- * default configuration index=2, beam=linear, damping=off, init=1. */
+ * and 0 for i = 15..24, for both.  The reference at t = 0.1 (Table II.19.2), computed with
+ * index=2, beam=linear, damping=off, init=1, describes the motion of every formulation of that
+ * configuration (index=1|3, ggl with mu = 0, baumgarte); nonlinear beam, damping and init2 have
+ * none. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "dense.h"
-#include "problem_type.h"
+#include "mechanical.h"
 
 /* ---- layout of y ------------------------------------------------------------------------- */
 
 enum {
-  NP = 3,       /* rigid coordinates p = (phi1, phi2, x3) */
-  NQ = 4,       /* elastic coordinates q */
-  NX = NP + NQ, /* generalized coordinates (p, q) */
-  NC = 3,       /* constraints and multipliers */
-  NEQ = 3 * NX + NC,
-  POS = 0,       /* (p, q) */
-  VEL = NX,      /* (v_p, v_q) */
-  ACC = 2 * NX,  /* (a_p, a_q) */
-  LAM = 3 * NX,  /* lambda */
-  NDIFF = 2 * NX /* rows with y' (K = diag(I14, 0)) */
+  NP = 3,            /* rigid coordinates p = (phi1, phi2, x3) */
+  NQ = 4,            /* elastic coordinates q */
+  NX = NP + NQ,      /* generalized coordinates (p, q) */
+  NC = 3,            /* constraints and multipliers */
+  NEQ = 3 * NX + NC, /* y = (p, q, v_p, v_q, a_p, a_q, lambda) of index=1|2|3 */
+  VEL = NX,          /* offset of (v_p, v_q) */
+  ACC = 2 * NX,      /* offset of (a_p, a_q) */
+  LAM = 3 * NX       /* offset of lambda */
 };
 
 /* Offsets inside a block of NX generalized coordinates. */
@@ -93,10 +99,12 @@ static const double DAMP44 = 0.5 * 4.217421837156818e+02;
 /* ---- configuration ------------------------------------------------------------------------ */
 
 typedef struct crank_params {
-  int index;     /* 1, 2 or 3: acceleration, velocity or position constraints in rows 22..24 */
-  int nonlinear; /* 1: nonlinear beam, grad W = K q + k(q) (IPAR(1) = 1) */
-  int damping;   /* 1: damping matrix D_Delta (IPAR(2) = 1) */
-  int init;      /* 1: release 2.4 initial values; 2: rigid motion values */
+  mech_params mech; /* first: the layer's view; index=1|2|3 is form=index1|index2|index3 */
+  int nonlinear;    /* 1: nonlinear beam, grad W = K q + k(q) (IPAR(1) = 1) */
+  int damping;      /* 1: damping matrix D_Delta (IPAR(2) = 1) */
+  int init;         /* 1: release 2.4 initial values; 2: rigid motion values */
+  int index_set;    /* index= given */
+  int form_set;     /* form= given */
 } crank_params;
 
 /* Finite-element matrices and vectors of the rod, row-major [row][column]. */
@@ -112,10 +120,10 @@ typedef struct fe_data {
 
 /* The point of evaluation, with the trigonometric values and scalar products used throughout. */
 typedef struct crank_state {
-  const double *x; /* (p, q) */
-  const double *v; /* (v_p, v_q) */
-  const double *a; /* (a_p, a_q) */
-  const double *lam;
+  const double *x;                             /* (p, q) */
+  const double *v;                             /* (v_p, v_q); NULL where not needed */
+  const double *a;                             /* (a_p, a_q); NULL where not needed */
+  const double *lam;                           /* NULL where not needed */
   const double *q, *w;                         /* q and v_q */
   double cos1, sin1, cos2, sin2, cos12, sin12; /* of phi1, phi2, phi1 - phi2 */
   double c1q, c2q, c12q, c1w, c2w, c12w;       /* c^T q and c^T v_q */
@@ -126,9 +134,6 @@ typedef struct crank_state {
   double ba[NQ];                               /* B a_q */
   double len2; /* l2 + q4: length of the deformed rod along its axis */
 } crank_state;
-
-/* Residual rows 15..24 are minus RESMBS's DELTA (see the head comment). */
-static const double ALG_SIGN = -1.0;
 
 static void fe_setup(const crank_params *par, fe_data *fe)
 {
@@ -185,12 +190,15 @@ static double dot4(const double *u, const double *v)
   return u[0] * v[0] + u[1] * v[1] + u[2] * v[2] + u[3] * v[3];
 }
 
-static void state_setup(const fe_data *fe, const double *y, crank_state *st)
+/* The state at (x, v, a, lambda); v, a and lambda may be NULL (taken as zero). */
+static void state_setup(const fe_data *fe, const double *x, const double *v, const double *a,
+                        const double *lam, crank_state *st)
 {
-  st->x = y + POS;
-  st->v = y + VEL;
-  st->a = y + ACC;
-  st->lam = y + LAM;
+  static const double ZERO[NX] = {0.0};
+  st->x = x;
+  st->v = v ? v : ZERO;
+  st->a = a ? a : ZERO;
+  st->lam = lam ? lam : ZERO;
   st->q = st->x + QQ;
   st->w = st->v + QQ;
   st->cos1 = cos(st->x[PHI1]);
@@ -358,50 +366,6 @@ static void constraint_acceleration(const crank_state *st, double c[NC])
   }
 }
 
-static int res(const void *params, double t, const double *y, const double *yp, double *r)
-{
-  const crank_params *par = params;
-  fe_data fe;
-  crank_state st;
-  fe_setup(par, &fe);
-  state_setup(&fe, y, &st);
-
-  for (int i = 0; i < NDIFF; i++) {
-    r[i] = yp[i] - y[VEL + i];
-  }
-  double m[NX][NX], g[NC][NX], f[NX];
-  mass_matrix(&fe, &st, m);
-  constraint_matrix(&st, g);
-  forces(par, &fe, &st, f);
-  for (int i = 0; i < NX; i++) {
-    double delta = -f[i];
-    for (int j = 0; j < NX; j++) {
-      delta += m[i][j] * st.a[j];
-    }
-    for (int k = 0; k < NC; k++) {
-      delta += g[k][i] * st.lam[k];
-    }
-    r[ACC + i] = ALG_SIGN * delta;
-  }
-  double c[NC];
-  if (par->index == 3) {
-    constraint_position(&st, t, c);
-  } else if (par->index == 2) {
-    constraint_velocity(&st, c);
-  } else {
-    constraint_acceleration(&st, c);
-  }
-  for (int k = 0; k < NC; k++) {
-    r[LAM + k] = ALG_SIGN * c[k];
-  }
-  for (int i = 0; i < NEQ; i++) {
-    if (!isfinite(r[i])) {
-      return MBDAE_RECOVERABLE;
-    }
-  }
-  return 0;
-}
-
 /* ---- Jacobian ------------------------------------------------------------------------------ */
 
 /* d(M a)/d(p,q): column k is (dM/dx_k) a. */
@@ -549,81 +513,157 @@ static void constraint_derivative(int index, const crank_state *st, double dx[NC
   }
 }
 
-static int jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
-               double *dfdyp)
+/* ---- the model's functions (problems/mechanical.h) ------------------------------------------ */
+
+/* R = M a - f + G^T lambda, RESMBS's DELTA rows 15..21, summed in its order. */
+static int dyn(const void *params, double t, const double *x, const double *v, const double *a,
+               const double *lam, double *r)
 {
   (void)t;
-  (void)yp;
-  const crank_params *par = params;
-  if (dfdyp) {
-    memset(dfdyp, 0, sizeof(double) * NEQ * NEQ);
-    for (int i = 0; i < NDIFF; i++) {
-      MBDAE_AT(dfdyp, NEQ, i, i) = 1.0;
-    }
-  }
-  if (!dfdy) {
-    return 0;
-  }
   fe_data fe;
   crank_state st;
-  fe_setup(par, &fe);
-  state_setup(&fe, y, &st);
-  memset(dfdy, 0, sizeof(double) * NEQ * NEQ);
-  for (int i = 0; i < NDIFF; i++) {
-    MBDAE_AT(dfdy, NEQ, i, VEL + i) = -1.0;
-  }
-
-  /* rows 15..21: ALG_SIGN * (M a - f + G^T lambda) */
-  double m[NX][NX], g[NC][NX], dma[NX][NX], dgl[NX][NX], dfx[NX][NX], dfv[NX][NX];
+  fe_setup(params, &fe);
+  state_setup(&fe, x, v, a, lam, &st);
+  double m[NX][NX], g[NC][NX], f[NX];
   mass_matrix(&fe, &st, m);
   constraint_matrix(&st, g);
-  mass_a_derivative(&fe, &st, dma);
-  glambda_derivative(&st, dgl);
-  forces_derivative(par, &fe, &st, dfx, dfv);
+  forces(params, &fe, &st, f);
   for (int i = 0; i < NX; i++) {
+    double delta = -f[i];
     for (int j = 0; j < NX; j++) {
-      MBDAE_AT(dfdy, NEQ, ACC + i, POS + j) = ALG_SIGN * (dma[i][j] - dfx[i][j] + dgl[i][j]);
-      MBDAE_AT(dfdy, NEQ, ACC + i, VEL + j) = ALG_SIGN * (-dfv[i][j]);
-      MBDAE_AT(dfdy, NEQ, ACC + i, ACC + j) = ALG_SIGN * m[i][j];
+      delta += m[i][j] * st.a[j];
     }
     for (int k = 0; k < NC; k++) {
-      MBDAE_AT(dfdy, NEQ, ACC + i, LAM + k) = ALG_SIGN * g[k][i];
+      delta += g[k][i] * st.lam[k];
+    }
+    r[i] = delta;
+  }
+  return 0;
+}
+
+/* A row-major NC x NX matrix into column-major storage (NULL: not wanted). */
+static void store_nc_by_nx(double *dst, double src[NC][NX])
+{
+  for (int k = 0; dst && k < NC; k++) {
+    for (int j = 0; j < NX; j++) {
+      dst[k + NC * j] = src[k][j];
     }
   }
+}
 
-  /* rows 22..24: ALG_SIGN * constraint */
-  double cx[NC][NX], cv[NC][NX], ca[NC][NX];
-  constraint_derivative(par->index, &st, cx, cv, ca);
-  for (int k = 0; k < NC; k++) {
+/* g + r(t) and G. */
+static int con(const void *params, double t, const double *x, double *g, double *gq)
+{
+  fe_data fe;
+  crank_state st;
+  fe_setup(params, &fe);
+  state_setup(&fe, x, NULL, NULL, NULL, &st);
+  if (g) {
+    constraint_position(&st, t, g);
+  }
+  double gm[NC][NX];
+  constraint_matrix(&st, gm);
+  store_nc_by_nx(gq, gm);
+  return 0;
+}
+
+/* g' = G v + r' and d g'/dx. */
+static int con_vel(const void *params, double t, const double *x, const double *v, double *gv,
+                   double *gvq)
+{
+  (void)t;
+  fe_data fe;
+  crank_state st;
+  fe_setup(params, &fe);
+  state_setup(&fe, x, v, NULL, NULL, &st);
+  if (gv) {
+    constraint_velocity(&st, gv);
+  }
+  double dx[NC][NX], dv[NC][NX], da[NC][NX];
+  constraint_derivative(2, &st, dx, dv, da);
+  store_nc_by_nx(gvq, dx);
+  return 0;
+}
+
+/* g'' = G a + (dG/dt) v + r'' at fixed a, and its derivatives in x and v. */
+static int con_acc(const void *params, double t, const double *x, const double *v, const double *a,
+                   double *ga, double *gaq, double *gav)
+{
+  (void)t;
+  fe_data fe;
+  crank_state st;
+  fe_setup(params, &fe);
+  state_setup(&fe, x, v, a, NULL, &st);
+  if (ga) {
+    constraint_acceleration(&st, ga);
+  }
+  double dx[NC][NX], dv[NC][NX], da[NC][NX];
+  constraint_derivative(1, &st, dx, dv, da);
+  store_nc_by_nx(gaq, dx);
+  store_nc_by_nx(gav, dv);
+  return 0;
+}
+
+/* dR/dx = d(M a)/dx - df/dx + d(G^T lambda)/dx, dR/dv = -df/dv, dR/da = M. */
+static int dyn_jac(const void *params, double t, const double *x, const double *v, const double *a,
+                   const double *lam, double *rq, double *rv, double *mass)
+{
+  (void)t;
+  fe_data fe;
+  crank_state st;
+  fe_setup(params, &fe);
+  state_setup(&fe, x, v, a, lam, &st);
+  double m[NX][NX], dma[NX][NX], dgl[NX][NX], dfx[NX][NX], dfv[NX][NX];
+  mass_matrix(&fe, &st, m);
+  mass_a_derivative(&fe, &st, dma);
+  glambda_derivative(&st, dgl);
+  forces_derivative(params, &fe, &st, dfx, dfv);
+  for (int i = 0; i < NX; i++) {
     for (int j = 0; j < NX; j++) {
-      MBDAE_AT(dfdy, NEQ, LAM + k, POS + j) = ALG_SIGN * cx[k][j];
-      MBDAE_AT(dfdy, NEQ, LAM + k, VEL + j) = ALG_SIGN * cv[k][j];
-      MBDAE_AT(dfdy, NEQ, LAM + k, ACC + j) = ALG_SIGN * ca[k][j];
+      size_t ij = (size_t)i + (size_t)NX * (size_t)j;
+      if (rq) {
+        rq[ij] = dma[i][j] - dfx[i][j] + dgl[i][j];
+      }
+      if (rv) {
+        rv[ij] = -dfv[i][j];
+      }
+      if (mass) {
+        mass[ij] = m[i][j];
+      }
     }
   }
   return 0;
 }
 
-/* ---- hidden constraints -------------------------------------------------------------------- */
-
-/* All three levels from y alone: the formulation carries velocities and accelerations as
- * variables, so the derivatives along the solution use v and a, whatever the index option. */
-static int constraints(const void *params, double t, const double *y, const double *yp,
-                       double *gpos, double *gvel, double *gacc)
+/* W^T lambda = G^T lambda, W^T, d(G^T lambda)/dx; G does not depend on t. */
+static int reaction(const void *params, double t, const double *x, const double *lam, double *wtl,
+                    double *wt, double *wtlq, double *wtlt)
 {
-  (void)yp;
+  (void)t;
   fe_data fe;
   crank_state st;
   fe_setup(params, &fe);
-  state_setup(&fe, y, &st);
-  if (gpos) {
-    constraint_position(&st, t, gpos);
-  }
-  if (gvel) {
-    constraint_velocity(&st, gvel);
-  }
-  if (gacc) {
-    constraint_acceleration(&st, gacc);
+  state_setup(&fe, x, NULL, NULL, lam, &st);
+  double g[NC][NX], dgl[NX][NX];
+  constraint_matrix(&st, g);
+  glambda_derivative(&st, dgl);
+  for (int i = 0; i < NX; i++) {
+    double s = 0.0;
+    for (int k = 0; k < NC; k++) {
+      s += g[k][i] * lam[k];
+      if (wt) {
+        wt[i + NX * k] = g[k][i];
+      }
+    }
+    for (int j = 0; wtlq && j < NX; j++) {
+      wtlq[i + NX * j] = dgl[i][j];
+    }
+    if (wtl) {
+      wtl[i] = s;
+    }
+    if (wtlt) {
+      wtlt[i] = 0.0;
+    }
   }
   return 0;
 }
@@ -672,22 +712,21 @@ static const sparse_value y0_init2[] = {
 };
 /* clang-format on */
 
-static int init(const void *params, double *y0, double *yp0)
+/* The published y0 (p, q, v, a, lambda in the index-3 order) split into the model's blocks. */
+static int init(const void *params, double *x, double *v, double *a, double *lam)
 {
   const crank_params *par = params;
   const sparse_value *set = par->init == 2 ? y0_init2 : y0_init1;
   const size_t count =
       par->init == 2 ? sizeof y0_init2 / sizeof y0_init2[0] : sizeof y0_init1 / sizeof y0_init1[0];
-  for (int i = 0; i < NEQ; i++) {
-    y0[i] = 0.0;
-    yp0[i] = 0.0;
-  }
+  double y0[NEQ] = {0.0};
   for (size_t k = 0; k < count; k++) {
     y0[set[k].i - 1] = set[k].value;
   }
-  for (int i = 0; i < NDIFF; i++) {
-    yp0[i] = y0[VEL + i];
-  }
+  memcpy(x, y0, sizeof(double) * NX);
+  memcpy(v, y0 + VEL, sizeof(double) * NX);
+  memcpy(a, y0 + ACC, sizeof(double) * NX);
+  memcpy(lam, y0 + LAM, sizeof(double) * NC);
   return 0;
 }
 
@@ -704,28 +743,71 @@ static const double yref_default[NEQ] = {
     -0.6232935833287916e+002, -0.1637920993367306e+003, 0.2529857947066878e+002,
 };
 
-static int is_default(const crank_params *par)
+/* The published reference's motion: linear beam, no damping, init1, in any formulation. */
+static int has_reference(const crank_params *par)
 {
-  return par->index == 2 && !par->nonlinear && !par->damping && par->init == 1;
+  return !par->nonlinear && !par->damping && par->init == 1;
 }
 
-static int ref(const void *params, double *yref)
+static int ref_acc(const void *params, double *x, double *v, double *a, double *lam)
 {
-  if (!is_default(params)) {
+  if (!has_reference(params)) {
     return MBDAE_ERR_NOREF;
   }
-  memcpy(yref, yref_default, sizeof yref_default);
+  memcpy(x, yref_default, sizeof(double) * NX);
+  memcpy(v, yref_default + VEL, sizeof(double) * NX);
+  memcpy(a, yref_default + ACC, sizeof(double) * NX);
+  memcpy(lam, yref_default + LAM, sizeof(double) * NC);
   return 0;
 }
 
 /* ---- options and description ------------------------------------------------------------- */
 
-static const char OPTIONS_HELP[] = "index=1|2|3, beam=linear|nonlinear, damping=off|on, init=1|2";
+static const char OPTIONS_HELP[] = "index=1|2|3, form=index1|index2|index3|ggl|baumgarte, alpha=, "
+                                   "beta=, beam=linear|nonlinear, damping=off|on, init=1|2";
+
+static const char REF_SOURCE[] =
+    "Test Set for IVP Solvers release 2.4, slider crank, Table II.19.2 (crank.f solut): MEBDFI "
+    "with atol = rtol = 1e-14, h0 = 1e-12, index-2 formulation, linear beam, no damping, init1, "
+    "finite-element matrices with PI = 3.1415927 (the same motion in every formulation)";
+static const char NO_REF_SOURCE[] = "no reference for this configuration (the published one is "
+                                    "for beam=linear, damping=off, init=1)";
+
+/* y = (p, q, v_p, v_q, a_p, a_q, lambda), p = (phi1, phi2, x3), q = (q1..q4): report 2.4 II.19 */
+static const char *const component_names[NEQ] = {
+    "phi1",   "phi2", "x3",   "q1",   "q2",   "q3",      "q4",      "v_phi1",
+    "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4",    "a_phi1",  "a_phi2",
+    "a_x3",   "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
+
+/* scd over y1..y7 and y22..y24, the physically important quantities (spec 19.4) */
+static const int scd_components[NEQ] = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+                                        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
+
+static const mech_model crank_model = {
+    .type = &mbdae_problem_crank,
+    .nq = NX,
+    .nc = NC,
+    .names = component_names,
+    .in_scd = scd_components,
+    .ref_source = REF_SOURCE,
+    .dyn = dyn,
+    .dyn_jac = dyn_jac,
+    .reaction = reaction,
+    .con = con,
+    .con_vel = con_vel,
+    .con_acc = con_acc,
+    .init = init,
+    .ref = NULL,
+    .ssf = NULL,
+    .acc_vars = 1,
+    .ref_acc = ref_acc,
+};
 
 static void set_defaults(void *params)
 {
   crank_params *par = params;
-  par->index = 2;
+  mbdae_mech_defaults(&par->mech, &crank_model);
+  par->mech.form = MECH_INDEX2; /* spec 19.2: the index-2 formulation II.19.3 */
   par->nonlinear = 0;
   par->damping = 0;
   par->init = 1;
@@ -743,99 +825,97 @@ static int pick(const char *value, const char *const *choices, int n, int *out)
   return 0;
 }
 
-static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+/* beam=, damping=, init=, index=: 0, MBDAE_ERR_SPEC, or 1 when the key is none of them. */
+static int set_crank_option(crank_params *par, const char *key, const char *value)
 {
-  crank_params *par = params;
   static const char *const index_values[] = {"1", "2", "3"};
   static const char *const beam_values[] = {"linear", "nonlinear"};
   static const char *const damping_values[] = {"off", "on"};
   static const char *const init_values[] = {"1", "2"};
-  int k = 0, ok = 0, known = 1;
+  static const mech_form index_forms[] = {MECH_INDEX1, MECH_INDEX2, MECH_INDEX3};
+  int k = 0, ok = 0;
   if (strcmp(key, "index") == 0) {
     ok = pick(value, index_values, 3, &k);
-    if (ok) {
-      par->index = k + 1;
-    }
+    par->mech.form = ok ? index_forms[k] : par->mech.form;
+    par->index_set = 1;
   } else if (strcmp(key, "beam") == 0) {
     ok = pick(value, beam_values, 2, &k);
-    if (ok) {
-      par->nonlinear = k;
-    }
+    par->nonlinear = ok ? k : par->nonlinear;
   } else if (strcmp(key, "damping") == 0) {
     ok = pick(value, damping_values, 2, &k);
-    if (ok) {
-      par->damping = k;
-    }
+    par->damping = ok ? k : par->damping;
   } else if (strcmp(key, "init") == 0) {
     ok = pick(value, init_values, 2, &k);
-    if (ok) {
-      par->init = k + 1;
-    }
+    par->init = ok ? k + 1 : par->init;
   } else {
-    known = 0;
+    return 1;
   }
-  if (ok) {
-    return 0;
-  }
-  if (msg && msglen > 0) {
-    if (known) {
-      snprintf(msg, msglen, "bad value '%s' for option '%s' of problem 'crank'; valid: %s", value,
-               key, OPTIONS_HELP);
-    } else {
-      snprintf(msg, msglen, "unknown option '%s' for problem 'crank'; valid: %s", key,
-               OPTIONS_HELP);
-    }
-  }
-  return MBDAE_ERR_SPEC;
+  return ok ? 0 : MBDAE_ERR_SPEC;
 }
 
+static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+{
+  crank_params *par = params;
+  int rc = set_crank_option(par, key, value);
+  if (rc == 1) {
+    par->form_set |= strcmp(key, "form") == 0;
+    rc = mbdae_mech_set_option(&par->mech, key, value, msg, msglen);
+    if (rc != 1) {
+      return rc; /* the layer's keys: its message */
+    }
+  }
+  if (rc != 0 && msg && msglen > 0) {
+    if (rc == 1) {
+      snprintf(msg, msglen, "unknown option '%s' for problem 'crank'; valid: %s", key,
+               OPTIONS_HELP);
+    } else {
+      snprintf(msg, msglen, "bad value '%s' for option '%s' of problem 'crank'; valid: %s", value,
+               key, OPTIONS_HELP);
+    }
+  }
+  return rc == 0 ? 0 : MBDAE_ERR_SPEC;
+}
+
+static int finish(const void *params, char *msg, size_t msglen)
+{
+  const crank_params *par = params;
+  if (par->index_set && par->form_set) {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen,
+               "index= and form= of problem 'crank' both choose the formulation: give one "
+               "(index=1|2|3 is form=index1|index2|index3)");
+    }
+    return MBDAE_ERR_SPEC;
+  }
+  return mbdae_mech_finish(&par->mech, msg, msglen);
+}
+
+/* index=N for the test set's forms (as published), form=... for ggl and baumgarte. */
 static void format_options(const void *params, char *buf, size_t len)
 {
   const crank_params *par = params;
-  snprintf(buf, len, "index=%d,beam=%s,damping=%s,init=%d", par->index,
-           par->nonlinear ? "nonlinear" : "linear", par->damping ? "on" : "off", par->init);
+  mech_form f = par->mech.form;
+  int used = 0;
+  if (f == MECH_INDEX1 || f == MECH_INDEX2 || f == MECH_INDEX3) {
+    used = snprintf(buf, len, "index=%d", f == MECH_INDEX1 ? 1 : (f == MECH_INDEX2 ? 2 : 3));
+  } else {
+    mbdae_mech_format_options(&par->mech, buf, len);
+    used = (int)strlen(buf);
+  }
+  if (used >= 0 && (size_t)used < len) {
+    snprintf(buf + used, len - (size_t)used, ",beam=%s,damping=%s,init=%d",
+             par->nonlinear ? "nonlinear" : "linear", par->damping ? "on" : "off", par->init);
+  }
 }
 
-static const char REF_SOURCE[] =
-    "Test Set for IVP Solvers release 2.4, slider crank, Table II.19.2 (crank.f solut): MEBDFI "
-    "with atol = rtol = 1e-14, h0 = 1e-12, index-2 formulation, linear beam, no damping, init1, "
-    "finite-element matrices with PI = 3.1415927";
-static const char NO_REF_SOURCE[] = "no reference for this configuration";
-
-/* y = (p, q, v_p, v_q, a_p, a_q, lambda), p = (phi1, phi2, x3), q = (q1..q4): report 2.4 II.19 */
-static const char *const component_names[NEQ] = {
-    "phi1",   "phi2", "x3",   "q1",   "q2",   "q3",      "q4",      "v_phi1",
-    "v_phi2", "v_x3", "v_q1", "v_q2", "v_q3", "v_q4",    "a_phi1",  "a_phi2",
-    "a_x3",   "a_q1", "a_q2", "a_q3", "a_q4", "lambda1", "lambda2", "lambda3"};
-
+/* The index per variable: the spec (19.2) gives that of the index-2 form only; crank.f documents
+ * the others just as "ITYP = 0: index 3 system, ITYP = 3: index 1 system".  The layer assigns the
+ * test set's usual index for mechanical systems (mechanical.h). */
 static void describe(const void *params, problem_info *info)
 {
   const crank_params *par = params;
-  info->neq = NEQ;
-  info->nconstraints = NC;
-  if (!info->index) {
-    return;
-  }
-  for (int i = 0; i < NEQ; i++) {
-    /* The spec (19.2) gives the index per variable of the index-2 form only; crank.f documents
-     * the other forms just as "ITYP = 0: index 3 system, ITYP = 3: index 1 system".  Index 3
-     * follows the test set's usual assignment for mechanical systems (positions 1, velocities 2,
-     * accelerations and multipliers 3); in the index-1 form a and lambda are algebraic of
-     * index 1. */
-    int idx;
-    if (par->index == 1) {
-      idx = 1;
-    } else if (par->index == 2) {
-      idx = i < NDIFF ? 1 : 2;
-    } else {
-      idx = i < VEL ? 1 : (i < ACC ? 2 : 3);
-    }
-    info->index[i] = idx;
-    /* scd over y1..y7 and y22..y24, the physically important quantities (spec 19.4) */
-    info->in_scd[i] = (i < NX || i >= LAM) ? 1 : 0;
-  }
-  info->ref_source = is_default(par) ? REF_SOURCE : NO_REF_SOURCE;
-  mbdae_problem_info_names(info, 0, NEQ, component_names);
+  mbdae_mech_describe(&par->mech, info);
+  info->ref_source = has_reference(par) ? REF_SOURCE : NO_REF_SOURCE;
 }
 
 const problem_type mbdae_problem_crank = {
@@ -849,11 +929,12 @@ const problem_type mbdae_problem_crank = {
     .options_help = OPTIONS_HELP,
     .set_defaults = set_defaults,
     .set_option = set_option,
+    .finish = finish,
     .format_options = format_options,
     .describe = describe,
-    .init = init,
-    .res = res,
-    .jac = jac,
-    .ref = ref,
-    .constraints = constraints,
+    .init = mbdae_mech_init,
+    .res = mbdae_mech_res,
+    .jac = mbdae_mech_jac,
+    .ref = mbdae_mech_ref,
+    .constraints = mbdae_mech_constraints,
 };

@@ -28,13 +28,19 @@ static const double TWO_PI = 6.283185307179586476925286766559;
 typedef struct layout {
   int nq, nc, n; /* coordinates, constraints, equations */
   int V, L, MU;  /* offsets of v, lambda, mu (q starts at 0) */
+  int A;         /* offset of a where the accelerations are variables (acc_vars), else 0 */
 } layout;
 
 static layout layout_of(const mech_params *mp)
 {
   const mech_model *m = mp->model;
-  layout l = {m->nq, m->nc, 0, m->nq, 2 * m->nq, 2 * m->nq + m->nc};
-  l.n = 2 * m->nq + m->nc + (mp->form == MECH_GGL ? m->nc : 0);
+  layout l = {m->nq, m->nc, 0, m->nq, 2 * m->nq, 2 * m->nq + m->nc, 0};
+  if (m->acc_vars) {
+    l.A = 2 * m->nq;
+    l.L = 3 * m->nq;
+    l.MU = 3 * m->nq + m->nc;
+  }
+  l.n = l.MU + (mp->form == MECH_GGL ? m->nc : 0);
   return l;
 }
 
@@ -167,6 +173,30 @@ static void describe_ssf(const mech_params *mp, problem_info *info)
   }
 }
 
+/* Index per variable (mechanical.h): q, v, a, lambda, mu. */
+static const int ACC_FORM_INDEX[MECH_NFORMS][5] = {
+    {1, 2, 3, 3, 0}, {1, 1, 2, 2, 0}, {1, 1, 2, 2, 2}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}, {0}};
+
+static void accvar_describe(const mech_params *mp, problem_info *info)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  info->neq = l.n;
+  info->nconstraints = l.nc;
+  if (!info->index) {
+    return;
+  }
+  for (int i = 0; i < l.n; i++) {
+    int block = i < l.V ? 0 : (i < l.A ? 1 : (i < l.L ? 2 : (i < l.MU ? 3 : 4)));
+    info->index[i] = ACC_FORM_INDEX[mp->form][block];
+    info->in_scd[i] = (block == 4 || !m->in_scd) ? 1 : m->in_scd[i];
+  }
+  mbdae_problem_info_names(info, 0, l.MU, m->names);
+  for (int k = 0; k < l.n - l.MU; k++) {
+    snprintf(info->names + (size_t)(l.MU + k) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "mu%d", k + 1);
+  }
+}
+
 void mbdae_mech_describe(const void *params, problem_info *info)
 {
   const mech_params *mp = params;
@@ -174,6 +204,10 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   info->ref_source = m->ref_source ? m->ref_source : "no reference for this problem";
   if (mp->form == MECH_SSF) {
     describe_ssf(mp, info);
+    return;
+  }
+  if (m->acc_vars) {
+    accvar_describe(mp, info);
     return;
   }
   layout l = layout_of(mp);
@@ -251,6 +285,13 @@ static void matmul(int r, int k, int m, const double *a, const double *b, double
       }
       MBDAE_AT(c, r, i, j) = s;
     }
+  }
+}
+
+static void negate(double *v, int n)
+{
+  for (int i = 0; i < n; i++) {
+    v[i] = -v[i];
   }
 }
 
@@ -341,6 +382,162 @@ static int acc_rows(const mech_params *mp, double t, const double *y, acc_work *
   return rc;
 }
 
+/* ---- accelerations as variables (acc_vars) -------------------------------------------------- */
+
+/* The constraint rows, -(the form's constraint), from r + L on; c holds 2 nc doubles of work. */
+static int accvar_constraint_rows(const mech_params *mp, double t, const double *y, double *r,
+                                  double *c)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *a = y + l.A;
+  double *rows = r + l.L;
+  int rc = 0;
+  switch (mp->form) {
+  case MECH_INDEX2:
+    rc = m->con_vel(mp, t, q, v, rows, NULL);
+    break;
+  case MECH_GGL:
+    rc = m->con(mp, t, q, rows, NULL);
+    rc = rc == 0 ? m->con_vel(mp, t, q, v, r + l.MU, NULL) : rc;
+    break;
+  case MECH_INDEX1:
+  case MECH_BAUMGARTE:
+    rc = m->con_acc(mp, t, q, v, a, rows, NULL, NULL);
+    break;
+  default:
+    rc = m->con(mp, t, q, rows, NULL);
+  }
+  if (rc == 0 && mp->form == MECH_BAUMGARTE) {
+    rc = m->con(mp, t, q, c, NULL);
+    rc = rc == 0 ? m->con_vel(mp, t, q, v, c + l.nc, NULL) : rc;
+    for (int k = 0; rc == 0 && k < l.nc; k++) {
+      rows[k] += 2.0 * mp->alpha * c[l.nc + k] + mp->beta * mp->beta * c[k];
+    }
+  }
+  negate(rows, l.n - l.L);
+  return rc;
+}
+
+/* A residual that is not finite is recoverable (andrews.f and crank.f code it so). */
+static int accvar_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *a = y + l.A;
+  int rc = m->dyn(mp, t, q, v, a, y + l.L, r + l.A);
+  negate(r + l.A, l.nq);
+  if (rc == 0 && mp->form == MECH_GGL) {
+    rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
+  }
+  for (int i = 0; rc == 0 && i < l.nq; i++) {
+    r[i] = mp->form == MECH_GGL ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
+    r[l.V + i] = yp[l.V + i] - a[i];
+  }
+  double *c = rc == 0 ? malloc(sizeof(double) * 2 * (size_t)l.nc) : NULL;
+  rc = rc == 0 ? (c ? accvar_constraint_rows(mp, t, y, r, c) : MBDAE_ERR_NOMEM) : rc;
+  free(c);
+  for (int i = 0; rc == 0 && i < l.n; i++) {
+    rc = isfinite(r[i]) ? 0 : MBDAE_RECOVERABLE;
+  }
+  return rc;
+}
+
+/* Rows lambda (and mu) of dF/dy: minus the derivatives of the form's constraint. */
+static int accvar_constraint_jac(const mech_params *mp, double t, const double *y, acc_work *w,
+                                 double *dfdy)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  const double *q = y, *v = y + l.V, *a = y + l.A;
+  mech_form f = mp->form;
+  int rc = m->con(mp, t, q, NULL, w->gq);
+  rc = rc == 0 && f != MECH_INDEX3 ? m->con_vel(mp, t, q, v, NULL, w->gvq) : rc;
+  if (rc == 0 && (f == MECH_INDEX1 || f == MECH_BAUMGARTE)) {
+    rc = m->con_acc(mp, t, q, v, a, NULL, w->gaq, w->gav);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  if (f == MECH_INDEX3 || f == MECH_GGL) {
+    put_block(dfdy, l.n, l.L, 0, l.nc, l.nq, w->gq, -1.0);
+  }
+  if (f == MECH_INDEX2 || f == MECH_GGL) {
+    int row = f == MECH_GGL ? l.MU : l.L;
+    put_block(dfdy, l.n, row, 0, l.nc, l.nq, w->gvq, -1.0);
+    put_block(dfdy, l.n, row, l.V, l.nc, l.nq, w->gq, -1.0);
+  }
+  if (f == MECH_INDEX1 || f == MECH_BAUMGARTE) {
+    double two_alpha = f == MECH_BAUMGARTE ? 2.0 * mp->alpha : 0.0;
+    double beta2 = f == MECH_BAUMGARTE ? mp->beta * mp->beta : 0.0;
+    for (size_t k = 0; f == MECH_BAUMGARTE && k < (size_t)l.nc * (size_t)l.nq; k++) {
+      w->gaq[k] += two_alpha * w->gvq[k] + beta2 * w->gq[k];
+      w->gav[k] += two_alpha * w->gq[k];
+    }
+    put_block(dfdy, l.n, l.L, 0, l.nc, l.nq, w->gaq, -1.0);
+    put_block(dfdy, l.n, l.L, l.V, l.nc, l.nq, w->gav, -1.0);
+    put_block(dfdy, l.n, l.L, l.A, l.nc, l.nq, w->gq, -1.0);
+  }
+  if (f == MECH_GGL) { /* q' - v + W^T mu */
+    rc = m->reaction(mp, t, q, y + l.MU, NULL, w->wt, w->rq, NULL);
+    put_block(dfdy, l.n, 0, 0, l.nq, l.nq, w->rq, 1.0);
+    put_block(dfdy, l.n, 0, l.MU, l.nq, l.nc, w->wt, 1.0);
+  }
+  return rc;
+}
+
+/* Rows q, v and a of dF/dy and dF/dy' (zero on entry; either may be NULL). */
+static int accvar_dynamic_jac(const mech_params *mp, double t, const double *y, acc_work *w,
+                              double *dfdy, double *dfdyp)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  for (int i = 0; dfdyp && i < l.A; i++) {
+    MBDAE_AT(dfdyp, l.n, i, i) = 1.0;
+  }
+  if (!dfdy) {
+    return 0;
+  }
+  const double *q = y, *v = y + l.V, *a = y + l.A, *lam = y + l.L;
+  int rc = m->dyn_jac(mp, t, q, v, a, lam, w->rq, w->rv, w->mass);
+  rc = rc == 0 ? m->reaction(mp, t, q, lam, NULL, w->wt, NULL, NULL) : rc;
+  if (rc != 0) {
+    return rc;
+  }
+  for (int i = 0; i < l.nq; i++) {
+    MBDAE_AT(dfdy, l.n, i, l.V + i) = -1.0;
+    MBDAE_AT(dfdy, l.n, l.V + i, l.A + i) = -1.0;
+  }
+  put_block(dfdy, l.n, l.A, 0, l.nq, l.nq, w->rq, -1.0);
+  put_block(dfdy, l.n, l.A, l.V, l.nq, l.nq, w->rv, -1.0);
+  put_block(dfdy, l.n, l.A, l.A, l.nq, l.nq, w->mass, -1.0);
+  put_block(dfdy, l.n, l.A, l.L, l.nq, l.nc, w->wt, -1.0);
+  return 0;
+}
+
+static int accvar_jac(const mech_params *mp, double t, const double *y, double *dfdy, double *dfdyp)
+{
+  layout l = layout_of(mp);
+  size_t nn = (size_t)l.n * (size_t)l.n;
+  acc_work w;
+  int rc = acc_work_alloc(&l, &w);
+  if (rc != 0) {
+    return rc;
+  }
+  if (dfdy) {
+    memset(dfdy, 0, sizeof(double) * nn);
+  }
+  if (dfdyp) {
+    memset(dfdyp, 0, sizeof(double) * nn);
+  }
+  rc = accvar_dynamic_jac(mp, t, y, &w, dfdy, dfdyp);
+  if (rc == 0 && dfdy) {
+    rc = accvar_constraint_jac(mp, t, y, &w, dfdy);
+  }
+  free(w.block);
+  return rc;
+}
+
 /* ---- residual ------------------------------------------------------------------------------- */
 
 static int ssf_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
@@ -353,13 +550,6 @@ static int ssf_res(const mech_params *mp, double t, const double *y, const doubl
     r[nz + i] = yp[nz + i] - r[nz + i];
   }
   return rc;
-}
-
-static void negate(double *v, int n)
-{
-  for (int i = 0; i < n; i++) {
-    v[i] = -v[i];
-  }
 }
 
 /* The constraint rows of the form, -(its constraint), from r + L on. */
@@ -391,6 +581,9 @@ int mbdae_mech_res(const void *params, double t, const double *y, const double *
   const mech_model *m = mp->model;
   if (mp->form == MECH_SSF) {
     return ssf_res(mp, t, y, yp, r);
+  }
+  if (m->acc_vars) {
+    return accvar_res(mp, t, y, yp, r);
   }
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V, *lam = y + l.L;
@@ -541,6 +734,9 @@ int mbdae_mech_jac(const void *params, double t, const double *y, const double *
   if (mp->form == MECH_SSF) {
     return ssf_jac(mp, t, y, dfdy, dfdyp);
   }
+  if (mp->model->acc_vars) {
+    return accvar_jac(mp, t, y, dfdy, dfdyp);
+  }
   layout l = layout_of(mp);
   size_t nn = (size_t)l.n * (size_t)l.n;
   acc_work w;
@@ -605,6 +801,7 @@ int mbdae_mech_constraints(const void *params, double t, const double *y, const 
     return MBDAE_ERR_UNSUPPORTED;
   }
   const double *q = y, *v = y + m->nq;
+  const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
   int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
   if (rc == 0 && mp->form == MECH_GGL && (gvel || gacc)) {
     double *gv = gvel ? gvel : malloc(sizeof(double) * (size_t)m->nc);
@@ -615,7 +812,7 @@ int mbdae_mech_constraints(const void *params, double t, const double *y, const 
     return rc;
   }
   rc = rc == 0 && gvel ? m->con_vel(mp, t, q, v, gvel, NULL) : rc;
-  rc = rc == 0 && gacc ? m->con_acc(mp, t, q, v, yp + m->nq, gacc, NULL, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, q, v, a, gacc, NULL, NULL) : rc;
   return rc;
 }
 
@@ -643,10 +840,13 @@ int mbdae_mech_init(const void *params, double *y0, double *yp0)
   if (!work) {
     return MBDAE_ERR_NOMEM;
   }
-  double *y = work, *yp = work + l.n; /* (q, v, lambda, mu = 0) and (v, a, 0, 0) */
+  double *y = work, *yp = work + l.n; /* (q, v, [a,] lambda, mu = 0) and (v, a, 0, 0) */
   memset(work, 0, sizeof(double) * 2 * (size_t)l.n);
-  int rc = m->init(mp, y, y + l.V, yp + l.V, y + l.L);
+  int rc = m->init(mp, y, y + l.V, m->acc_vars ? y + l.A : yp + l.V, y + l.L);
   memcpy(yp, y + l.V, sizeof(double) * (size_t)l.nq);
+  if (m->acc_vars) {
+    memcpy(yp + l.V, y + l.A, sizeof(double) * (size_t)l.nq);
+  }
   if (rc == 0 && mp->form == MECH_SSF) {
     rc = ssf_state(mp, m->type->t0, y, y + l.V, y0, yp0);
   } else if (rc == 0) {
@@ -661,7 +861,7 @@ int mbdae_mech_ref(const void *params, double *yref)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (!m->ref) {
+  if (m->acc_vars ? !m->ref_acc : !m->ref) {
     return MBDAE_ERR_NOREF;
   }
   layout l = layout_of(mp);
@@ -669,7 +869,8 @@ int mbdae_mech_ref(const void *params, double *yref)
   if (!y) {
     return MBDAE_ERR_NOMEM;
   }
-  int rc = m->ref(mp, y, y + l.V, y + l.L);
+  int rc =
+      m->acc_vars ? m->ref_acc(mp, y, y + l.V, y + l.A, y + l.L) : m->ref(mp, y, y + l.V, y + l.L);
   if (rc == 0 && mp->form == MECH_SSF) {
     rc = ssf_state(mp, m->type->tend, y, y + l.V, yref, NULL);
     for (int i = 0; rc == 0 && m->ssf->ref_turns && i < m->ssf->nz; i++) {

@@ -26,7 +26,19 @@
  * as Hafner & Poell (spec/004) eq. (4) cite it; the state-space form spec/004 eqs. (5), (7).
  * Hidden constraints reported (mbdae_problem_constraints) are g, g', g'' along the form's own
  * flow: for ggl that is q' = v - W^T mu (equal to G v + g_t where mu = 0, as on the solution);
- * ssf has none (its Cartesian state satisfies g to rounding by construction). */
+ * ssf has none (its Cartesian state satisfies g to rounding by construction).
+ *
+ * Accelerations as variables (mech_model.acc_vars; Hairer & Wanner VII.7 write Andrews'
+ * squeezer so in index 3, 2 and 1, and the slider crank of the test set is coded so):
+ * y = (q, v, a, lambda[, mu]), every form keeping a = v' a variable and R an algebraic row:
+ *   index3     q' - v,  v' - a,  -R(t,q,v,a,lambda),  -g
+ *   index2     q' - v,  v' - a,  -R,  -(G v + g_t)
+ *   ggl        q' - v + W^T mu,  v' - a,  -R,  -g,  -(G v + g_t)
+ *   index1     q' - v,  v' - a,  -R,  -g''(t,q,v,a)
+ *   baumgarte  q' - v,  v' - a,  -R,  -(g'' + 2 alpha g' + beta^2 g)
+ * (rows R negated as the test set's andrews.f and crank.f do), index per variable (q, v, a,
+ * lambda, mu): 1,2,3,3 / 1,1,2,2 / 1,1,2,2,2 / 1,1,1,1 / 1,1,1,1.  Their hidden constraints take
+ * v and a from y (ggl: along q' = v - W^T mu, as above). */
 #ifndef MBDAE_MECHANICAL_H
 #define MBDAE_MECHANICAL_H
 
@@ -81,6 +93,11 @@ typedef struct mech_model {
   int (*init)(const void *par, double *q, double *v, double *a, double *lam);
   int (*ref)(const void *par, double *q, double *v, double *lam); /* NULL: none */
   const mech_ssf *ssf; /* NULL: no global minimal parametrisation */
+  /* 1: the accelerations are variables, y = (q, v, a, lambda) in the index-3 form (names then
+   * has 3 nq + nc entries, in_scd too, and the reference comes from ref_acc); 0: y = (q, v,
+   * lambda). */
+  int acc_vars;
+  int (*ref_acc)(const void *par, double *q, double *v, double *a, double *lam); /* NULL: none */
 } mech_model;
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's
@@ -94,6 +111,8 @@ typedef struct mech_params {
 
 /* The spec keys the layer reads, for a problem's options_help. */
 #define MECH_OPTIONS_HELP "form=index3|index2|ggl|index1|baumgarte|ssf, alpha=, beta="
+/* The same for a problem without a minimal parametrisation (mech_model.ssf NULL). */
+#define MECH_OPTIONS_HELP_NO_SSF "form=index3|index2|ggl|index1|baumgarte, alpha=, beta="
 
 /* The published form (index 3) and Baumgarte's defaults. */
 void mbdae_mech_defaults(mech_params *mp, const mech_model *model);

@@ -46,6 +46,9 @@ int main(void)
   names_of("crank:index=3");
   names_of("dpendulum:form=ggl");
   names_of("dpendulum:form=ssf");
+  names_of("caraxis:form=ggl");
+  names_of("andrews:form=ggl");
+  names_of("crank:form=ggl");
   spot("caraxis", 0, "x_l");
   spot("caraxis", 9, "lambda2");
   spot("andrews", 0, "beta");
@@ -61,5 +64,12 @@ int main(void)
   spot("dpendulum:form=ggl", 10, "mu1");
   spot("pendulum:form=ssf", 0, "phi");
   spot("dpendulum:form=ssf", 3, "eta2");
+  spot("caraxis:form=index1", 9, "lambda2");
+  spot("caraxis:form=ggl", 11, "mu2");
+  spot("andrews:form=index2", 14, "a_beta"); /* the accelerations stay variables */
+  spot("andrews:form=ggl", 26, "lambda6");
+  spot("andrews:form=ggl", 27, "mu1");
+  spot("crank:form=baumgarte", 19, "a_q3");
+  spot("crank:form=ggl", 26, "mu3");
   return check_summary("test_components");
 }

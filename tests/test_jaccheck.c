@@ -9,6 +9,7 @@
  *   harder of the two to see: relative to max(|J'|, |D|) it is an error of 1/2, zeroing one of 1.
  * - constraints: g'_k and g''_k, each in turn, negated and doubled.
  * A mutation counts as flagged when the check reports a mismatch at one check point at least.
+ * Every form of caraxis, andrews and crank (index=1|2|3 and form=ggl|baumgarte) is included.
  * andrews:jac=approx is approximate by design: it must fail the check, and is not mutated.
  * Prints per problem and variant: nonzeros, and mutations flagged. */
 #include <stdio.h>
@@ -242,8 +243,20 @@ int main(void)
 {
   check_bad_arguments();
   static const char *const specs[] = {"caraxis",
+                                      "caraxis:form=index2",
+                                      "caraxis:form=ggl",
+                                      "caraxis:form=index1",
+                                      "caraxis:form=baumgarte,alpha=3,beta=5",
                                       "andrews",
                                       "andrews:jac=approx",
+                                      "andrews:form=index2",
+                                      "andrews:form=ggl",
+                                      "andrews:form=index1",
+                                      "andrews:form=baumgarte,alpha=3,beta=5",
+                                      "andrews:form=ggl,jac=approx",
+                                      "crank:form=ggl",
+                                      "crank:form=baumgarte,alpha=3,beta=5",
+                                      "crank:form=baumgarte,beam=nonlinear,damping=on,init=2",
                                       "pendulum",
                                       "pendulum:form=index2",
                                       "pendulum:form=ggl",

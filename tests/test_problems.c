@@ -15,8 +15,17 @@ static const double CONSTRAINT_TOL = 1e-10;
 
 static const char *const specs[] = {
     "caraxis",
+    "caraxis:form=index2",
+    "caraxis:form=ggl",
+    "caraxis:form=index1",
+    "caraxis:form=baumgarte,alpha=2,beta=3",
     "andrews",
     "andrews:jac=approx",
+    "andrews:form=index2",
+    "andrews:form=ggl",
+    "andrews:form=index1",
+    "andrews:form=baumgarte",
+    "andrews:form=index1,jac=approx",
     "pendulum",
     "dpendulum",
     "pendulum:form=index2",
@@ -37,6 +46,10 @@ static const char *const specs[] = {
     "crank:init=2",
     "crank:index=3,beam=nonlinear,damping=on,init=2",
     "crank:index=1,beam=nonlinear,init=2",
+    "crank:form=ggl",
+    "crank:form=baumgarte",
+    "crank:form=ggl,beam=nonlinear,damping=on,init=2",
+    "crank:form=baumgarte,alpha=2,beta=3,init=2",
 };
 
 static double max_abs(const double *v, int n)

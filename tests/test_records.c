@@ -138,7 +138,7 @@ static void check_run_record(const mbdae_problem *p)
   CHECK(mbdae_record_write_json(t.f, &rec[1]) == 0, "json: a stream error");
   text_close(&t);
   static const char *const keys[] = {
-      "{\"problem\": \"caraxis\", \"spec\": \"caraxis\", \"solver\": \"radau5\"",
+      "{\"problem\": \"caraxis\", \"spec\": \"caraxis:form=index3\", \"solver\": \"radau5\"",
       "\"status\": \"fail\"",
       "\"code\": \"MBDAE_ERR_MAX_STEPS\"",
       "\"scd\": null",

@@ -47,7 +47,7 @@ int main(void)
 
   expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");
   expect_spec("crank:index=3,init=2", "crank:index=3,beam=linear,damping=off,init=2");
-  expect_spec("andrews", "andrews:jac=exact");
+  expect_spec("andrews", "andrews:form=index3,jac=exact");
   expect_spec("pendulum", "pendulum:form=index3");
 
   expect_bad("", "caraxis, andrews, crank, pendulum, dpendulum");
