@@ -109,7 +109,8 @@ enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED };
 typedef struct radau {
   const mbdae_problem *p;
   int n;
-  order_set orders[NORDERS];           /* s = 3, 5, 7 */
+  order_set orders[NORDERS];           /* s = 3, 5, 7 (tb.s = 0: not computed yet) */
+  double rtol, atol;                   /* the user's tolerances */
   int k;                               /* the current one: s = orders[k].tb.s */
   const int *index;                    /* differentiation index per variable */
   double *dfdy, *dfdyp;                /* J and M at the last Jacobian point */
@@ -143,23 +144,22 @@ static int stages(const radau *s) { return s->orders[s->k].tb.s; }
 
 /* ---- set-up ----------------------------------------------------------------------------- */
 
-static int orders_init(radau *s, const mbdae_options *opt)
+/* The order set k (s = 3 + 2k), computed when the order first reaches it. */
+static int order_set_init(radau *s, int k)
 {
-  for (int k = 0; k < NORDERS; k++) {
-    order_set *o = &s->orders[k];
-    int ns = MIN_STAGES + 2 * k;
-    int rc = radau_tableau_init(&o->tb, ns);
-    if (rc != 0) {
-      return rc;
-    }
-    double e = (ns + 1.0) / (2.0 * ns);
-    o->max_iter = NEWTON_ITER_BASE + (5 * (ns - 3)) / 2;
-    o->tol.rtol = TOL_FACTOR * pow(opt->rtol, e);
-    o->tol.atol = o->tol.rtol * (opt->atol / opt->rtol);
-    o->tol.factor = 1.0;
-    o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
-    o->expo = 1.0 / (ns + 1.0);
+  order_set *o = &s->orders[k];
+  int ns = MIN_STAGES + 2 * k;
+  int rc = radau_tableau_init(&o->tb, ns);
+  if (rc != 0) {
+    return rc;
   }
+  double e = (ns + 1.0) / (2.0 * ns);
+  o->max_iter = NEWTON_ITER_BASE + (5 * (ns - 3)) / 2;
+  o->tol.rtol = TOL_FACTOR * pow(s->rtol, e);
+  o->tol.atol = o->tol.rtol * (s->atol / s->rtol);
+  o->tol.factor = 1.0;
+  o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
+  o->expo = 1.0 / (ns + 1.0);
   return 0;
 }
 
@@ -563,6 +563,9 @@ static void choose_order(radau *s, double h)
     k = s->k - 1;
   }
   s->unexpected = s->slow_cut = 0;
+  if (k != s->k && s->orders[k].tb.s == 0 && order_set_init(s, k) != 0) {
+    k = s->k; /* does not happen for s = 3, 5, 7; the run goes on at the order it has */
+  }
   if (k != s->k) {
     s->k = k;
     s->decisions = 1;
@@ -766,7 +769,9 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.index = mbdae_problem_index(p);
   s.stats = &r->stats;
   double t0 = mbdae_problem_t0(p);
-  int rc = orders_init(&s, opt);
+  s.rtol = opt->rtol;
+  s.atol = opt->atol;
+  int rc = order_set_init(&s, 0);
   if (rc != 0) {
     return mbdae_fail(r, rc, t0, 0.0, "Radau IIA tableau: %s", mbdae_strerror(rc));
   }

@@ -6,7 +6,7 @@
  * Math. 111 (1999) 93-111 (the same for s = 3, 5, 7).
  *
  * Nodes: c_s = 1 and the s - 1 zeros in (0, 1) of P_s(2x - 1) - P_{s-1}(2x - 1) (shifted Legendre
- * polynomials), found by bisection between the sign changes on a fine grid.
+ * polynomials), found by bisection between the sign changes on a grid.
  * Collocation: sum_j a_ij c_j^(k-1) = c_i^k / k, k = 1..s, i.e. A V = C with V_jk = c_j^(k-1),
  * C_ik = c_i^k / k; A^{-1} = V C^{-1}.
  * Eigenvalues of A^{-1}: the poles of the stability function, the zeros of its denominator, the
@@ -27,7 +27,10 @@
 
 #include "mbdae/mbdae.h"
 
-enum { S = RADAU_MAX_STAGES, GRID = 4096, DK_ITER = 500 };
+/* GRID: sample points of [0, 1) for the sign changes (finer than the smallest gap between nodes,
+ * 0.029 at s = 7); BISECT: halvings (2^-64 of a grid cell); DK_ITER: most Durand-Kerner sweeps
+ * (they converge in about 10). */
+enum { S = RADAU_MAX_STAGES, GRID = 128, BISECT = 64, DK_ITER = 200 };
 
 typedef long double real;
 typedef long double complex cplx;
@@ -55,7 +58,7 @@ static int find_nodes(int s, real c[S])
     real b = (real)k / GRID, fb = radau_poly(s, b);
     if ((fa < 0.0L) != (fb < 0.0L)) {
       real lo = a, hi = b, flo = fa;
-      for (int it = 0; it < 80; it++) {
+      for (int it = 0; it < BISECT; it++) {
         real mid = 0.5L * (lo + hi), fm = radau_poly(s, mid);
         if ((fm < 0.0L) == (flo < 0.0L)) {
           lo = mid;
@@ -83,7 +86,8 @@ static void solve_complex(int n, cplx m[S][S], cplx *b, int nrhs)
   for (int k = 0; k < n; k++) {
     int p = k;
     for (int i = k + 1; i < n; i++) {
-      if (cabsl(a[i][k]) > cabsl(a[p][k])) {
+      if (fabsl(creall(a[i][k])) + fabsl(cimagl(a[i][k])) >
+          fabsl(creall(a[p][k])) + fabsl(cimagl(a[p][k]))) {
         p = i;
       }
     }
@@ -121,20 +125,44 @@ static void solve_complex(int n, cplx m[S][S], cplx *b, int nrhs)
   }
 }
 
-/* inv = m^{-1} for a real n x n matrix. */
+/* inv = m^{-1} for a real n x n matrix, by Gauss-Jordan elimination with partial pivoting. */
 static void invert(int n, real m[S][S], real inv[S][S])
 {
-  cplx a[S][S], x[S * S];
+  real a[S][2 * S];
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) {
       a[i][j] = m[i][j];
-      x[i + j * S] = i == j ? 1.0L : 0.0L;
+      a[i][n + j] = i == j ? 1.0L : 0.0L;
     }
   }
-  solve_complex(n, a, x, n);
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++) {
+      if (fabsl(a[i][k]) > fabsl(a[p][k])) {
+        p = i;
+      }
+    }
+    for (int j = 0; j < 2 * n; j++) {
+      real tmp = a[k][j];
+      a[k][j] = a[p][j];
+      a[p][j] = tmp;
+    }
+    real pivot = a[k][k];
+    for (int j = 0; j < 2 * n; j++) {
+      a[k][j] /= pivot;
+    }
+    for (int i = 0; i < n; i++) {
+      real f = a[i][k];
+      if (i != k && f != 0.0L) {
+        for (int j = 0; j < 2 * n; j++) {
+          a[i][j] -= f * a[k][j];
+        }
+      }
+    }
+  }
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) {
-      inv[i][j] = creall(x[i + j * S]);
+      inv[i][j] = a[i][n + j];
     }
   }
 }
@@ -180,7 +208,9 @@ static void stability_poles(int s, cplx z[S])
   for (int k = 0; k < s; k++) {
     z[k] = radius * cpowl(0.4L + 0.9L * I, k);
   }
+  int polish = 2;
   for (int it = 0; it < DK_ITER; it++) {
+    real largest = 0.0L;
     for (int k = 0; k < s; k++) {
       cplx num = q[s], den = q[s];
       for (int j = s - 1; j >= 0; j--) {
@@ -191,7 +221,15 @@ static void stability_poles(int s, cplx z[S])
           den *= z[k] - z[j];
         }
       }
-      z[k] -= num / den;
+      cplx step = num / den;
+      z[k] -= step;
+      largest = fmaxl(largest, cabsl(step) / cabsl(z[k]));
+    }
+    if (largest <= 1e-12L) {
+      polish--; /* quadratic convergence: two more sweeps reach the roundoff level */
+    }
+    if (polish < 0) {
+      break;
     }
   }
 }
