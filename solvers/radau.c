@@ -119,9 +119,10 @@ typedef struct radau {
   double *z[MAXS], *v[MAXS], *w[MAXS]; /* stage increments, transformed, stage derivatives */
   double *g[MAXS];                     /* stage residuals, then the Newton corrections */
   double *cont_z[MAXS];                /* stage increments of the last accepted step */
-  double *ystage, *scal, *nscal, *err, *mq, *cont_y;
-  int *differential; /* 1 when y'_i enters F */
-  int cont_k;        /* the order set of the last accepted step */
+  double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
+  double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
+  int *differential;                                  /* 1 when y'_i enters F */
+  int cont_k;                                         /* the order set of the last accepted step */
   double cont_t, cont_h;
   void *block;
   mbdae_stats *stats;
@@ -179,7 +180,7 @@ static int workspace_alloc(radau *s)
   size_t real_bytes = (mbdae_linsys_bytes(s->n, 0) + align - 1) / align * align;
   size_t pair_bytes = (mbdae_linsys_bytes(s->n, 1) + align - 1) / align * align;
   size_t ls_bytes = real_bytes + RADAU_MAX_PAIRS * pair_bytes;
-  size_t ndouble = 2 * nn + 5 * MAXS * n + 6 * n;
+  size_t ndouble = 2 * nn + 6 * MAXS * n + 6 * n;
   char *mem = malloc(ls_bytes + ndouble * sizeof(double) + n * sizeof(int));
   if (!mem) {
     return MBDAE_ERR_NOMEM;
@@ -198,10 +199,11 @@ static int workspace_alloc(radau *s)
     s->w[i] = take(&cursor, n);
     s->g[i] = take(&cursor, n);
     s->cont_z[i] = take(&cursor, n);
+    s->tmp[i] = take(&cursor, n);
   }
   s->ystage = take(&cursor, n);
-  s->scal = take(&cursor, n);
-  s->nscal = take(&cursor, n);
+  s->wscal = take(&cursor, n);
+  s->wnewt = take(&cursor, n);
   s->err = take(&cursor, n);
   s->mq = take(&cursor, n);
   s->cont_y = take(&cursor, n);
@@ -223,7 +225,8 @@ static int factorize(radau *s, double h)
   return rc;
 }
 
-/* Weights at y_n for a step of size h: scal for the error test (index-scaled), nscal for the
+/* Weights at y_n for a step of size h (stored as reciprocals): sc for the error test
+ * (index-scaled), for the
  * Newton test (the differential components' tightened so that their Newton errors stay within
  * NEWTON_STEPS steps' worth of RADAU's test over the interval: radau5's rule, see there). */
 static void set_weights(radau *s, double h)
@@ -232,28 +235,28 @@ static void set_weights(radau *s, double h)
   double tighten = fmin(1.0, NEWTON_STEPS * h / s->span);
   for (int i = 0; i < s->n; i++) {
     double sc = mbdae_tolerance_at(tol, s->y[i]) / mbdae_index_factor(s->index[i], h);
-    s->scal[i] = sc;
-    s->nscal[i] = s->differential[i] ? sc * tighten : sc;
+    s->wscal[i] = 1.0 / sc;
+    s->wnewt[i] = s->differential[i] ? 1.0 / (sc * tighten) : 1.0 / sc;
   }
 }
 
-static double sum_squares(int n, const double *x, const double *scal)
+static double sum_squares(int n, const double *x, const double *weight)
 {
   double sum = 0.0;
   for (int i = 0; i < n; i++) {
-    double q = x[i] / scal[i];
+    double q = x[i] * weight[i];
     sum += q * q;
   }
   return sum;
 }
 
 /* RMS norm of the corrections dV (the first ns arrays of g). */
-static double increment_norm(const radau *s, const double *scal)
+static double increment_norm(const radau *s, const double *weight)
 {
   int ns = stages(s);
   double sum = 0.0;
   for (int i = 0; i < ns; i++) {
-    sum += sum_squares(s->n, s->g[i], scal);
+    sum += sum_squares(s->n, s->g[i], weight);
   }
   return sqrt(sum / (ns * s->n));
 }
@@ -275,32 +278,34 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
   }
 }
 
+/* out_i = f sum_j m_ij in_j, i, j < ns, for vectors of length n (out and in distinct): the
+ * Kronecker product (m (x) I) stage by stage, so that the inner loop runs over n. */
+static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in,
+                    double *const *out, double f)
+{
+  for (int i = 0; i < ns; i++) {
+    double *o = out[i];
+    double mij = f * m[i][0];
+    const double *x = in[0];
+    for (int k = 0; k < n; k++) {
+      o[k] = mij * x[k];
+    }
+    for (int j = 1; j < ns; j++) {
+      mij = f * m[i][j];
+      x = in[j];
+      for (int k = 0; k < n; k++) {
+        o[k] += mij * x[k];
+      }
+    }
+  }
+}
+
 /* Z = (T (x) I) V and W = (A^{-1} (x) I) Z / h. */
 static void stages_from_v(radau *s, double h)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
-  int ns = tb->s;
-  for (int k = 0; k < s->n; k++) {
-    double vk[MAXS], zk[MAXS];
-    for (int j = 0; j < ns; j++) {
-      vk[j] = s->v[j][k];
-    }
-    for (int i = 0; i < ns; i++) {
-      double sum = 0.0;
-      for (int j = 0; j < ns; j++) {
-        sum += tb->t[i][j] * vk[j];
-      }
-      zk[i] = sum;
-      s->z[i][k] = sum;
-    }
-    for (int i = 0; i < ns; i++) {
-      double sum = 0.0;
-      for (int j = 0; j < ns; j++) {
-        sum += tb->ainv[i][j] * zk[j];
-      }
-      s->w[i][k] = sum / h;
-    }
-  }
+  combine(tb->s, s->n, tb->t, s->v, s->z, 1.0);
+  combine(tb->s, s->n, tb->ainv, s->z, s->w, 1.0 / h);
 }
 
 /* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
@@ -326,15 +331,7 @@ static void starting_values(radau *s, double h)
       s->z[i][k] = u;
     }
   }
-  for (int k = 0; k < s->n; k++) {
-    for (int i = 0; i < ns; i++) {
-      double sum = 0.0;
-      for (int j = 0; j < ns; j++) {
-        sum += tb->tinv[i][j] * s->z[j][k];
-      }
-      s->v[i][k] = sum;
-    }
-  }
+  combine(ns, s->n, tb->tinv, s->z, s->v, 1.0);
   stages_from_v(s, h);
 }
 
@@ -356,8 +353,8 @@ static void interpolate(const void *m, double t, double *yout)
 
 /* ---- the Newton iteration --------------------------------------------------------------- */
 
-/* G_i = F(t + c_i h, y_n + Z_i, W_i), then -(T^{-1} (x) I) G in place.  0, positive when a stage
- * cannot be evaluated, or a negative code. */
+/* G_i = F(t + c_i h, y_n + Z_i, W_i) into tmp, then -(T^{-1} (x) I) G into g.  0, positive when a
+ * stage cannot be evaluated, or a negative code. */
 static int stage_residuals(radau *s, double t, double h)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
@@ -366,25 +363,13 @@ static int stage_residuals(radau *s, double t, double h)
     for (int k = 0; k < n; k++) {
       s->ystage[k] = s->y[k] + s->z[i][k];
     }
-    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->g[i],
+    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->tmp[i],
                                     &s->stats->nres);
     if (rc != 0) {
       return rc;
     }
   }
-  for (int k = 0; k < n; k++) {
-    double gk[MAXS];
-    for (int j = 0; j < ns; j++) {
-      gk[j] = s->g[j][k];
-    }
-    for (int i = 0; i < ns; i++) {
-      double sum = 0.0;
-      for (int j = 0; j < ns; j++) {
-        sum += tb->tinv[i][j] * gk[j];
-      }
-      s->g[i][k] = -sum;
-    }
-  }
+  combine(ns, n, tb->tinv, s->tmp, s->g, -1.0);
   return 0;
 }
 
@@ -434,7 +419,7 @@ static void apply_corrections(radau *s, double h)
 
 /* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
  * RADAU's test decides success, failure and slow convergence; once it holds, the iteration goes
- * on (polishing, radau5's rule) until the same test holds in the Newton weights nscal, the
+ * on (polishing, radau5's rule) until the same test holds in the Newton weights wnewt, the
  * increments in that norm stop shrinking, or the iteration limit is reached. */
 static int newton(radau *s, double t, double h, double *hfac, enum newton_outcome *outcome)
 {
@@ -458,7 +443,7 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
       return rc;
     }
     newt++;
-    double dyno = increment_norm(s, s->scal), strict = increment_norm(s, s->nscal);
+    double dyno = increment_norm(s, s->wscal), strict = increment_norm(s, s->wnewt);
     if (polishing) {
       if (!(strict <= POLISH_CONTRACTION * strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -521,7 +506,7 @@ static int estimate_error(radau *s, double t, double h, int refine, double *errn
   if (rc != 0) {
     return rc;
   }
-  double e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+  double e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
   if (e >= 1.0 && refine) {
     double *fval = s->g[0]; /* free after the Newton iteration */
     for (int k = 0; k < n; k++) {
@@ -539,7 +524,7 @@ static int estimate_error(radau *s, double t, double h, int refine, double *errn
       if (rc != 0) {
         return rc;
       }
-      e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+      e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
     }
   }
   *errnorm = isfinite(e) ? e : INFINITY;
