@@ -22,8 +22,8 @@
  * theta <= 0.001, factorization reuse while 1 <= h_new/h <= 1.2.  Two additions of radau5, kept
  * here for the same reasons (measured there, see solvers/radau5.c): the Newton error of the
  * differential components is held to a total budget over long runs (set_weights, newton), and
- * a step-size increase is capped where the predicted contraction theta (h_new/h)^(s-1)... is
- * taken as theta (h_new/h)^2 <= 0.5, as in radau5.
+ * a step-size increase is capped so that the predicted contraction theta (h_new/h)^2 stays
+ * below 0.5.
  *
  * Error estimate (HW IV.8; the 1999 paper): the embedded method of order s with weight
  * gamma_0 = 1/gamma on y'_n, filtered by the real iteration matrix as in radau5:
