@@ -27,7 +27,7 @@ int main(void)
   expect("run nosuch", 2, problems);
   expect("run crank:index=7", 2, "index=1|2|3");
   expect("run crank:colour=red", 2, "index=1|2|3");
-  expect("run caraxis --solver euler", 2, "ida, radau5, bdf");
+  expect("run caraxis --solver euler", 2, "ida, radau5, radau, bdf");
   expect("run caraxis --rtol abc", 2, "--rtol expects a positive number");
   expect("run caraxis --rtol 1e-6x", 2, "--rtol expects a positive number");
   expect("run caraxis --rtol nan", 2, "positive and finite");

@@ -854,7 +854,7 @@ int main(void)
   expect("sweep", 2, "problem spec or 'all' is required");
   expect("sweep caraxis", 2, "--out DIR is required");
   expect("sweep nosuch --out /tmp/mbdae-never", 2, problems);
-  expect("sweep caraxis --solvers ida,euler --out /tmp/mbdae-never", 2, "ida, radau5, bdf");
+  expect("sweep caraxis --solvers ida,euler --out /tmp/mbdae-never", 2, "ida, radau5, radau, bdf");
   expect("sweep caraxis --m 5:2 --out /tmp/mbdae-never", 2, "A <= B");
   expect("sweep caraxis --m x --out /tmp/mbdae-never", 2, "--m expects an integer");
   expect("sweep caraxis --jobs 0 --out /tmp/mbdae-never", 2, "--jobs expects an integer from 1");

@@ -28,6 +28,7 @@
 static const mbdae_solver_type *const solver_types[] = {
     &mbdae_solver_ida,
     &mbdae_solver_radau5,
+    &mbdae_solver_radau,
     &mbdae_solver_bdf,
 };
 enum { NSOLVERS = (int)(sizeof solver_types / sizeof solver_types[0]) };

@@ -10,6 +10,7 @@
 
 extern const mbdae_solver_type mbdae_solver_ida;
 extern const mbdae_solver_type mbdae_solver_radau5;
+extern const mbdae_solver_type mbdae_solver_radau;
 extern const mbdae_solver_type mbdae_solver_bdf;
 
 /* Fill r->status, r->t, r->h and r->message ("t = ..., h = ...: reason") for a failure. */

@@ -1,0 +1,785 @@
+/* radau: variable-order Radau IIA (s = 3, 5, 7 stages; orders 5, 9, 13) for fully implicit DAEs
+ * F(t, y, y') = 0, with the order selection of Hairer & Wanner's RADAU.  Sources: E. Hairer,
+ * G. Wanner, Solving Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5, IV.8 and
+ * VII.4; E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput.
+ * Appl. Math. 111 (1999) 93-111; the documentation of the RADAU code (its defaults).
+ *
+ * Method (each s).  With the stage increments Z_i = Y_i - y_n and the stage derivatives
+ * W = (A^{-1} (x) I) Z / h, a step solves G_i(Z) = F(t_n + c_i h, y_n + Z_i, W_i) = 0,
+ * i = 1..s, and y_{n+1} = y_n + Z_s, y'_{n+1} = W_s (c_s = 1).  The tableau and the
+ * eigen-decomposition T^{-1} A^{-1} T = diag(gamma, [alpha_k -beta_k; beta_k alpha_k]) come from
+ * solvers/radau_tableau.c.  For F = M y' - f this is RADAU applied to M y' = f; the form needs
+ * no mass matrix and serves every formulation (as solvers/radau5.c for s = 3).
+ *
+ * Simplified Newton.  J = dF/dy and M = dF/dy' frozen at an accepted point; with Z = (T (x) I) V
+ * the Newton system splits into one real and (s-1)/2 complex n x n systems (HW IV.8):
+ *   E_0 dV_1 = r_1,  E_0 = (gamma/h) M + J,
+ *   E_k (dV_2k + i dV_2k+1) = r_2k + i r_2k+1,  E_k = ((alpha_k + i beta_k)/h) M + J,
+ * r = -(T^{-1} (x) I) G, factored and solved through the linear-system layer (solvers/linsys.h).
+ * RADAU's controls for each s: at most 7 + 2.5 (s - 3) iterations, the stopping test
+ * faccon ||dV|| <= fnewt with fnewt = max(10 uround / rtol', min(0.03, rtol'^(1/e - 1))),
+ * e = (s + 1)/(2s), the rate watch (divergence, predicted slow convergence), Jacobian reuse while
+ * theta <= 0.001, factorization reuse while 1 <= h_new/h <= 1.2.  Two additions of radau5, kept
+ * here for the same reasons (measured there, see solvers/radau5.c): the Newton error of the
+ * differential components is held to a total budget over long runs (set_weights, newton), and
+ * a step-size increase is capped so that the predicted contraction theta (h_new/h)^2 stays
+ * below 0.5.
+ *
+ * Error estimate (HW IV.8; the 1999 paper): the embedded method of order s with weight
+ * gamma_0 = 1/gamma on y'_n, filtered by the real iteration matrix as in radau5:
+ *   err = E_0^{-1} M (y'_n + sum_i (d_i / h) Z_i),
+ * refined once with F(t_n, y_n + err, y'_n) on the first step and after a rejection.  Weights
+ * sc_i = atol' + rtol' |y_i| with RADAU's rtol' = 0.1 rtol^((s+1)/(2s)), atol' = rtol' atol/rtol
+ * (the estimate is O(h^(s+1)), the global error O(h^(2s-1))), divided by h for index-2 and by h^2
+ * for index-3 components (mbdae_problem_index).  New step: h / quot with quot =
+ * clamp(err^(1/(s+1)) / fac, 1/8, 5), fac = min(0.9, 0.9 (1 + 2 nit)/(newt + 2 nit)), and
+ * Gustafsson's predictive controller after accepted steps (not right after an order change).
+ *
+ * Order selection (the 1999 paper; RADAU's defaults).  Whenever the matrices are refactored, with
+ * thetat = min(10, max(theta, thetat / 2)) the smoothed Newton contraction of the last step: the
+ * stage count goes up by 2 when thetat <= 0.002, the last iteration took more than one step,
+ * 0.8 < h/h_old < 1.2 and more than 10 such decisions were made since the last change; it goes
+ * down by 2 when thetat >= 0.8, after a Newton failure or a singular matrix, or after slow
+ * convergence that cut h by more than half.  A kept factorization counts as a decision, and after
+ * 10 of them a refactorization is forced so that the order can rise.  Departure: after an order
+ * change RADAU starts Newton from Z = 0; here the previous step's collocation polynomial (of its
+ * own degree) is extrapolated to the new nodes, as within one order.
+ *
+ * The end-point rule, the step limit, output at requested times and on_step (order 2s - 1) are the
+ * shared driver's (solvers/driver.h).  Continuous output: the collocation polynomial of degree s
+ * through (t_n, y_n) and (t_n + c_i h, y_n + Z_i). */
+#include <float.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense.h"
+#include "driver.h"
+#include "linsys.h"
+#include "radau_tableau.h"
+#include "solver_type.h"
+#include "weights.h"
+
+enum {
+  MAXS = RADAU_MAX_STAGES,
+  NORDERS = 3, /* s = 3, 5, 7 */
+  MIN_STAGES = 3
+};
+
+/* RADAU's parameters (its documentation's defaults) */
+static const int NEWTON_ITER_BASE = 7;         /* nit = 7 + 2.5 (s - 3) */
+static const double UROUND = 1e-16;            /* unit roundoff */
+static const double SAFETY = 0.9;              /* safety factor of the step-size prediction */
+static const double THETA_REUSE_JAC = 0.001;   /* keep the Jacobian while theta stays below this */
+static const double QUOT_KEEP_LO = 1.0;        /* keep h and the factorization for h_new/h in */
+static const double QUOT_KEEP_HI = 1.2;        /*   [QUOT_KEEP_LO, QUOT_KEEP_HI] */
+static const double QUOT_MIN = 1.0 / 8.0;      /* h_new / h <= 8 */
+static const double QUOT_MAX = 5.0;            /* h_new / h >= 1/5 */
+static const double THETA_DIVERGE = 0.99;      /* contraction factor taken as divergence */
+static const double FIRST_REJECT_FACTOR = 0.1; /* h after an error-test failure of the first step */
+static const double FAIL_FACTOR = 0.5;         /* h after a Newton failure or a singular matrix */
+static const int MAX_SINGULAR = 5;             /* consecutive singular iteration matrices */
+static const double DEFAULT_H0 = 1e-6;         /* default initial step, times the interval */
+static const double TOL_FACTOR = 0.1;          /* rtol' = TOL_FACTOR rtol^((s+1)/(2s)) */
+static const double ORDER_UP_THETA = 0.002;    /* raise the order when thetat <= this */
+static const double ORDER_DOWN_THETA = 0.8;    /* lower it when thetat >= this */
+static const double ORDER_UP_HQUOT_LO = 0.8;   /* raise only for h/h_old in (LO, HI) */
+static const double ORDER_UP_HQUOT_HI = 1.2;
+static const int ORDER_UP_WAIT = 10; /* decisions after a change before the order may rise */
+static const double SLOW_CUT = 0.5;  /* slow convergence cutting h by this lowers the order */
+/* The end-point rule of radau5 (two equal last steps rather than a short remainder). */
+static const driver_end_rule END_RULE = {1.001, 2, 0.0, 1};
+/* radau5's additions (see the header and solvers/radau5.c) */
+static const double THETA_TARGET = 0.5;
+static const double NEWTON_STEPS = 300.0;
+static const double POLISH_CONTRACTION = 0.5;
+
+/* One stage count: its tableau and the controls that depend on s. */
+typedef struct order_set {
+  radau_tableau tb;
+  int max_iter;        /* Newton iterations per step */
+  mbdae_tolerance tol; /* rtol', atol' */
+  double fnewt;        /* Newton stopping tolerance */
+  double expo;         /* 1 / (s + 1): exponent of the step-size prediction */
+} order_set;
+
+enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED };
+
+typedef struct radau {
+  const mbdae_problem *p;
+  int n;
+  order_set orders[NORDERS];           /* s = 3, 5, 7 (tb.s = 0: not computed yet) */
+  double rtol, atol;                   /* the user's tolerances */
+  int k;                               /* the current one: s = orders[k].tb.s */
+  const int *index;                    /* differentiation index per variable */
+  double *dfdy, *dfdyp;                /* J and M at the last Jacobian point */
+  mbdae_linsys real;                   /* E_0 */
+  mbdae_linsys pair[RADAU_MAX_PAIRS];  /* E_k */
+  double *z[MAXS], *v[MAXS], *w[MAXS]; /* stage increments, transformed, stage derivatives */
+  double *g[MAXS];                     /* stage residuals, then the Newton corrections */
+  double *cont_z[MAXS];                /* stage increments of the last accepted step */
+  double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
+  double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
+  int *differential;                                  /* 1 when y'_i enters F */
+  int cont_k;                                         /* the order set of the last accepted step */
+  double cont_t, cont_h;
+  void *block;
+  mbdae_stats *stats;
+
+  double *y, *yp;
+  double tend, span;
+  int need_jac, need_lu, fresh_jac, first, reject, nsing;
+  double theta, faccon, hacc, erracc;
+  /* order selection */
+  double thetat;  /* smoothed contraction */
+  int decisions;  /* decisions since the last change */
+  int last_iters; /* Newton iterations of the last attempt */
+  int unexpected; /* a Newton failure or singular matrix since the last decision */
+  int slow_cut;   /* slow convergence cut h by SLOW_CUT or more since the last decision */
+  int changed;    /* the order changed and no step was accepted with it yet */
+  double hold;    /* the last accepted step */
+} radau;
+
+static int stages(const radau *s) { return s->orders[s->k].tb.s; }
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+/* The order set k (s = 3 + 2k), computed when the order first reaches it. */
+static int order_set_init(radau *s, int k)
+{
+  order_set *o = &s->orders[k];
+  int ns = MIN_STAGES + 2 * k;
+  int rc = radau_tableau_init(&o->tb, ns);
+  if (rc != 0) {
+    return rc;
+  }
+  double e = (ns + 1.0) / (2.0 * ns);
+  o->max_iter = NEWTON_ITER_BASE + (5 * (ns - 3)) / 2;
+  o->tol.rtol = TOL_FACTOR * pow(s->rtol, e);
+  o->tol.atol = o->tol.rtol * (s->atol / s->rtol);
+  o->tol.factor = 1.0;
+  o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
+  o->expo = 1.0 / (ns + 1.0);
+  return 0;
+}
+
+static double *take(double **cursor, size_t count)
+{
+  double *piece = *cursor;
+  *cursor += count;
+  return piece;
+}
+
+/* One allocation: the linear systems' blocks (aligned as malloc aligns), then the doubles, then
+ * the ints. */
+static int workspace_alloc(radau *s)
+{
+  size_t n = (size_t)s->n, nn = n * n;
+  size_t align = _Alignof(max_align_t);
+  size_t real_bytes = (mbdae_linsys_bytes(s->n, 0) + align - 1) / align * align;
+  size_t pair_bytes = (mbdae_linsys_bytes(s->n, 1) + align - 1) / align * align;
+  size_t ls_bytes = real_bytes + RADAU_MAX_PAIRS * pair_bytes;
+  size_t ndouble = 2 * nn + 6 * MAXS * n + 6 * n;
+  char *mem = malloc(ls_bytes + ndouble * sizeof(double) + n * sizeof(int));
+  if (!mem) {
+    return MBDAE_ERR_NOMEM;
+  }
+  s->block = mem;
+  mbdae_linsys_init(&s->real, s->n, 0, mem);
+  for (int k = 0; k < RADAU_MAX_PAIRS; k++) {
+    mbdae_linsys_init(&s->pair[k], s->n, 1, mem + real_bytes + (size_t)k * pair_bytes);
+  }
+  double *cursor = (double *)(mem + ls_bytes);
+  s->dfdy = take(&cursor, nn);
+  s->dfdyp = take(&cursor, nn);
+  for (int i = 0; i < MAXS; i++) {
+    s->z[i] = take(&cursor, n);
+    s->v[i] = take(&cursor, n);
+    s->w[i] = take(&cursor, n);
+    s->g[i] = take(&cursor, n);
+    s->cont_z[i] = take(&cursor, n);
+    s->tmp[i] = take(&cursor, n);
+  }
+  s->ystage = take(&cursor, n);
+  s->wscal = take(&cursor, n);
+  s->wnewt = take(&cursor, n);
+  s->err = take(&cursor, n);
+  s->mq = take(&cursor, n);
+  s->cont_y = take(&cursor, n);
+  s->differential = (int *)cursor;
+  return 0;
+}
+
+/* ---- linear algebra, weights, norms ----------------------------------------------------- */
+
+/* E_0 and the E_k of the current order, factored. */
+static int factorize(radau *s, double h)
+{
+  const radau_tableau *tb = &s->orders[s->k].tb;
+  int rc = mbdae_linsys_factor(&s->real, s->dfdy, s->dfdyp, tb->gamma / h);
+  for (int k = 0; rc == 0 && k < (tb->s - 1) / 2; k++) {
+    rc = mbdae_linsys_factor_shift(&s->pair[k], s->dfdy, s->dfdyp, tb->alpha[k] / h,
+                                   tb->beta[k] / h);
+  }
+  return rc;
+}
+
+/* Weights at y_n for a step of size h (stored as reciprocals): sc for the error test
+ * (index-scaled), for the
+ * Newton test (the differential components' tightened so that their Newton errors stay within
+ * NEWTON_STEPS steps' worth of RADAU's test over the interval: radau5's rule, see there). */
+static void set_weights(radau *s, double h)
+{
+  const mbdae_tolerance *tol = &s->orders[s->k].tol;
+  double tighten = fmin(1.0, NEWTON_STEPS * h / s->span);
+  for (int i = 0; i < s->n; i++) {
+    double sc = mbdae_tolerance_at(tol, s->y[i]) / mbdae_index_factor(s->index[i], h);
+    s->wscal[i] = 1.0 / sc;
+    s->wnewt[i] = s->differential[i] ? 1.0 / (sc * tighten) : 1.0 / sc;
+  }
+}
+
+static double sum_squares(int n, const double *x, const double *weight)
+{
+  double sum = 0.0;
+  for (int i = 0; i < n; i++) {
+    double q = x[i] * weight[i];
+    sum += q * q;
+  }
+  return sum;
+}
+
+/* RMS norm of the corrections dV (the first ns arrays of g). */
+static double increment_norm(const radau *s, const double *weight)
+{
+  int ns = stages(s);
+  double sum = 0.0;
+  for (int i = 0; i < ns; i++) {
+    sum += sum_squares(s->n, s->g[i], weight);
+  }
+  return sqrt(sum / (ns * s->n));
+}
+
+/* ---- collocation polynomial ------------------------------------------------------------- */
+
+/* u(t_n + x h) - y_n = sum_j l_j(x) Z_j: the Lagrange basis on 0, c_1, ..., c_s (the node 0 with
+ * value 0 gives the factor x). */
+static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS])
+{
+  for (int j = 0; j < tb->s; j++) {
+    double lj = x / tb->c[j];
+    for (int k = 0; k < tb->s; k++) {
+      if (k != j) {
+        lj *= (x - tb->c[k]) / (tb->c[j] - tb->c[k]);
+      }
+    }
+    l[j] = lj;
+  }
+}
+
+/* out_i = f sum_j m_ij in_j, i, j < ns, for vectors of length n (out and in distinct): the
+ * Kronecker product (m (x) I) stage by stage, so that the inner loop runs over n. */
+static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in,
+                    double *const *out, double f)
+{
+  for (int i = 0; i < ns; i++) {
+    double *o = out[i];
+    double mij = f * m[i][0];
+    const double *x = in[0];
+    for (int k = 0; k < n; k++) {
+      o[k] = mij * x[k];
+    }
+    for (int j = 1; j < ns; j++) {
+      mij = f * m[i][j];
+      x = in[j];
+      for (int k = 0; k < n; k++) {
+        o[k] += mij * x[k];
+      }
+    }
+  }
+}
+
+/* Z = (T (x) I) V and W = (A^{-1} (x) I) Z / h. */
+static void stages_from_v(radau *s, double h)
+{
+  const radau_tableau *tb = &s->orders[s->k].tb;
+  combine(tb->s, s->n, tb->t, s->v, s->z, 1.0);
+  combine(tb->s, s->n, tb->ainv, s->z, s->w, 1.0 / h);
+}
+
+/* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
+ * degree) extrapolated to the new nodes, or Z_i = c_i h y'_n before the first accepted step. */
+static void starting_values(radau *s, double h)
+{
+  const radau_tableau *tb = &s->orders[s->k].tb, *old = &s->orders[s->cont_k].tb;
+  int ns = tb->s;
+  for (int i = 0; i < ns; i++) {
+    if (s->first) {
+      for (int k = 0; k < s->n; k++) {
+        s->z[i][k] = tb->c[i] * h * s->yp[k];
+      }
+      continue;
+    }
+    double l[MAXS];
+    collocation_weights(old, 1.0 + tb->c[i] * h / s->cont_h, l);
+    for (int k = 0; k < s->n; k++) {
+      double u = -s->cont_z[old->s - 1][k];
+      for (int j = 0; j < old->s; j++) {
+        u += l[j] * s->cont_z[j][k];
+      }
+      s->z[i][k] = u;
+    }
+  }
+  combine(ns, s->n, tb->tinv, s->z, s->v, 1.0);
+  stages_from_v(s, h);
+}
+
+/* y at t inside the last accepted step. */
+static void interpolate(const void *m, double t, double *yout)
+{
+  const radau *s = m;
+  const radau_tableau *tb = &s->orders[s->cont_k].tb;
+  double l[MAXS];
+  collocation_weights(tb, (t - s->cont_t) / s->cont_h, l);
+  for (int k = 0; k < s->n; k++) {
+    double u = s->cont_y[k];
+    for (int j = 0; j < tb->s; j++) {
+      u += l[j] * s->cont_z[j][k];
+    }
+    yout[k] = u;
+  }
+}
+
+/* ---- the Newton iteration --------------------------------------------------------------- */
+
+/* G_i = F(t + c_i h, y_n + Z_i, W_i) into tmp, then -(T^{-1} (x) I) G into g.  0, positive when a
+ * stage cannot be evaluated, or a negative code. */
+static int stage_residuals(radau *s, double t, double h)
+{
+  const radau_tableau *tb = &s->orders[s->k].tb;
+  int n = s->n, ns = tb->s;
+  for (int i = 0; i < ns; i++) {
+    for (int k = 0; k < n; k++) {
+      s->ystage[k] = s->y[k] + s->z[i][k];
+    }
+    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->tmp[i],
+                                    &s->stats->nres);
+    if (rc != 0) {
+      return rc;
+    }
+  }
+  combine(ns, n, tb->tinv, s->tmp, s->g, -1.0);
+  return 0;
+}
+
+/* The corrections dV in place of the right-hand sides. */
+static int solve_corrections(radau *s)
+{
+  int rc = mbdae_linsys_solve(&s->real, s->g[0]);
+  for (int k = 0; rc == 0 && k < (stages(s) - 1) / 2; k++) {
+    rc = mbdae_linsys_solve_shift(&s->pair[k], s->g[2 * k + 1], s->g[2 * k + 2]);
+  }
+  return rc;
+}
+
+/* RADAU's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
+ * returns 0 to stop (divergence: outcome stays NEWTON_FAILED; predicted too slow: NEWTON_SLOW
+ * with the step-size factor hfac), else 1. */
+static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqold, double *hfac,
+                      enum newton_outcome *outcome)
+{
+  const order_set *o = &s->orders[s->k];
+  s->theta = newt == 2 ? thq : sqrt(thq * *thqold);
+  *thqold = thq;
+  if (s->theta >= THETA_DIVERGE) {
+    return 0;
+  }
+  s->faccon = s->theta / (1.0 - s->theta);
+  double dyth = s->faccon * dyno * pow(s->theta, o->max_iter - 1 - newt) / o->fnewt;
+  if (dyth >= 1.0) {
+    double qnewt = fmax(1e-4, fmin(20.0, dyth));
+    *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + o->max_iter - 1 - newt));
+    *outcome = NEWTON_SLOW;
+    return 0;
+  }
+  return 1;
+}
+
+/* V += dV and the stages from V. */
+static void apply_corrections(radau *s, double h)
+{
+  for (int i = 0; i < stages(s); i++) {
+    for (int k = 0; k < s->n; k++) {
+      s->v[i][k] += s->g[i][k];
+    }
+  }
+  stages_from_v(s, h);
+}
+
+/* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
+ * RADAU's test decides success, failure and slow convergence; once it holds, the iteration goes
+ * on (polishing, radau5's rule) until the same test holds in the Newton weights wnewt, the
+ * increments in that norm stop shrinking, or the iteration limit is reached. */
+static int newton(radau *s, double t, double h, double *hfac, enum newton_outcome *outcome)
+{
+  const order_set *o = &s->orders[s->k];
+  int polishing = 0;
+  double dynold = 1.0, thqold = 1.0, strict_old = INFINITY;
+  s->faccon = pow(fmax(s->faccon, UROUND), 0.8);
+  s->theta = THETA_REUSE_JAC;
+  *outcome = NEWTON_FAILED;
+  for (int newt = 0;;) {
+    if (newt >= o->max_iter) {
+      *outcome = polishing ? NEWTON_CONVERGED : NEWTON_FAILED;
+      return 0;
+    }
+    int rc = stage_residuals(s, t, h);
+    if (rc > 0) {
+      return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
+    }
+    rc = rc == 0 ? solve_corrections(s) : rc;
+    if (rc != 0) {
+      return rc;
+    }
+    newt++;
+    double dyno = increment_norm(s, s->wscal), strict = increment_norm(s, s->wnewt);
+    if (polishing) {
+      if (!(strict <= POLISH_CONTRACTION * strict_old)) {
+        *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
+        return 0;
+      }
+    } else {
+      s->last_iters = newt;
+      if (!isfinite(dyno)) {
+        return 0;
+      }
+      if (newt > 1 && newt < o->max_iter &&
+          !watch_rate(s, newt, dyno / dynold, dyno, &thqold, hfac, outcome)) {
+        return 0;
+      }
+      dynold = fmax(dyno, UROUND);
+    }
+    apply_corrections(s, h);
+    if (polishing || s->faccon * dyno <= o->fnewt) {
+      if (s->faccon * strict <= o->fnewt) {
+        *outcome = NEWTON_CONVERGED;
+        return 0;
+      }
+      polishing = 1;
+      strict_old = strict;
+    }
+  }
+}
+
+/* ---- error estimate --------------------------------------------------------------------- */
+
+/* err = E_0^{-1} M q into s->err, q in s->err on entry; s->mq keeps M q. */
+static int filter(radau *s)
+{
+  int n = s->n;
+  for (int i = 0; i < n; i++) {
+    double sum = 0.0;
+    for (int j = 0; j < n; j++) {
+      sum += MBDAE_AT(s->dfdyp, n, i, j) * s->err[j];
+    }
+    s->mq[i] = sum;
+  }
+  memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
+  return mbdae_linsys_solve(&s->real, s->err);
+}
+
+/* The filtered estimate (see the header), refined once when refine is set and it fails;
+ * *errnorm is its weighted RMS norm (infinite when not finite). */
+static int estimate_error(radau *s, double t, double h, int refine, double *errnorm)
+{
+  const radau_tableau *tb = &s->orders[s->k].tb;
+  int n = s->n;
+  for (int k = 0; k < n; k++) {
+    double sum = 0.0;
+    for (int i = 0; i < tb->s; i++) {
+      sum += tb->d[i] * s->z[i][k];
+    }
+    s->err[k] = s->yp[k] + sum / h;
+  }
+  int rc = filter(s);
+  if (rc != 0) {
+    return rc;
+  }
+  double e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
+  if (e >= 1.0 && refine) {
+    double *fval = s->g[0]; /* free after the Newton iteration */
+    for (int k = 0; k < n; k++) {
+      s->ystage[k] = s->y[k] + s->err[k];
+    }
+    rc = mbdae_residual_checked(s->p, t, s->ystage, s->yp, fval, &s->stats->nres);
+    if (rc < 0) {
+      return rc;
+    }
+    if (rc == 0) { /* else the first estimate stands */
+      for (int k = 0; k < n; k++) {
+        s->err[k] = s->mq[k] - fval[k];
+      }
+      rc = mbdae_linsys_solve(&s->real, s->err);
+      if (rc != 0) {
+        return rc;
+      }
+      e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
+    }
+  }
+  *errnorm = isfinite(e) ? e : INFINITY;
+  return 0;
+}
+
+/* ---- the phases of a step (the loop is the shared driver's) ------------------------------ */
+
+/* RADAU's order decision before a refactorization for the step h (see the header). */
+static void choose_order(radau *s, double h)
+{
+  s->decisions++;
+  s->thetat = fmin(10.0, fmax(s->theta, 0.5 * s->thetat));
+  int k = s->k;
+  double hquot = h / s->hold;
+  if (s->last_iters > 1 && s->thetat <= ORDER_UP_THETA && hquot > ORDER_UP_HQUOT_LO &&
+      hquot < ORDER_UP_HQUOT_HI && s->decisions > ORDER_UP_WAIT && k < NORDERS - 1) {
+    k++;
+  }
+  if ((s->thetat >= ORDER_DOWN_THETA || s->unexpected || s->slow_cut) && k > 0) {
+    k = s->k - 1;
+  }
+  s->unexpected = s->slow_cut = 0;
+  if (k != s->k && s->orders[k].tb.s == 0 && order_set_init(s, k) != 0) {
+    k = s->k; /* does not happen for s = 3, 5, 7; the run goes on at the order it has */
+  }
+  if (k != s->k) {
+    s->k = k;
+    s->decisions = 1;
+    s->changed = 1;
+  }
+}
+
+/* Before an attempt at (t, y_n) with step h: the Jacobian when asked for, then the order and the
+ * factorizations; a singular matrix asks for a retry with h / 2 (at most MAX_SINGULAR in a row). */
+static void prepare(void *m, double t, double h, driver_report *rep)
+{
+  radau *s = m;
+  rep->outcome = DRIVER_READY;
+  if (s->need_jac) {
+    int rc = mbdae_problem_jac(s->p, t, s->y, s->yp, s->dfdy, s->dfdyp);
+    s->stats->njac++;
+    s->stats->nres_fd += mbdae_problem_jac_nres(s->p);
+    if (rc != 0) {
+      rep->outcome = DRIVER_FAILED;
+      mbdae_driver_give_up(rep, rc < 0 ? rc : MBDAE_ERR_RES,
+                           "the Jacobian cannot be evaluated at an accepted point (%s)",
+                           mbdae_strerror(rc));
+      return;
+    }
+    mbdae_differential_mask(s->n, s->dfdyp, s->differential);
+    s->fresh_jac = 1;
+    s->need_lu = 1;
+  }
+  s->need_jac = 0;
+  if (!s->need_lu) {
+    return;
+  }
+  choose_order(s, h);
+  int rc = factorize(s, h);
+  if (rc == MBDAE_ERR_SINGULAR) {
+    rep->outcome = DRIVER_RETRY;
+    if (++s->nsing >= MAX_SINGULAR) {
+      rep->outcome = DRIVER_FAILED;
+      mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "iteration matrix singular %d times in a row",
+                           s->nsing);
+    }
+    rep->hnew = h * FAIL_FACTOR;
+    s->reject = s->unexpected = 1;
+    s->need_jac = !s->fresh_jac;
+    return;
+  }
+  if (rc != 0) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "LU factorization: %s", mbdae_strerror(rc));
+    return;
+  }
+  s->stats->nlu++;
+  s->need_lu = 0;
+}
+
+/* A rejected attempt: retry with hnew and new factors (a new Jacobian unless it is fresh). */
+static void reject(radau *s, driver_outcome kind, double hnew, driver_report *rep)
+{
+  s->reject = 1;
+  s->need_jac = !s->fresh_jac;
+  s->need_lu = 1;
+  rep->outcome = kind;
+  rep->hnew = hnew;
+}
+
+/* The accepted step [t, t + h]: keep its collocation polynomial, move y, y' to its end. */
+static void accept(radau *s, double t, double h)
+{
+  int n = s->n, ns = stages(s);
+  s->nsing = 0;
+  s->first = 0;
+  s->changed = 0;
+  s->hold = h;
+  memcpy(s->cont_y, s->y, sizeof(double) * (size_t)n);
+  for (int i = 0; i < ns; i++) {
+    memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
+  }
+  s->cont_k = s->k;
+  s->cont_t = t;
+  s->cont_h = h;
+  for (int k = 0; k < n; k++) {
+    s->y[k] += s->z[ns - 1][k];
+  }
+  memcpy(s->yp, s->w[ns - 1], sizeof(double) * (size_t)n);
+  s->fresh_jac = 0;
+}
+
+/* The step size after an accepted step of size h with error err (h / quot from the error alone):
+ * Gustafsson's predictive controller (not on the first step with a new order), the cap on the
+ * predicted Newton contraction, no increase right after a rejection. */
+static double next_step_size(radau *s, double h, double err, double quot)
+{
+  double expo = s->orders[s->k].expo;
+  if (!s->first && !s->changed) {
+    double facgus = (s->hacc / h) * pow(err * err / s->erracc, expo) / SAFETY;
+    quot = fmax(quot, fmax(QUOT_MIN, fmin(QUOT_MAX, facgus)));
+  }
+  s->hacc = h;
+  s->erracc = fmax(1e-2, err);
+  double hnew = h / quot;
+  if (s->last_iters >= 2) {
+    hnew = fmin(hnew, h * sqrt(THETA_TARGET / s->theta));
+  }
+  if (s->reject) {
+    hnew = fmin(hnew, h);
+  }
+  s->reject = 0;
+  return hnew;
+}
+
+/* A Newton failure (after which the order goes down) or slow convergence: the rejection. */
+static void newton_rejected(radau *s, enum newton_outcome outcome, double h, double hfac,
+                            driver_report *rep)
+{
+  if (outcome == NEWTON_SLOW) {
+    s->slow_cut |= hfac <= SLOW_CUT;
+    reject(s, DRIVER_REJECTED_CONV, h * hfac, rep);
+  } else {
+    s->unexpected = 1;
+    reject(s, DRIVER_REJECTED_CONV, h * FAIL_FACTOR, rep);
+  }
+}
+
+/* One attempt of the step [t, t + h]: the stages, the error estimate, the decision. */
+static void attempt(void *m, double t, double h, double tnew, driver_report *rep)
+{
+  radau *s = m;
+  (void)tnew; /* y_{n+1} = y_n + Z_s lands on t + h, or on tend for the last step */
+  const order_set *o = &s->orders[s->k];
+  double hmin = 10.0 * DBL_EPSILON * fmax(fabs(t), fabs(s->tend));
+  if (h < hmin) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL,
+                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e", hmin);
+    return;
+  }
+  set_weights(s, h);
+  starting_values(s, h);
+  double hfac = FAIL_FACTOR, err = INFINITY;
+  enum newton_outcome outcome;
+  int rc = newton(s, t, h, &hfac, &outcome);
+  if (rc == 0 && outcome == NEWTON_CONVERGED) {
+    rc = estimate_error(s, t, h, s->first || s->reject, &err);
+    if (rc == 0 && !isfinite(err)) {
+      outcome = NEWTON_FAILED;
+    }
+  }
+  if (rc != 0) {
+    rep->outcome = DRIVER_FAILED;
+    mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
+    return;
+  }
+  if (outcome != NEWTON_CONVERGED) {
+    newton_rejected(s, outcome, h, hfac, rep);
+    return;
+  }
+  double fac = fmin(SAFETY, SAFETY * (1 + 2 * o->max_iter) / (s->last_iters + 2 * o->max_iter));
+  double quot = fmax(QUOT_MIN, fmin(QUOT_MAX, pow(err, o->expo) / fac));
+  if (err >= 1.0) {
+    reject(s, DRIVER_REJECTED_ERROR, s->first ? h * FIRST_REJECT_FACTOR : h / quot, rep);
+    return;
+  }
+  rep->hnew = next_step_size(s, h, err, quot);
+  rep->order = 2 * o->tb.s - 1;
+  accept(s, t, h);
+  rep->outcome = DRIVER_ACCEPTED;
+}
+
+/* After an accepted step: keep h and the factors while h_new/h is in [QUOT_KEEP_LO, QUOT_KEEP_HI]
+ * and the Jacobian converged fast (RADAU's rule; not for the last steps), counting the kept step
+ * as an order decision and refactoring after ORDER_UP_WAIT of them so that the order may rise;
+ * else refactor, with a new Jacobian when theta was above THETA_REUSE_JAC. */
+static double resize(void *m, double h, double hnext, double hplan, int last)
+{
+  radau *s = m;
+  double qt = hnext / h;
+  if (!last && hplan == hnext && s->theta <= THETA_REUSE_JAC && qt >= QUOT_KEEP_LO &&
+      qt <= QUOT_KEEP_HI) {
+    if (++s->decisions >= ORDER_UP_WAIT && s->k < NORDERS - 1) {
+      s->need_lu = 1;
+    }
+    return h;
+  }
+  if (s->theta <= THETA_REUSE_JAC) {
+    s->need_lu = 1;
+  } else {
+    s->need_jac = 1;
+  }
+  return hplan;
+}
+
+static const driver_method RADAU_METHOD = {prepare, attempt, resize, interpolate};
+
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
+{
+  radau s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.n = mbdae_problem_neq(p);
+  s.index = mbdae_problem_index(p);
+  s.stats = &r->stats;
+  double t0 = mbdae_problem_t0(p);
+  s.rtol = opt->rtol;
+  s.atol = opt->atol;
+  int rc = order_set_init(&s, 0);
+  if (rc != 0) {
+    return mbdae_fail(r, rc, t0, 0.0, "Radau IIA tableau: %s", mbdae_strerror(rc));
+  }
+  if (workspace_alloc(&s) != 0) {
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+  }
+  s.y = y;
+  s.yp = yp;
+  s.tend = mbdae_problem_tend(p);
+  s.span = s.tend - t0;
+  s.need_jac = s.need_lu = s.first = 1;
+  s.theta = THETA_REUSE_JAC;
+  s.faccon = 1.0;
+  s.erracc = 1.0;
+  mbdae_driver d;
+  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
+  s.hacc = s.hold = h;
+  int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y);
+  free(s.block);
+  return status;
+}
+
+const mbdae_solver_type mbdae_solver_radau = {
+    "radau", "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0",
+    integrate};
