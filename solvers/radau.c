@@ -775,7 +775,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
   s.hacc = s.hold = h;
-  int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y);
+  int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y, yp);
   free(s.block);
   return status;
 }
