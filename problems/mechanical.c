@@ -44,6 +44,22 @@ static layout layout_of(const mech_params *mp)
   return l;
 }
 
+/* Position in y of entry b of the block order (q, v, lambda, mu): the identity, or for a grouped
+ * model (mech_model.groups) the group of b followed by b's place inside its group. */
+static int y_position(const mech_params *mp, const layout *l, int b)
+{
+  int groups = mp->model->groups;
+  if (groups <= 1 || mp->form == MECH_SSF) {
+    return b;
+  }
+  int gq = l->nq / groups, gc = l->nc / groups, gm = (l->n - l->MU) / groups;
+  const int start[4] = {0, l->V, l->L, l->MU}, width[4] = {gq, gq, gc, gm};
+  const int offset[4] = {0, gq, 2 * gq, 2 * gq + gc};
+  int block = b < l->V ? 0 : (b < l->L ? 1 : (b < l->MU ? 2 : 3));
+  int i = b - start[block];
+  return (i / width[block]) * (2 * gq + gc + gm) + offset[block] + i % width[block];
+}
+
 /* ---- spec keys ------------------------------------------------------------------------------ */
 
 void mbdae_mech_defaults(mech_params *mp, const mech_model *model)
@@ -169,7 +185,12 @@ static void describe_ssf(const mech_params *mp, problem_info *info)
       info->index[i] = 0;
       info->in_scd[i] = 1;
     }
-    mbdae_problem_info_names(info, 0, info->neq, s->names);
+    if (s->names) {
+      mbdae_problem_info_names(info, 0, info->neq, s->names);
+    }
+    for (int i = 0; !s->names && i < info->neq; i++) {
+      mp->model->ssf_name(mp, i, info->names + (size_t)i * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN);
+    }
   }
 }
 
@@ -218,12 +239,17 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   }
   for (int i = 0; i < l.n; i++) {
     int block = i < l.V ? 0 : (i < l.L ? 1 : (i < l.MU ? 2 : 3));
-    info->index[i] = FORM_INDEX[mp->form][block];
-    info->in_scd[i] = (block == 3 || !m->in_scd) ? 1 : m->in_scd[i];
-  }
-  mbdae_problem_info_names(info, 0, l.MU, m->names);
-  for (int k = 0; k < l.n - l.MU; k++) {
-    snprintf(info->names + (size_t)(l.MU + k) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "mu%d", k + 1);
+    int at = y_position(mp, &l, i);
+    char *name = info->names + (size_t)at * PROBLEM_NAME_LEN;
+    info->index[at] = FORM_INDEX[mp->form][block];
+    info->in_scd[at] = (block == 3 || !m->in_scd) ? 1 : m->in_scd[i];
+    if (block == 3) {
+      snprintf(name, PROBLEM_NAME_LEN, "mu%d", i - l.MU + 1);
+    } else if (m->names) {
+      snprintf(name, PROBLEM_NAME_LEN, "%s", m->names[i]);
+    } else {
+      m->name(mp, i, name, PROBLEM_NAME_LEN);
+    }
   }
 }
 
@@ -256,12 +282,16 @@ static int lu_factor(int n, double *a, int *piv)
   return 0;
 }
 
+/* lu_factor swaps whole rows (as LAPACK's dgetf2), so the multipliers of column k end where the
+ * later interchanges put them: b takes every interchange first (as dgetrs), then L and U. */
 static void lu_solve(int n, const double *lu, const int *piv, double *b)
 {
   for (int k = 0; k < n; k++) {
     double swap = b[k];
     b[k] = b[piv[k]];
     b[piv[k]] = swap;
+  }
+  for (int k = 0; k < n; k++) {
     for (int i = k + 1; i < n; i++) {
       b[i] -= MBDAE_AT(lu, n, i, k) * b[k];
     }
@@ -575,7 +605,7 @@ static int constraint_rows(const mech_params *mp, double t, const double *y, dou
   return rc;
 }
 
-int mbdae_mech_res(const void *params, double t, const double *y, const double *yp, double *r)
+static int res_blocks(const void *params, double t, const double *y, const double *yp, double *r)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
@@ -727,8 +757,8 @@ static int dynamic_jac(const mech_params *mp, double t, const double *y, const d
   return 0;
 }
 
-int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
-                   double *dfdyp)
+static int jac_blocks(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                      double *dfdyp)
 {
   const mech_params *mp = params;
   if (mp->form == MECH_SSF) {
@@ -792,8 +822,8 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   return rc;
 }
 
-int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
-                           double *gpos, double *gvel, double *gacc)
+static int constraints_blocks(const void *params, double t, const double *y, const double *yp,
+                              double *gpos, double *gvel, double *gacc)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
@@ -831,7 +861,7 @@ static int ssf_state(const mech_params *mp, double t, const double *q, const dou
   return rc;
 }
 
-int mbdae_mech_init(const void *params, double *y0, double *yp0)
+static int init_blocks(const void *params, double *y0, double *yp0)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
@@ -857,7 +887,7 @@ int mbdae_mech_init(const void *params, double *y0, double *yp0)
   return rc;
 }
 
-int mbdae_mech_ref(const void *params, double *yref)
+static int ref_blocks(const void *params, double *yref)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
@@ -881,4 +911,148 @@ int mbdae_mech_ref(const void *params, double *yref)
   }
   free(y);
   return rc;
+}
+
+/* ---- entry points: block order, or a grouped model's y order -------------------------------- */
+
+static int grouped(const mech_params *mp) { return mp->model->groups > 1 && mp->form != MECH_SSF; }
+
+/* A grouped call's work: the positions in y of the block-order entries, block-order copies of
+ * y and y', and nout block-order outputs. */
+typedef struct reorder {
+  layout l;
+  int *pos;
+  double *y, *yp, *out;
+} reorder;
+
+static int reorder_begin(const mech_params *mp, const double *y, const double *yp, size_t nout,
+                         reorder *o)
+{
+  o->l = layout_of(mp);
+  size_t n = (size_t)o->l.n;
+  o->y = malloc(sizeof(double) * (2 * n + nout) + sizeof(int) * n);
+  if (!o->y) {
+    return MBDAE_ERR_NOMEM;
+  }
+  o->yp = o->y + n;
+  o->out = o->yp + n;
+  o->pos = (int *)(void *)(o->out + nout);
+  for (int b = 0; b < o->l.n; b++) {
+    o->pos[b] = y_position(mp, &o->l, b);
+    o->y[b] = y ? y[o->pos[b]] : 0.0;
+    o->yp[b] = yp ? yp[o->pos[b]] : 0.0;
+  }
+  return 0;
+}
+
+/* dst[pos[b]] = src[b]: a block-order vector into y order. */
+static void scatter(const reorder *o, const double *src, double *dst)
+{
+  for (int b = 0; b < o->l.n; b++) {
+    dst[o->pos[b]] = src[b];
+  }
+}
+
+/* An n x n block-order matrix into y order, rows and columns. */
+static void scatter_matrix(const reorder *o, const double *src, double *dst)
+{
+  int n = o->l.n;
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+      MBDAE_AT(dst, n, o->pos[i], o->pos[j]) = MBDAE_AT(src, n, i, j);
+    }
+  }
+}
+
+int mbdae_mech_res(const void *params, double t, const double *y, const double *yp, double *r)
+{
+  const mech_params *mp = params;
+  if (!grouped(mp)) {
+    return res_blocks(params, t, y, yp, r);
+  }
+  reorder o;
+  int rc = reorder_begin(mp, y, yp, (size_t)layout_of(mp).n, &o);
+  rc = rc == 0 ? res_blocks(params, t, o.y, o.yp, o.out) : rc;
+  if (rc == 0) {
+    scatter(&o, o.out, r);
+  }
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                   double *dfdyp)
+{
+  const mech_params *mp = params;
+  if (!grouped(mp)) {
+    return jac_blocks(params, t, y, yp, dfdy, dfdyp);
+  }
+  size_t n = (size_t)layout_of(mp).n;
+  reorder o;
+  int rc = reorder_begin(mp, y, yp, 2 * n * n, &o);
+  double *jy = o.out, *jyp = o.out + n * n;
+  rc = rc == 0 ? jac_blocks(params, t, o.y, o.yp, dfdy ? jy : NULL, dfdyp ? jyp : NULL) : rc;
+  if (rc == 0 && dfdy) {
+    scatter_matrix(&o, jy, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    scatter_matrix(&o, jyp, dfdyp);
+  }
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
+                           double *gpos, double *gvel, double *gacc)
+{
+  const mech_params *mp = params;
+  if (!grouped(mp)) {
+    return constraints_blocks(params, t, y, yp, gpos, gvel, gacc);
+  }
+  reorder o;
+  int rc = reorder_begin(mp, y, yp, 0, &o);
+  rc = rc == 0 ? constraints_blocks(params, t, o.y, o.yp, gpos, gvel, gacc) : rc;
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_init(const void *params, double *y0, double *yp0)
+{
+  const mech_params *mp = params;
+  if (!grouped(mp)) {
+    return init_blocks(params, y0, yp0);
+  }
+  size_t n = (size_t)layout_of(mp).n;
+  reorder o;
+  int rc = reorder_begin(mp, NULL, NULL, 2 * n, &o);
+  rc = rc == 0 ? init_blocks(params, o.out, o.out + n) : rc;
+  if (rc == 0) {
+    scatter(&o, o.out, y0);
+    scatter(&o, o.out + n, yp0);
+  }
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_ref(const void *params, double *yref)
+{
+  const mech_params *mp = params;
+  if (!grouped(mp) || !mp->model->ref) {
+    return ref_blocks(params, yref);
+  }
+  reorder o;
+  int rc = reorder_begin(mp, NULL, NULL, (size_t)layout_of(mp).n, &o);
+  rc = rc == 0 ? ref_blocks(params, o.out) : rc;
+  if (rc == 0) {
+    scatter(&o, o.out, yref);
+  }
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_lu_factor(int n, double *a, int *piv) { return lu_factor(n, a, piv); }
+
+void mbdae_mech_lu_solve(int n, const double *lu, const int *piv, double *b)
+{
+  lu_solve(n, lu, piv, b);
 }

@@ -98,6 +98,16 @@ typedef struct mech_model {
    * lambda). */
   int acc_vars;
   int (*ref_acc)(const void *par, double *q, double *v, double *a, double *lam); /* NULL: none */
+  /* Name of variable i of the index-3 order (0..2 nq + nc - 1) into buf when names is NULL. */
+  void (*name)(const void *par, int i, char *buf, size_t len);
+  /* Name of minimal coordinate i (0..2 nz - 1) into buf when ssf->names is NULL. */
+  void (*ssf_name)(const void *par, int i, char *buf, size_t len);
+  /* Order of y in the Cartesian forms.  0 or 1: the blocks (q, v, lambda, mu).  groups > 1: y
+   * holds group after group (a chain's links), each with nq/groups coordinates, their
+   * velocities, nc/groups multipliers and, in ggl, as many mu, so that the Jacobian of a model
+   * whose groups couple only to their neighbours is banded.  The layer computes in block order
+   * and permutes at its entry points; a grouped model's nq and nc are multiples of groups. */
+  int groups;
 } mech_model;
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's
@@ -135,5 +145,11 @@ int mbdae_mech_jac(const void *params, double t, const double *y, const double *
 int mbdae_mech_ref(const void *params, double *yref);
 int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
                            double *gpos, double *gvel, double *gacc);
+
+/* The layer's small dense solver (Gaussian elimination with partial pivoting), for a model's
+ * own minimal-coordinate accelerations: factor the n x n column-major a in place (1 when
+ * singular), then solve for b in place. */
+int mbdae_mech_lu_factor(int n, double *a, int *piv);
+void mbdae_mech_lu_solve(int n, const double *lu, const int *piv, double *b);
 
 #endif /* MBDAE_MECHANICAL_H */

@@ -6,6 +6,9 @@
  * - dpendulum (Hafner & Poell, eq. (6)): the angle (state-space) formulation integrated by
  *   Gragg-Bulirsch-Stoer extrapolation and confirmed by Gauss-Legendre collocation,
  *   refsol/dpendulum_ref.c; its output is the committed file refsol/dpendulum.txt.
+ * - chain (spec/001 section 3.4): the same two methods on Lagrange's equations of n links,
+ *   refsol/chain_ref.c, for any configuration; the default configurations of n = 1..8 links are
+ *   the committed files refsol/chain_n1.txt .. chain_n8.txt.
  *
  * The write functions print exactly the content of the committed data file (the driver exposes
  * them as `mbdae refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
@@ -24,6 +27,14 @@ int refsol_pendulum_write(FILE *out);
 
 /* Print the double pendulum reference file (refsol/dpendulum.txt). */
 int refsol_dpendulum_write(FILE *out);
+
+/* Print the reference file of the chain configuration `spec` (a canonical spec of the library,
+ * "chain:n=...,form=...", mbdae_problem_spec) with its neq values in the order of names (the
+ * instance's component names: x1, y1, vx1, vy1, F1, ..., theta1, ..., omega1, ..., mu1, ...); for
+ * the default configurations of n = 1..8 links it is refsol/chain_n<n>.txt.  0; -1 when writing
+ * or memory failed; -2 for a spec or name that is not a chain's; msg says why. */
+int refsol_chain_write(FILE *out, const char *spec, int neq, const char *const *names, char *msg,
+                       size_t msglen);
 
 /* The exact pendulum solution at time t, evaluated in quadruple precision and rounded to double:
  * y = (x, y, vx, vy, F) and its time derivative yp, so that (y, yp) satisfies the DAE of

@@ -268,7 +268,13 @@ int main(void)
                                       "dpendulum:form=ggl",
                                       "dpendulum:form=index1",
                                       "dpendulum:form=baumgarte",
-                                      "dpendulum:form=ssf"};
+                                      "dpendulum:form=ssf",
+                                      "chain:n=3,m=1:2:.5,l=.5:1:1.5,theta=.3:1:2,omega=.5:0:-1",
+                                      "chain:n=3,form=index2",
+                                      "chain:n=3,form=ggl",
+                                      "chain:n=3,form=index1",
+                                      "chain:n=3,form=baumgarte",
+                                      "chain:n=3,m=1:2:.5,l=.5:1:1.5,form=ssf"};
   for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
     check_spec(specs[k]);
   }
@@ -289,7 +295,8 @@ int main(void)
   for (int i = 0; i < mbdae_problem_count(); i++) {
     const char *id = mbdae_problem_id(i);
     CHECK(strcmp(id, "crank") == 0 || strcmp(id, "caraxis") == 0 || strcmp(id, "andrews") == 0 ||
-              strcmp(id, "pendulum") == 0 || strcmp(id, "dpendulum") == 0,
+              strcmp(id, "pendulum") == 0 || strcmp(id, "dpendulum") == 0 ||
+              strcmp(id, "chain") == 0,
           "problem %s not covered", id);
   }
   return check_summary("test_jaccheck");

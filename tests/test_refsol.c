@@ -3,7 +3,10 @@
  * - The pendulum's exact solution (Jacobi elliptic functions, refsol/pendulum_ref.c) agrees with an
  *   independent evaluation: the angle equation theta'' = -g sin(theta) integrated by the classical
  *   Runge-Kutta method in long double with a small step (error ~ h^4 ~ 1e-16), at several times.
- * - The pendulum's exact state satisfies the DAE of problems/pendulum.c. */
+ * - The pendulum's exact state satisfies the DAE of problems/pendulum.c.
+ * - The chain generator (refsol/chain_ref.c) reproduces the committed files of n = 1 and 2 links
+ *   (the others take minutes), and its one-link chain at t = 10 is the pendulum's exact solution
+ *   there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +29,25 @@ static char *slurp(FILE *f, size_t *len)
   return buf;
 }
 
+/* The chain generator on chain:n=<links> (its canonical spec and names), as `mbdae refsol`. */
+static int chain_links;
+static int write_chain(FILE *out)
+{
+  char spec[32], msg[256] = "";
+  snprintf(spec, sizeof spec, "chain:n=%d", chain_links);
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create(spec, &p, NULL, 0) == 0, "%s", spec);
+  const char *names[40];
+  for (int i = 0; i < mbdae_problem_neq(p); i++) {
+    names[i] = mbdae_problem_component(p, i);
+  }
+  int rc =
+      refsol_chain_write(out, mbdae_problem_spec(p), mbdae_problem_neq(p), names, msg, sizeof msg);
+  CHECK(rc == 0, "chain generator: %s", msg);
+  mbdae_problem_destroy(p);
+  return rc;
+}
+
 static void generator_matches_file(const char *name, int (*write)(FILE *))
 {
   char path[512];
@@ -39,8 +61,8 @@ static void generator_matches_file(const char *name, int (*write)(FILE *))
   rewind(generated);
   size_t la = 0, lb = 0;
   char *a = slurp(committed, &la), *b = slurp(generated, &lb);
-  CHECK(la == lb && memcmp(a, b, la) == 0, "refsol/%s.txt differs from what `mbdae refsol %s` prints",
-        name, name);
+  CHECK(la == lb && memcmp(a, b, la) == 0,
+        "refsol/%s.txt differs from what `mbdae refsol %s` prints", name, name);
   free(a);
   free(b);
   fclose(committed);
@@ -100,8 +122,23 @@ static void pendulum_state_solves_dae(void)
   refsol_pendulum_state(100.0, y, yp);
   mbdae_problem_ref(p, yref);
   for (int i = 0; i < 5; i++) {
-    CHECK(fabs(y[i] - yref[i]) <= 4e-16 * fabs(yref[i]) + 1e-300, "pendulum yref_%d = %.17g, exact %.17g",
-          i + 1, yref[i], y[i]);
+    CHECK(fabs(y[i] - yref[i]) <= 4e-16 * fabs(yref[i]) + 1e-300,
+          "pendulum yref_%d = %.17g, exact %.17g", i + 1, yref[i], y[i]);
+  }
+  mbdae_problem_destroy(p);
+}
+
+/* chain:n=1 at t = 10 (its committed reference) against the exact pendulum solution there. */
+static void one_link_is_the_exact_pendulum(void)
+{
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_create("chain:n=1", &p, NULL, 0) == 0, "chain:n=1");
+  double yref[5], y[5], yp[5];
+  CHECK(mbdae_problem_ref(p, yref) == 0, "chain:n=1 reference");
+  refsol_pendulum_state(10.0, y, yp);
+  for (int i = 0; i < 5; i++) {
+    CHECK(fabs(yref[i] - y[i]) <= 4e-16 * fabs(y[i]), "chain:n=1 %s = %.17g, exact %.17g",
+          mbdae_problem_component(p, i), yref[i], y[i]);
   }
   mbdae_problem_destroy(p);
 }
@@ -110,6 +147,12 @@ int main(void)
 {
   generator_matches_file("pendulum", refsol_pendulum_write);
   generator_matches_file("dpendulum", refsol_dpendulum_write);
+  for (chain_links = 1; chain_links <= 2; chain_links++) {
+    char name[32];
+    snprintf(name, sizeof name, "chain_n%d", chain_links);
+    generator_matches_file(name, write_chain);
+  }
+  one_link_is_the_exact_pendulum();
   pendulum_against_rk4();
   pendulum_state_solves_dae();
   return check_summary("test_refsol");

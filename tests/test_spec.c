@@ -30,10 +30,11 @@ static void expect_spec(const char *spec, const char *canonical)
 
 int main(void)
 {
-  static const char *const ids[] = {"caraxis", "andrews", "crank", "pendulum", "dpendulum"};
-  static const int neq[] = {10, 27, 24, 5, 10};
-  CHECK(mbdae_problem_count() == 5, "five problems");
-  for (int i = 0; i < 5; i++) {
+  static const char *const ids[] = {"caraxis",  "andrews",   "crank",
+                                    "pendulum", "dpendulum", "chain"};
+  static const int neq[] = {10, 27, 24, 5, 10, 15};
+  CHECK(mbdae_problem_count() == 6, "six problems");
+  for (int i = 0; i < 6; i++) {
     CHECK(mbdae_problem_id(i) && strcmp(mbdae_problem_id(i), ids[i]) == 0, "id %d", i);
     mbdae_problem *p = NULL;
     CHECK(mbdae_problem_create(ids[i], &p, NULL, 0) == 0, "%s", ids[i]);
@@ -42,12 +43,14 @@ int main(void)
     CHECK(mbdae_problem_tend(p) > mbdae_problem_t0(p), "interval");
     mbdae_problem_destroy(p);
   }
-  CHECK(mbdae_problem_id(-1) == NULL && mbdae_problem_id(5) == NULL, "out of range ids");
+  CHECK(mbdae_problem_id(-1) == NULL && mbdae_problem_id(6) == NULL, "out of range ids");
   mbdae_problem_destroy(NULL);
 
   expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");
   expect_spec("crank:index=3,init=2", "crank:index=3,beam=linear,damping=off,init=2");
   expect_spec("andrews", "andrews:form=index3,jac=exact");
+  expect_spec("chain:form=ssf,m=2:1:0.3,n=3",
+              "chain:n=3,m=2:1:0.3,l=1,theta=1.5707963267948966,omega=0,tend=10,form=ssf");
   expect_spec("pendulum", "pendulum:form=index3");
 
   expect_bad("", "caraxis, andrews, crank, pendulum, dpendulum");

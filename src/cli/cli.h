@@ -76,6 +76,13 @@ int cli_solve(const mbdae_problem *p, const char *solver, const mbdae_options *o
  * (relative to the size of the terms): a run from them starts off the solution manifold. */
 void warn_inconsistent_start(const mbdae_problem *p);
 
+/* ---- cmd_refsol.c: reference files ------------------------------------------------------ */
+
+/* Read the reference file of `mbdae refsol SPEC --out FILE` for p into yref (neq values): its
+ * "# spec:" line, when present, must be p's canonical spec, and its [yref] block must hold
+ * exactly neq finite values numbered 1..neq.  0, or -1 after a message naming file and line. */
+int read_reference_file(const char *path, const mbdae_problem *p, double *yref);
+
 /* The solver type of a command-line solver id; NULL when there is none. */
 const mbdae_solver_type *solver_type_of(const char *id);
 /* Run p with the solver named `solver` at opt, repeats times, into rec (mbdae_record_run; release

@@ -3,7 +3,10 @@
  * Defaults follow the test set's runs: atol = rtol, h0 = h0_factor * rtol (1e-2 rtol for the
  * slider crank, rtol otherwise); without --rtol, run uses the problem's default tolerance and table
  * uses the tolerances of the published run-characteristics table.  --hmax bounds the step size
- * (not part of the test set's runs: its tables give rtol, atol and h0 only). */
+ * (not part of the test set's runs: its tables give rtol, atol and h0 only).  --ref FILE takes the
+ * reference from a file of `mbdae refsol SPEC --out FILE` (read_reference_file) instead of the
+ * problem's own: scd and mescd for a configuration without a committed reference. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -17,6 +20,7 @@ typedef struct run_args {
   long max_steps; /* 0: the solver's default */
   int json;
   int history;
+  const char *ref_file; /* --ref FILE, or NULL */
 } run_args;
 
 /* Parse the options common to run and table; allow_extra enables --json and --history. */
@@ -49,6 +53,10 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
       if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 1, 1000, &a->repeat) != 0) {
         return -1;
       }
+    } else if (strcmp(arg, "--ref") == 0) {
+      if (!(a->ref_file = option_value(argc, argv, &i))) {
+        return -1;
+      }
     } else if (allow_extra && strcmp(arg, "--max-steps") == 0) {
       int steps = 0;
       if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 1, 100000000, &steps) != 0) {
@@ -61,7 +69,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       usage_error("unknown option '%s'; valid options: --solver, --plugin, --rtol, --atol, --h0, "
-                  "--hmax, --repeat%s",
+                  "--hmax, --repeat, --ref%s",
                   arg, allow_extra ? ", --max-steps, --json, --history" : "");
       return -1;
     } else if (!a->spec) {
@@ -76,6 +84,35 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     return -1;
   }
   return check_solver(a->solver);
+}
+
+/* The reference of --ref FILE for p (malloc'd, neq values), or NULL after a message. */
+static double *load_reference(const char *path, const mbdae_problem *p)
+{
+  double *yref = malloc(sizeof(double) * (size_t)mbdae_problem_neq(p));
+  if (!yref) {
+    usage_error("--ref: out of memory");
+  } else if (read_reference_file(path, p, yref) != 0) {
+    free(yref);
+    yref = NULL;
+  }
+  return yref;
+}
+
+/* rec's reference replaced by yref, and its scd and mescd measured against it. */
+static int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
+                         const mbdae_options *opt)
+{
+  size_t bytes = sizeof(double) * (size_t)rec->neq;
+  if (!rec->yref && !(rec->yref = malloc(bytes))) {
+    return MBDAE_ERR_NOMEM;
+  }
+  memcpy(rec->yref, yref, bytes);
+  if (rec->status == 0 && rec->y) {
+    rec->scd = mbdae_scd(p, rec->y, rec->yref);
+    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
+  }
+  return 0;
 }
 
 static void print_step(void *ctx, double t, double h, int order)
@@ -93,6 +130,11 @@ int cmd_run(int argc, char **argv)
   if (!p) {
     return EXIT_USAGE;
   }
+  double *yref = a.ref_file ? load_reference(a.ref_file, p) : NULL;
+  if (a.ref_file && !yref) {
+    mbdae_problem_destroy(p);
+    return EXIT_USAGE;
+  }
   warn_inconsistent_start(p);
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
@@ -105,6 +147,10 @@ int cmd_run(int argc, char **argv)
   }
   mbdae_record rec;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
+  if (yref && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG && rc != MBDAE_ERR_UNKNOWN_SOLVER) {
+    rc = use_reference(&rec, p, yref, &opt) == 0 ? rc : MBDAE_ERR_NOMEM;
+  }
+  free(yref);
   if (rc == MBDAE_ERR_NOMEM || rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_UNKNOWN_SOLVER) {
     fprintf(stderr, "mbdae: %s\n", rec.message[0] ? rec.message : mbdae_strerror(rc));
     mbdae_record_free(&rec);
@@ -122,6 +168,9 @@ int cmd_run(int argc, char **argv)
     if (rc == 0) {
       print_final_vector(stdout, p, &rec);
     }
+    if (a.ref_file) {
+      printf("reference values: %s (--ref)\n", a.ref_file);
+    }
   }
   if (rc != 0) {
     fprintf(stderr, "mbdae: %s failed on %s: %s (%s)\n", a.solver, mbdae_problem_spec(p),
@@ -132,8 +181,8 @@ int cmd_run(int argc, char **argv)
   return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
 
-/* The table of one problem; returns the number of failed runs. */
-static int table_for(const mbdae_problem *p, const run_args *a)
+/* The table of one problem (yref: --ref, or NULL); returns the number of failed runs. */
+static int table_for(const mbdae_problem *p, const run_args *a, const double *yref)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
@@ -147,7 +196,12 @@ static int table_for(const mbdae_problem *p, const run_args *a)
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
     mbdae_record rec;
-    if (execute_run(p, a->solver, &opt, a->repeat, &rec) != 0) {
+    int rc = execute_run(p, a->solver, &opt, a->repeat, &rec);
+    if (yref && rec.neq > 0 && use_reference(&rec, p, yref, &opt) != 0) {
+      rc = MBDAE_ERR_NOMEM;
+      snprintf(rec.message, sizeof rec.message, "%s", mbdae_strerror(rc));
+    }
+    if (rc != 0) {
       nfail++;
       fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s\n", a->solver, mbdae_problem_spec(p),
               opt.rtol, rec.message);
@@ -167,12 +221,18 @@ int cmd_table(int argc, char **argv)
   }
   int all = strcmp(a.spec, "all") == 0, nfail = 0;
   int count = all ? mbdae_problem_count() : 1;
+  if (all && a.ref_file) {
+    return usage_error("--ref FILE is the reference of one configuration, not of table all");
+  }
   for (int i = 0; i < count; i++) {
     mbdae_problem *p = open_problem(all ? mbdae_problem_id(i) : a.spec);
-    if (!p) {
+    double *yref = p && a.ref_file ? load_reference(a.ref_file, p) : NULL;
+    if (!p || (a.ref_file && !yref)) {
+      mbdae_problem_destroy(p);
       return EXIT_USAGE;
     }
-    nfail += table_for(p, &a);
+    nfail += table_for(p, &a, yref);
+    free(yref);
     mbdae_problem_destroy(p);
   }
   return nfail ? EXIT_FAILED_RUN : EXIT_OK;

@@ -25,6 +25,7 @@ typedef struct problem_info {
   char *names;            /* neq names, PROBLEM_NAME_LEN characters each (second call) */
   const char *ref_source; /* static string: how the reference was computed, and where */
   int jac_approximate;    /* 1 when jac() is an approximation by design (andrews:jac=approx) */
+  double tend;            /* the configuration's end of the interval; 0: the descriptor's tend */
 } problem_info;
 
 /* Copy names[0..n-1] into the name slots of info from slot first on (names of at most
@@ -62,6 +63,7 @@ extern const problem_type mbdae_problem_andrews;
 extern const problem_type mbdae_problem_crank;
 extern const problem_type mbdae_problem_pendulum;
 extern const problem_type mbdae_problem_dpendulum;
+extern const problem_type mbdae_problem_chain;
 
 /* A user's problem (mbdae_problem_from_type): the callbacks of user_problem_ops take a
  * user_binding as their params; the registry copies user_problem_ops into the instance and

@@ -11,7 +11,7 @@
 
 static const problem_type *const problem_types[] = {
     &mbdae_problem_caraxis,  &mbdae_problem_andrews,   &mbdae_problem_crank,
-    &mbdae_problem_pendulum, &mbdae_problem_dpendulum,
+    &mbdae_problem_pendulum, &mbdae_problem_dpendulum, &mbdae_problem_chain,
 };
 enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
 
@@ -26,6 +26,7 @@ struct mbdae_problem {
   int *index;               /* differentiation index per variable, neq entries */
   int *in_scd;              /* 1 when the component enters scd, neq entries */
   int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
+  double tend;              /* end of the interval of this configuration */
   const char *ref_source;   /* static string, or the user's */
   const char *const *names; /* component names: the user's, or name_block's table */
   char *name_block;    /* a pointer table to neq names followed by their PROBLEM_NAME_LEN slots */
@@ -198,6 +199,7 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->type->describe(p->params, &info);
   p->ref_source = info.ref_source;
   p->jac_approximate = info.jac_approximate;
+  p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
   return 0;
 }
 
@@ -294,6 +296,7 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
   p->own_type->title = type->title;
   p->own_type->t0 = type->t0;
   p->own_type->tend = type->tend;
+  p->tend = type->tend;
   p->own_type->jac_nres = type->jac ? 0 : 2 * type->neq + 1;
   p->type = p->own_type;
   user_binding *b = p->params;
@@ -350,7 +353,7 @@ const char *mbdae_problem_title(const mbdae_problem *p) { return p->type->title;
 const char *mbdae_problem_spec(const mbdae_problem *p) { return p->spec; }
 int mbdae_problem_neq(const mbdae_problem *p) { return p->neq; }
 double mbdae_problem_t0(const mbdae_problem *p) { return p->type->t0; }
-double mbdae_problem_tend(const mbdae_problem *p) { return p->type->tend; }
+double mbdae_problem_tend(const mbdae_problem *p) { return p->tend; }
 const int *mbdae_problem_index(const mbdae_problem *p) { return p->index; }
 const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_source; }
 int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
