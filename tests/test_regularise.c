@@ -7,6 +7,7 @@
  * a problem without constraints has no projector.  The command's rows come in Table 1's order,
  * from real runs: DaS C's error exceeds OPM's by orders of magnitude, SST's is at rounding level;
  * bad options exit 2. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,91 @@ static void check_no_projector(void)
   mbdae_problem_destroy(p);
 }
 
+/* ---- mbdae regularise ------------------------------------------------------------------- */
+
+/* The JSON row of problem/method in out (its opening brace), or NULL. */
+static const char *find_row(const char *out, const char *problem, const char *method)
+{
+  char key[128];
+  snprintf(key, sizeof key, "{\"problem\": \"%s\", \"method\": \"%s\"", problem, method);
+  return strstr(out, key);
+}
+
+/* The first entry of the row's list `key` ("max_err": [e1, ...]); NaN for null or none. */
+static double row_number(const char *row, const char *key)
+{
+  char pattern[64];
+  snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+  const char *at = row ? strstr(row, pattern) : NULL;
+  double v = NAN;
+  if (at) {
+    at += strlen(pattern);
+    at += *at == '[';
+    if (sscanf(at, "%lf", &v) != 1) {
+      v = NAN;
+    }
+  }
+  return v;
+}
+
+/* The rows of one case study: Table 1's order, real runs, DaS C far above OPM, SST at rounding. */
+static void check_study(const char *out, const char *problem)
+{
+  static const char *const methods[] = {
+      "dasc", "baumgarte_a_ne_b", "baumgarte_a_eq_b", "pantelides", "opm", "spm", "sst"};
+  const char *last = out;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+    const char *row = find_row(out, problem, methods[i]);
+    CHECK(row && row > last, "%s %s: missing or out of order", problem, methods[i]);
+    last = row ? row : last;
+    int built = strcmp(methods[i], "pantelides") != 0 && strcmp(methods[i], "spm") != 0;
+    const char *status = built ? "\"status\": \"ok\"" : "\"status\": \"not implemented\"";
+    const char *end = row ? strchr(row, '}') : NULL;
+    const char *st = row ? strstr(row, status) : NULL;
+    CHECK(st && st < end, "%s %s: status should be %s", problem, methods[i], status);
+    double err = row_number(row, "max_err"), cpu = row_number(row, "cpu_seconds");
+    double steps = row_number(row, "steps");
+    CHECK(built ? err >= 0.0 && cpu > 0.0 && steps > 10.0 : isnan(err) && isnan(cpu),
+          "%s %s: max_err %g, cpu %g, steps %g", problem, methods[i], err, cpu, steps);
+    CHECK(row_number(row, "paper_seconds") > 0.0, "%s %s: the paper's seconds", problem,
+          methods[i]);
+  }
+  double dasc = row_number(find_row(out, problem, "dasc"), "max_err");
+  double opm = row_number(find_row(out, problem, "opm"), "max_err");
+  double sst = row_number(find_row(out, problem, "sst"), "max_err");
+  CHECK(dasc > 1e6 * opm, "%s: DaS C %.3e, OPM %.3e", problem, dasc, opm);
+  CHECK(opm <= 4.0 * DBL_EPSILON && sst <= 4.0 * DBL_EPSILON, "%s: OPM %.3e, SST %.3e", problem,
+        opm, sst);
+}
+
+static void check_command(void)
+{
+  static char out[1 << 16];
+  int rc = run_cli("regularise all --json", out, sizeof out);
+  CHECK(rc == 0, "regularise all --json: exit %d\n%s", rc, out);
+  check_study(out, "pendulum");
+  check_study(out, "dpendulum");
+  CHECK(row_number(find_row(out, "pendulum", "sst"), "scd") > 2.0, "pendulum: scd at t = 100");
+  CHECK(strstr(find_row(out, "dpendulum", "sst"), "\"scd\": null") != NULL,
+        "dpendulum over [0, 100]: no reference, scd null");
+  expect("regularise pendulum --solver bdf", 1, "MBDAE_ERR_UNSUPPORTED");
+  expect("regularise pendulum --tend 5 --out /nonexistent/dir/t.md", 2, "cannot open");
+}
+
+static void check_bad_options(void)
+{
+  expect("regularise", 2, "which case study");
+  expect("regularise caraxis", 2, "unknown case study");
+  expect("regularise pendulum --rtol 0", 2, "--rtol");
+  expect("regularise pendulum --rtol abc", 2, "--rtol");
+  expect("regularise pendulum --rtol 2", 2, "--rtol");
+  expect("regularise pendulum --tend -1", 2, "--tend");
+  expect("regularise pendulum --solver nope", 2, "nope");
+  expect("regularise pendulum --bogus", 2, "unknown argument");
+  expect("regularise pendulum dpendulum", 2, "unknown argument");
+  expect("regularise pendulum --rtol", 2, "needs a value");
+}
+
 int main(void)
 {
   check_projection_holds("pendulum:form=index1");
@@ -111,5 +197,7 @@ int main(void)
   check_refused("bdf");
   check_refused("ida");
   check_no_projector();
+  check_command();
+  check_bad_options();
   return check_summary("regularise");
 }

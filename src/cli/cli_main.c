@@ -66,12 +66,19 @@ static void print_usage(FILE *out)
       "                               same problem and rtol (refsol/peer/testset.jsonl): digits\n"
       "                               and ratios of #f and CPU\n"
       "      --peer-map LIST          ours=peer pairs (default radau5=radau5,radau=radau,\n"
-      "                               bdf=mebdfi)\n"
-      "  --version                    mbdae's version and the SUNDIALS and LAPACK in use\n"
-      "\n"
-      "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear; a plug-in\n"
-      "problem's id (it takes no key=value options); all: the built-in problems\n"
-      "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n");
+      "                               bdf=mebdfi)\n");
+  fputs("  regularise pendulum|dpendulum|all [--solver S] [--rtol R] [--tend T] [--json]\n"
+        "       [--out FILE.md] [--plugin FILE]\n"
+        "                               spec/004 Table 1: max deviation from the circular paths\n"
+        "                               and CPU of each regularisation (DaS C, Baumgarte, OPM,\n"
+        "                               SST; P and SPM not built) beside the paper's; scd at\n"
+        "                               tend (default solver radau5, rtol 1e-6, tend 100)\n"
+        "  --version                    mbdae's version and the SUNDIALS and LAPACK in use\n"
+        "\n"
+        "SPEC is a problem id or id:key=value,...   e.g. crank:index=3,beam=nonlinear; a plug-in\n"
+        "problem's id (it takes no key=value options); all: the built-in problems\n"
+        "exit status: 0 ok, 1 a solver run failed, 2 bad usage or input\n",
+        out);
 }
 
 static int dispatch(int argc, char **argv)
@@ -80,8 +87,9 @@ static int dispatch(int argc, char **argv)
     const char *name;
     int (*run)(int, char **);
   } commands[] = {
-      {"list", cmd_list},     {"run", cmd_run},     {"table", cmd_table}, {"check", cmd_check},
-      {"refsol", cmd_refsol}, {"bench", cmd_bench}, {"sweep", cmd_sweep}, {"plot", cmd_plot},
+      {"list", cmd_list},   {"run", cmd_run},       {"table", cmd_table},
+      {"check", cmd_check}, {"refsol", cmd_refsol}, {"bench", cmd_bench},
+      {"sweep", cmd_sweep}, {"plot", cmd_plot},     {"regularise", cmd_regularise},
   };
   if (argc < 2) {
     print_usage(stderr);
@@ -105,7 +113,7 @@ static int dispatch(int argc, char **argv)
   }
   fprintf(stderr,
           "mbdae: unknown command '%s'; valid commands: list, run, table, check, refsol, bench, "
-          "sweep, plot\n",
+          "sweep, plot, regularise\n",
           argv[1]);
   return EXIT_USAGE;
 }
