@@ -114,19 +114,26 @@ static const char *find_row(const char *out, const char *problem, const char *me
   return strstr(out, key);
 }
 
-/* The first entry of the row's list `key` ("max_err": [e1, ...]); NaN for null or none. */
+/* The row's number `key`, or the largest entry of its list ("max_err": [e1, e2]); NaN for null
+ * or none. */
 static double row_number(const char *row, const char *key)
 {
   char pattern[64];
   snprintf(pattern, sizeof pattern, "\"%s\": ", key);
   const char *at = row ? strstr(row, pattern) : NULL;
-  double v = NAN;
-  if (at) {
-    at += strlen(pattern);
-    at += *at == '[';
-    if (sscanf(at, "%lf", &v) != 1) {
-      v = NAN;
+  if (!at) {
+    return NAN;
+  }
+  at += strlen(pattern);
+  int list = *at == '[';
+  double v = NAN, x;
+  int used = 0;
+  for (at += list; sscanf(at, "%lf%n", &x, &used) == 1; at += used) {
+    v = isnan(v) ? x : fmax(v, x);
+    if (!list || *(at + used) != ',') {
+      break;
     }
+    used++;
   }
   return v;
 }
