@@ -106,12 +106,14 @@ typedef struct path_watch {
   int angles;            /* 1: y holds the angles (form=ssf), mapped as eqs. (5), (7) */
   int at[MAX_LINKS][2];  /* components: x, y of each mass; with angles at[k][0] the angle */
   double err[MAX_LINKS]; /* largest deviation of each link so far */
+  long states;           /* accepted states seen */
 } path_watch;
 
 static void observe_paths(void *ctx, double t, const double *y, const double *yp)
 {
   path_watch *w = ctx;
   (void)t, (void)yp;
+  w->states++;
   double x0 = 0.0, y0 = 0.0; /* the link's inner end: the hinge, then the previous mass */
   for (int k = 0; k < w->links; k++) {
     double x, yk;
@@ -247,9 +249,11 @@ static void run_method(row *rw, const reg_args *a, const mbdae_problem *p, const
   rw->status = cli_solve(q, a->solver, &opt, 1, y, yp, &r);
   mbdae_projector_destroy(pr);
   snprintf(rw->message, sizeof rw->message, "%s", r.message);
-  rw->cpu = r.cpu_seconds;
+  rw->cpu = rw->status == MBDAE_OK ? r.cpu_seconds : NAN; /* a failed run's time means little */
   rw->steps = r.stats.steps;
-  memcpy(rw->err, w.err, sizeof w.err);
+  for (int k = 0; k < w.links && w.states > 0; k++) {
+    rw->err[k] = w.err[k]; /* a failed run's: over the states it accepted */
+  }
   if (rw->status == MBDAE_OK && q == p && mbdae_problem_ref(p, yref) == 0) {
     rw->scd = mbdae_scd(p, y, yref);
   }
