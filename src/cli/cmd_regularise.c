@@ -339,7 +339,7 @@ static void print_header(FILE *out, const study *st, const reg_args *a, int mark
   const char *sep = markdown ? " | " : "  ";
   fprintf(out,
           "%s%s over [0, %g] with %s, rtol = atol = %g (spec/004 Table 1: paper = MATLAB "
-          "R2012b)\n%s",
+          "R2012b; ratio = the paper's t(s) / ours)\n%s",
           markdown ? "### " : "", st->id, a->tend, a->solver, a->rtol, markdown ? "\n" : "");
   fprintf(out, markdown ? "| method" : "%-14s", markdown ? "" : "method");
   for (int k = 0; k < st->links; k++) {
@@ -347,8 +347,8 @@ static void print_header(FILE *out, const study *st, const reg_args *a, int mark
     snprintf(e, sizeof e, st->links > 1 ? "e%d" : "e", k + 1);
     fprintf(out, "%s%7s ours%s%6s paper", sep, e, sep, e);
   }
-  fprintf(out, "%s%9s%s%6s%s%8s%s%6s%sstatus%s\n", sep, "t(s)", sep, "paper", sep, "paper/t", sep,
-          "scd", sep, markdown ? " |" : "");
+  fprintf(out, "%s%9s%s%6s%s%8s%s%6s%sstatus%s\n", sep, "t(s) ours", sep, "paper", sep, "ratio",
+          sep, "scd", sep, markdown ? " |" : "");
   if (markdown) {
     fprintf(out, "|---");
     for (int c = 0; c < 2 * st->links + 5; c++) {
