@@ -32,10 +32,17 @@ void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_opt
   d->next_out = 0;
   static const driver_end_rule to_tend = {1.0, 1, 0.0, 0};
   d->end = end ? *end : to_tend;
+  d->state_y = d->state_yp = NULL;
   size_t n = (size_t)d->n;
   for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= d->t; d->next_out++) {
     memcpy(opt->yout + (size_t)d->next_out * n, y, sizeof(double) * n);
   }
+}
+
+void mbdae_driver_own_state(mbdae_driver *d, double *y, double *yp)
+{
+  d->state_y = y;
+  d->state_yp = yp;
 }
 
 /* The end-point rule (driver.h) for a step h from t. */
@@ -116,6 +123,20 @@ int mbdae_driver_finish(mbdae_driver *d, double h)
   return MBDAE_OK;
 }
 
+/* opt->project on the state at the end of the accepted step [d->t, tnew]: 0, or the failure
+ * recorded in r. */
+static int project(mbdae_driver *d, double tnew, double h)
+{
+  const mbdae_options *opt = d->opt;
+  int rc = opt->project(opt->project_ctx, tnew, d->state_y, d->state_yp);
+  if (rc == 0) {
+    return 0;
+  }
+  return mbdae_fail(d->r, rc < 0 ? rc : MBDAE_ERR_SOLVER, d->t, h,
+                    "the projection after the step to t = %.17g failed: %s", tnew,
+                    mbdae_strerror(rc));
+}
+
 /* Count a rejection; a negative status means the method gave up with it. */
 static int rejected(mbdae_driver *d, const driver_report *rep, double h)
 {
@@ -135,6 +156,10 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
 {
   mbdae_stats *st = &d->r->stats;
   driver_report rep;
+  if (d->opt->project && !d->state_y) {
+    return mbdae_fail(d->r, MBDAE_ERR_UNSUPPORTED, d->t, h,
+                      "this solver cannot project its state after a step (options.project)");
+  }
   for (;;) {
     memset(&rep, 0, sizeof rep);
     if (method->prepare) {
@@ -166,6 +191,9 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
       continue;
     }
     st->accepted++;
+    if (d->opt->project && project(d, tnew, h) != 0) {
+      return d->r->status;
+    }
     mbdae_driver_accepted(d, tnew, h, rep.order, y, yp, method->interpolate, m);
     if (last || d->t >= d->tend) {
       return mbdae_driver_finish(d, h);

@@ -14,6 +14,9 @@
  * - hmax: no step handed to the method is longer;
  * - tout/yout: every output time in [t0, tend] is filled; at t0 with the initial values, at the
  *   end of a step with the values there (exactly), inside a step from the method's interpolant;
+ * - project: after every accepted step, before the outputs and the observers, on the method's
+ *   own state arrays, for a method that declared them (mbdae_driver_own_state); refused
+ *   (MBDAE_ERR_UNSUPPORTED) for one that did not;
  * - on_step: after every accepted step (t at its end, its size, its order); then on_accept with
  *   the state there (y, y');
  * - failures: r->message "t = ..., h = ...: reason" (mbdae_fail), t the start of the step.
@@ -91,12 +94,16 @@ typedef struct mbdae_driver {
   long max_steps; /* the limit on attempted steps */
   int next_out;   /* first output time not yet filled */
   driver_end_rule end;
+  double *state_y, *state_yp; /* the method's own state (mbdae_driver_own_state), or NULL */
 } mbdae_driver;
 
 /* Start a run of p at t0 from y (the initial values): fills every output time <= t0 with y.
  * end NULL: the method has its own end-point rule (IDA's stop time). */
 void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_options *opt,
                         const driver_end_rule *end, const double *y, mbdae_result *r);
+/* The method takes its next step from y, y' as they are after mbdae_driver_run reports an
+ * accepted step (the arrays it gives to mbdae_driver_run): opt->project may then change them. */
+void mbdae_driver_own_state(mbdae_driver *d, double *y, double *yp);
 /* The first step size from the method's initial h: limited by hmax and by the end-point rule. */
 double mbdae_driver_first_step(const mbdae_driver *d, double h);
 /* The step after an accepted one: hmax, then the end-point rule from the current t. */

@@ -479,6 +479,10 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 {
   int n = mbdae_problem_neq(p);
   double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  if (opt->project) { /* IDA keeps its history in its own memory: a projection needs a restart */
+    return mbdae_fail(r, MBDAE_ERR_UNSUPPORTED, t0, 0.0,
+                      "ida cannot project its state after a step (options.project)");
+  }
   run_data d = {
       .p = p,
       .neq = n,

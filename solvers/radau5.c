@@ -887,6 +887,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.erracc = 1.0;
   mbdae_driver d;
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  mbdae_driver_own_state(&d, y, yp); /* s.y, s.yp: a projection there is the next step's start */
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
   s.hacc = h;
   int status = mbdae_driver_run(&d, &RADAU5_METHOD, &s, h, y, yp);

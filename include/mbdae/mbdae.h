@@ -310,6 +310,13 @@ typedef struct mbdae_options {
    * constraint drift through it (mbdae_result.drift_*); it passes a caller's on_accept on. */
   void (*on_accept)(void *ctx, double t, const double *y, const double *yp);
   void *on_accept_ctx;
+  /* Optional projection after every accepted step, before the outputs, on_step and on_accept:
+   * project(ctx, t, y, y') may change y (and y') in place, and the solver goes on from there.
+   * It returns 0, or a negative code that ends the run (reported as the reason).
+   * mbdae_projector_apply is one (ctx: a projector).  radau5 honours it; bdf, radau and ida
+   * refuse it with MBDAE_ERR_UNSUPPORTED, as a plug-in solver that cannot honour it must. */
+  int (*project)(void *ctx, double t, double *y, double *yp);
+  void *project_ctx;
 } mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */
@@ -390,6 +397,31 @@ MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *
  * names in r->message when there is none). */
 MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 double *y, double *yp, mbdae_result *r);
+
+/* ---- projection onto the constraint manifold ---------------------------------------------- */
+
+/* The orthogonal projection method (OPM) of Hafner & Poell (spec/004, Table 1), after Hairer,
+ * Lubich & Wanner, Geometric Numerical Integration, IV.4 (standard projection) and VII.2: the
+ * positions q are moved onto g(q) = 0 along the constraint gradient taken at the unprojected
+ * point, q = q~ + G(q~)^T mu, mu by simplified Newton iterations with G G^T factored once, then
+ * the velocities onto G v + g_t = 0 the same way (linear in v).  The metric is Euclidean (the
+ * mass metric for unit masses, as in the pendulum problems).  g and G v + g_t are the problem's
+ * own hidden constraints (mbdae_problem_constraints); G is their central difference quotient (g
+ * is evaluated exactly, so the iteration still ends on g = 0 to rounding).  Which components are
+ * positions (those g depends on) and velocities (those G v + g_t depends on besides) is found
+ * once, at a generic point near the initial values.  Not for multipliers: they are left as they
+ * are (the next step's nonlinear iteration recomputes them).  A projector holds work arrays: one
+ * per run at a time. */
+typedef struct mbdae_projector mbdae_projector;
+/* A projector for p (which must outlive it): MBDAE_ERR_UNSUPPORTED with a message for a problem
+ * without constraints or whose positions or velocities cannot be told apart. */
+MBDAE_API int mbdae_projector_create(const mbdae_problem *p, mbdae_projector **out, char *msg,
+                                     size_t msglen);
+MBDAE_API void mbdae_projector_destroy(mbdae_projector *pr); /* NULL is a no-op */
+/* Project y at t in place (projector: a mbdae_projector, so that it fits mbdae_options.project);
+ * y' is left as it is.  0, or MBDAE_ERR_CONV when the iteration does not reach g = 0 to rounding
+ * (MBDAE_ERR_SINGULAR: G G^T singular), or the constraint function's error. */
+MBDAE_API int mbdae_projector_apply(void *projector, double t, double *y, double *yp);
 
 /* ---- run records and their writers ------------------------------------------------------- */
 

@@ -27,6 +27,7 @@ int cmd_refsol(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_regularise(int argc, char **argv);
 
 /* Print "mbdae: <message>" to stderr and return EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
