@@ -238,8 +238,29 @@ static void check_strcode(void)
         "codes outside the table: %s, %s", mbdae_strcode(42), mbdae_strcode(-99));
 }
 
+/* The JSON pieces: escaping of quotes, backslashes and control characters; null for NaN. */
+static void check_json_pieces(void)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  if (!out) {
+    return;
+  }
+  mbdae_json_write_string(out, "a\"b\\c\n");
+  fputc(' ', out);
+  mbdae_json_write_number(out, 0.1);
+  fputc(' ', out);
+  mbdae_json_write_number(out, NAN);
+  fclose(out);
+  CHECK(text && strcmp(text, "\"a\\\"b\\\\c\\u000a\" 0.10000000000000001 null") == 0,
+        "json pieces: %s", text ? text : "(none)");
+  free(text);
+}
+
 int main(void)
 {
+  check_json_pieces();
   mbdae_problem *p = create_problem("caraxis");
   if (p) {
     check_run_record(p);

@@ -493,6 +493,10 @@ MBDAE_API int mbdae_record_id_ok(const char *s);
  * for a missing one), y, yref and names as arrays, and the environment as mbdae_version,
  * dependencies, machine and cpu.  These writers return 0, or -1 when the stream has an error. */
 MBDAE_API int mbdae_record_write_json(FILE *out, const mbdae_record *rec);
+/* The JSON pieces those writers use, for a program's own JSON beside the records: a string,
+ * quoted and escaped (RFC 8259); a number with %.17g, or null when it is not finite. */
+MBDAE_API void mbdae_json_write_string(FILE *out, const char *s);
+MBDAE_API void mbdae_json_write_number(FILE *out, double v);
 /* runs.csv (RFC 4180): the header line, then, when env is not NULL, "# key: value" lines of the
  * environment (mbdae, dependencies, machine, cpu) that apply to the rows after them. */
 MBDAE_API int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env);

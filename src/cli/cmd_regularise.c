@@ -380,37 +380,12 @@ static void print_table(FILE *out, const row *rows, int nrows, const reg_args *a
   }
 }
 
-static void json_string(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      fprintf(out, "\\%c", c);
-    } else if (c < 0x20) {
-      fprintf(out, "\\u%04x", c);
-    } else {
-      fputc(c, out);
-    }
-  }
-  fputc('"', out);
-}
-
-static void json_number(FILE *out, double v)
-{
-  if (isfinite(v)) {
-    fprintf(out, "%.17g", v);
-  } else {
-    fputs("null", out);
-  }
-}
-
 static void json_errors(FILE *out, const double *err, int links)
 {
   fputc('[', out);
   for (int k = 0; k < links; k++) {
     fputs(k ? ", " : "", out);
-    json_number(out, err[k]);
+    mbdae_json_write_number(out, err[k]);
   }
   fputc(']', out);
 }
@@ -425,18 +400,18 @@ static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
             rw->st->id, rw->m->id);
     json_errors(out, rw->err, rw->st->links);
     fputs(", \"cpu_seconds\": ", out);
-    json_number(out, rw->cpu);
+    mbdae_json_write_number(out, rw->cpu);
     fputs(", \"scd\": ", out);
-    json_number(out, rw->scd);
+    mbdae_json_write_number(out, rw->scd);
     fprintf(out, ", \"status\": \"%s\", \"paper_max_err\": ", status_text(rw));
     json_errors(out, paper_of(rw)->err, rw->st->links);
     fprintf(out, ", \"paper_seconds\": %.17g, \"spec\": ", paper_of(rw)->seconds);
-    json_string(out, rw->spec);
+    mbdae_json_write_string(out, rw->spec);
     fputs(", \"solver\": ", out);
-    json_string(out, a->solver);
+    mbdae_json_write_string(out, a->solver);
     fprintf(out, ", \"rtol\": %.17g, \"tend\": %.17g, \"steps\": %ld, \"message\": ", a->rtol,
             a->tend, rw->steps);
-    json_string(out, rw->message);
+    mbdae_json_write_string(out, rw->message);
     fputs("}", out);
   }
   fputs("\n]\n", out);

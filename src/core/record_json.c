@@ -6,7 +6,7 @@
 
 #include "record_columns.h"
 
-static void json_string(FILE *out, const char *s)
+void mbdae_json_write_string(FILE *out, const char *s)
 {
   fputc('"', out);
   for (; *s; s++) {
@@ -22,7 +22,7 @@ static void json_string(FILE *out, const char *s)
   fputc('"', out);
 }
 
-static void json_number(FILE *out, double v)
+void mbdae_json_write_number(FILE *out, double v)
 {
   if (isfinite(v)) {
     fprintf(out, "%.17g", v);
@@ -42,9 +42,9 @@ static void json_list(FILE *out, const record_column *c, const mbdae_record *r)
   for (int i = 0; i < r->neq; i++) {
     fputs(i ? ", " : "", out);
     if (c->kind == KIND_NAMES) {
-      json_string(out, ((char *const *)list)[i]);
+      mbdae_json_write_string(out, ((char *const *)list)[i]);
     } else {
-      json_number(out, ((const double *)list)[i]);
+      mbdae_json_write_number(out, ((const double *)list)[i]);
     }
   }
   fputc(']', out);
@@ -55,19 +55,19 @@ static void json_value(FILE *out, const record_column *c, const mbdae_record *r)
   switch (c->kind) {
   case KIND_ID:
   case KIND_TEXT:
-    json_string(out, record_text(r, c));
+    mbdae_json_write_string(out, record_text(r, c));
     break;
   case KIND_STATUS:
-    json_string(out, record_int(r, c) == MBDAE_OK ? "ok" : "fail");
+    mbdae_json_write_string(out, record_int(r, c) == MBDAE_OK ? "ok" : "fail");
     break;
   case KIND_CODE:
-    json_string(out, mbdae_strcode(record_int(r, c)));
+    mbdae_json_write_string(out, mbdae_strcode(record_int(r, c)));
     break;
   case KIND_TOL:
   case KIND_REAL:
   case KIND_SECONDS:
   case KIND_LIMIT:
-    json_number(out, record_real(r, c));
+    mbdae_json_write_number(out, record_real(r, c));
     break;
   case KIND_COUNT:
     fprintf(out, "%ld", record_long(r, c));
@@ -97,7 +97,7 @@ int mbdae_record_write_json(FILE *out, const mbdae_record *rec)
   }
   for (size_t k = 0; k < sizeof env / sizeof env[0]; k++) {
     fprintf(out, ", \"%s\": ", env[k].key);
-    json_string(out, env[k].value);
+    mbdae_json_write_string(out, env[k].value);
   }
   fputc('}', out);
   return ferror(out) ? -1 : 0;
