@@ -98,15 +98,6 @@ static const double DAMP44 = 0.5 * 4.217421837156818e+02;
 
 /* ---- configuration ------------------------------------------------------------------------ */
 
-typedef struct crank_params {
-  mech_params mech; /* first: the layer's view; index=1|2|3 is form=index1|index2|index3 */
-  int nonlinear;    /* 1: nonlinear beam, grad W = K q + k(q) (IPAR(1) = 1) */
-  int damping;      /* 1: damping matrix D_Delta (IPAR(2) = 1) */
-  int init;         /* 1: release 2.4 initial values; 2: rigid motion values */
-  int index_set;    /* index= given */
-  int form_set;     /* form= given */
-} crank_params;
-
 /* Finite-element matrices and vectors of the rod, row-major [row][column]. */
 typedef struct fe_data {
   double mass[NQ][NQ];  /* M_Delta */
@@ -118,6 +109,16 @@ typedef struct fe_data {
   double beta;  /* 80/(9 pi^2) */
 } fe_data;
 
+typedef struct crank_params {
+  mech_params mech; /* first: the layer's view; index=1|2|3 is form=index1|index2|index3 */
+  int nonlinear;    /* 1: nonlinear beam, grad W = K q + k(q) (IPAR(1) = 1) */
+  int damping;      /* 1: damping matrix D_Delta (IPAR(2) = 1) */
+  int init;         /* 1: release 2.4 initial values; 2: rigid motion values */
+  int index_set;    /* index= given */
+  int form_set;     /* form= given */
+  fe_data fe;       /* the rod's finite-element data, set with the keys (fe_setup) */
+} crank_params;
+
 /* The point of evaluation, with the trigonometric values and scalar products used throughout. */
 typedef struct crank_state {
   const double *x;                             /* (p, q) */
@@ -128,14 +129,15 @@ typedef struct crank_state {
   double cos1, sin1, cos2, sin2, cos12, sin12; /* of phi1, phi2, phi1 - phi2 */
   double c1q, c2q, c12q, c1w, c2w, c12w;       /* c^T q and c^T v_q */
   double mq[NQ];                               /* M_Delta q */
-  double mw[NQ];                               /* M_Delta v_q */
+  double mw[NQ];                               /* M_Delta v_q (Jacobian only) */
   double bw[NQ];                               /* B v_q */
   double btq[NQ];                              /* B^T q */
-  double ba[NQ];                               /* B a_q */
+  double ba[NQ];                               /* B a_q (Jacobian only) */
   double len2; /* l2 + q4: length of the deformed rod along its axis */
 } crank_state;
 
-static void fe_setup(const crank_params *par, fe_data *fe)
+/* Constant for an instance: computed when a key sets the configuration, never per call. */
+static void fe_setup(int damping, fe_data *fe)
 {
   const double pi = PI_FE;
   const double facm = RHO * BEAM_D * BEAM_H * L2;
@@ -173,7 +175,7 @@ static void fe_setup(const crank_params *par, fe_data *fe)
   fe->c21[0] = L2 * facb * 1.0 / pi;
   fe->c21[1] = -L2 * facb * 0.5 / pi;
 
-  if (par->damping) {
+  if (damping) {
     fe->damp[0][0] = DAMP11;
     fe->damp[1][1] = DAMP22;
     fe->damp[2][2] = DAMP33;
@@ -190,21 +192,31 @@ static double dot4(const double *u, const double *v)
   return u[0] * v[0] + u[1] * v[1] + u[2] * v[2] + u[3] * v[3];
 }
 
-/* The state at (x, v, a, lambda); v, a and lambda may be NULL (taken as zero). */
-static void state_setup(const fe_data *fe, const double *x, const double *v, const double *a,
-                        const double *lam, crank_state *st)
+/* The constraints' view of the point (x, v, a): the angles' cos and sin and the rod's length;
+ * v and a may be NULL (taken as zero). */
+static void state_kinematics(const double *x, const double *v, const double *a, crank_state *st)
 {
   static const double ZERO[NX] = {0.0};
   st->x = x;
   st->v = v ? v : ZERO;
   st->a = a ? a : ZERO;
-  st->lam = lam ? lam : ZERO;
+  st->lam = ZERO;
   st->q = st->x + QQ;
   st->w = st->v + QQ;
   st->cos1 = cos(st->x[PHI1]);
   st->sin1 = sin(st->x[PHI1]);
   st->cos2 = cos(st->x[PHI2]);
   st->sin2 = sin(st->x[PHI2]);
+  st->len2 = L2 + st->q[3];
+}
+
+/* The dynamics' view of the point (x, v, a, lambda): the kinematics, the relative angle and the
+ * rod's finite-element products the residual uses. */
+static void state_setup(const fe_data *fe, const double *x, const double *v, const double *a,
+                        const double *lam, crank_state *st)
+{
+  state_kinematics(x, v, a, st);
+  st->lam = lam ? lam : st->lam;
   st->cos12 = cos(st->x[PHI1] - st->x[PHI2]);
   st->sin12 = sin(st->x[PHI1] - st->x[PHI2]);
   st->c1q = dot4(fe->c1, st->q);
@@ -213,19 +225,25 @@ static void state_setup(const fe_data *fe, const double *x, const double *v, con
   st->c1w = dot4(fe->c1, st->w);
   st->c2w = dot4(fe->c2, st->w);
   st->c12w = dot4(fe->c12, st->w);
-  const double *aq = st->a + QQ;
   for (int i = 0; i < NQ; i++) {
     st->mq[i] = dot4(fe->mass[i], st->q);
-    st->mw[i] = dot4(fe->mass[i], st->w);
     st->bw[i] = dot4(fe->coup[i], st->w);
-    st->ba[i] = dot4(fe->coup[i], aq);
     double s = 0.0;
     for (int j = 0; j < NQ; j++) {
       s += fe->coup[j][i] * st->q[j];
     }
     st->btq[i] = s;
   }
-  st->len2 = L2 + st->q[3];
+}
+
+/* The products only the Jacobian uses. */
+static void state_jac_setup(const fe_data *fe, crank_state *st)
+{
+  const double *aq = st->a + QQ;
+  for (int i = 0; i < NQ; i++) {
+    st->mw[i] = dot4(fe->mass[i], st->w);
+    st->ba[i] = dot4(fe->coup[i], aq);
+  }
 }
 
 /* ---- equations of motion ------------------------------------------------------------------- */
@@ -520,14 +538,13 @@ static int dyn(const void *params, double t, const double *x, const double *v, c
                const double *lam, double *r)
 {
   (void)t;
-  fe_data fe;
+  const crank_params *par = params;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, v, a, lam, &st);
+  state_setup(&par->fe, x, v, a, lam, &st);
   double m[NX][NX], g[NC][NX], f[NX];
-  mass_matrix(&fe, &st, m);
+  mass_matrix(&par->fe, &st, m);
   constraint_matrix(&st, g);
-  forces(params, &fe, &st, f);
+  forces(par, &par->fe, &st, f);
   for (int i = 0; i < NX; i++) {
     double delta = -f[i];
     for (int j = 0; j < NX; j++) {
@@ -554,16 +571,17 @@ static void store_nc_by_nx(double *dst, double src[NC][NX])
 /* g + r(t) and G. */
 static int con(const void *params, double t, const double *x, double *g, double *gq)
 {
-  fe_data fe;
+  (void)params;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, NULL, NULL, NULL, &st);
+  state_kinematics(x, NULL, NULL, &st);
   if (g) {
     constraint_position(&st, t, g);
   }
-  double gm[NC][NX];
-  constraint_matrix(&st, gm);
-  store_nc_by_nx(gq, gm);
+  if (gq) {
+    double gm[NC][NX];
+    constraint_matrix(&st, gm);
+    store_nc_by_nx(gq, gm);
+  }
   return 0;
 }
 
@@ -571,17 +589,17 @@ static int con(const void *params, double t, const double *x, double *g, double 
 static int con_vel(const void *params, double t, const double *x, const double *v, double *gv,
                    double *gvq)
 {
-  (void)t;
-  fe_data fe;
+  (void)params, (void)t;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, v, NULL, NULL, &st);
+  state_kinematics(x, v, NULL, &st);
   if (gv) {
     constraint_velocity(&st, gv);
   }
-  double dx[NC][NX], dv[NC][NX], da[NC][NX];
-  constraint_derivative(2, &st, dx, dv, da);
-  store_nc_by_nx(gvq, dx);
+  if (gvq) {
+    double dx[NC][NX], dv[NC][NX], da[NC][NX];
+    constraint_derivative(2, &st, dx, dv, da);
+    store_nc_by_nx(gvq, dx);
+  }
   return 0;
 }
 
@@ -589,18 +607,18 @@ static int con_vel(const void *params, double t, const double *x, const double *
 static int con_acc(const void *params, double t, const double *x, const double *v, const double *a,
                    double *ga, double *gaq, double *gav)
 {
-  (void)t;
-  fe_data fe;
+  (void)params, (void)t;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, v, a, NULL, &st);
+  state_kinematics(x, v, a, &st);
   if (ga) {
     constraint_acceleration(&st, ga);
   }
-  double dx[NC][NX], dv[NC][NX], da[NC][NX];
-  constraint_derivative(1, &st, dx, dv, da);
-  store_nc_by_nx(gaq, dx);
-  store_nc_by_nx(gav, dv);
+  if (gaq || gav) {
+    double dx[NC][NX], dv[NC][NX], da[NC][NX];
+    constraint_derivative(1, &st, dx, dv, da);
+    store_nc_by_nx(gaq, dx);
+    store_nc_by_nx(gav, dv);
+  }
   return 0;
 }
 
@@ -609,15 +627,15 @@ static int dyn_jac(const void *params, double t, const double *x, const double *
                    const double *lam, double *rq, double *rv, double *mass)
 {
   (void)t;
-  fe_data fe;
+  const crank_params *par = params;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, v, a, lam, &st);
+  state_setup(&par->fe, x, v, a, lam, &st);
+  state_jac_setup(&par->fe, &st);
   double m[NX][NX], dma[NX][NX], dgl[NX][NX], dfx[NX][NX], dfv[NX][NX];
-  mass_matrix(&fe, &st, m);
-  mass_a_derivative(&fe, &st, dma);
+  mass_matrix(&par->fe, &st, m);
+  mass_a_derivative(&par->fe, &st, dma);
   glambda_derivative(&st, dgl);
-  forces_derivative(params, &fe, &st, dfx, dfv);
+  forces_derivative(par, &par->fe, &st, dfx, dfv);
   for (int i = 0; i < NX; i++) {
     for (int j = 0; j < NX; j++) {
       size_t ij = (size_t)i + (size_t)NX * (size_t)j;
@@ -639,14 +657,15 @@ static int dyn_jac(const void *params, double t, const double *x, const double *
 static int reaction(const void *params, double t, const double *x, const double *lam, double *wtl,
                     double *wt, double *wtlq, double *wtlt)
 {
-  (void)t;
-  fe_data fe;
+  (void)params, (void)t;
   crank_state st;
-  fe_setup(params, &fe);
-  state_setup(&fe, x, NULL, NULL, lam, &st);
+  state_kinematics(x, NULL, NULL, &st);
+  st.lam = lam;
   double g[NC][NX], dgl[NX][NX];
   constraint_matrix(&st, g);
-  glambda_derivative(&st, dgl);
+  if (wtlq) {
+    glambda_derivative(&st, dgl);
+  }
   for (int i = 0; i < NX; i++) {
     double s = 0.0;
     for (int k = 0; k < NC; k++) {
@@ -811,6 +830,7 @@ static void set_defaults(void *params)
   par->nonlinear = 0;
   par->damping = 0;
   par->init = 1;
+  fe_setup(par->damping, &par->fe);
 }
 
 /* value must be one of choices[0..n-1]; *out = its position. */
@@ -844,6 +864,7 @@ static int set_crank_option(crank_params *par, const char *key, const char *valu
   } else if (strcmp(key, "damping") == 0) {
     ok = pick(value, damping_values, 2, &k);
     par->damping = ok ? k : par->damping;
+    fe_setup(par->damping, &par->fe);
   } else if (strcmp(key, "init") == 0) {
     ok = pick(value, init_values, 2, &k);
     par->init = ok ? k + 1 : par->init;

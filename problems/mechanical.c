@@ -5,8 +5,9 @@
  *
  * index1 and baumgarte need the acceleration the dynamics give, a = -M^{-1} R(t,q,v,0,lambda):
  * M is factored here by Gaussian elimination with partial pivoting (Golub & Van Loan, Matrix
- * Computations, 3.4), nq being small.  Work arrays are allocated per call: the instance is
- * immutable and may be used from several threads at once. */
+ * Computations, 3.4), nq being small.  The instance is immutable and may be used from several
+ * threads at once, so work arrays belong to the call: a bounded buffer on the stack, the heap only
+ * for a model too large for it (scratch below). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,18 @@ static void negate(double *v, int n)
   }
 }
 
+/* The n x n matrix a = 0 (NULL: nothing).  A large one a column at a time: glibc's memset
+ * switches to "rep stosb" above a few kB (crank's Jacobian is 4.6 kB), which callgrind counts per
+ * byte; the column stores are the same work and keep instruction counts comparable with the
+ * hand-written code, whose fixed-size clears compile to "rep stosq". */
+static void zero_matrix(double *a, int n)
+{
+  size_t cols = n > 16 ? (size_t)n : 1, len = (size_t)n * (size_t)n / cols;
+  for (size_t j = 0; a && j < cols; j++) {
+    memset(a + j * len, 0, sizeof(double) * len);
+  }
+}
+
 /* dst block at (row0, col0) of the n x n matrix dst = scale * src (rows x cols, compact). */
 static void put_block(double *dst, int n, int row0, int col0, int rows, int cols, const double *src,
                       double scale)
@@ -339,22 +352,44 @@ static void put_block(double *dst, int n, int row0, int col0, int rows, int cols
 
 /* ---- the acceleration the dynamics give (index1, baumgarte) --------------------------------- */
 
+/* A call's work arrays: on the stack up to SCRATCH_DOUBLES (every published problem's needs fit,
+ * andrews' index1 Jacobian the most at about 660), on the heap beyond (a long chain). */
+enum { SCRATCH_DOUBLES = 1024 };
+typedef struct scratch {
+  double *p; /* the work arrays: stack, or a heap block of the size asked for */
+  double stack[SCRATCH_DOUBLES];
+} scratch;
+
+/* NULL when the heap is exhausted. */
+static double *scratch_get(scratch *s, size_t doubles)
+{
+  s->p = doubles <= SCRATCH_DOUBLES ? s->stack : malloc(sizeof(double) * doubles);
+  return s->p;
+}
+
+static void scratch_release(scratch *s)
+{
+  if (s->p != s->stack) {
+    free(s->p);
+  }
+}
+
 /* Work of the acceleration-level rows: nq-vectors, nq x nq matrices, nc-vectors, nc x nq. */
 typedef struct acc_work {
   double *a, *zero, *mass, *rq, *rv, *wt, *x, *g, *gv, *ga, *gq, *gvq, *gaq, *gav, *tmp;
   int *piv;
-  void *block;
+  scratch buf;
 } acc_work;
 
-static int acc_work_alloc(const layout *l, acc_work *w)
+static int acc_work_get(const layout *l, acc_work *w)
 {
   size_t nq = (size_t)l->nq, nc = (size_t)l->nc, nx = 2 * nq + nc;
   size_t doubles = 2 * nq + 3 * nq * nq + nq * nc + nq * nx + 3 * nc + 4 * nc * nq + nc * nx;
-  w->block = malloc(sizeof(double) * doubles + sizeof(int) * nq);
-  if (!w->block) {
+  size_t piv_doubles = (sizeof(int) * nq + sizeof(double) - 1) / sizeof(double);
+  double *v = scratch_get(&w->buf, doubles + piv_doubles);
+  if (!v) {
     return MBDAE_ERR_NOMEM;
   }
-  double *v = w->block;
   double **vec[] = {&w->a,  &w->zero, &w->mass, &w->rq,  &w->rv,  &w->wt,  &w->x,  &w->g,
                     &w->gv, &w->ga,   &w->gq,   &w->gvq, &w->gaq, &w->gav, &w->tmp};
   size_t sizes[] = {nq, nq, nq * nq, nq * nq, nq * nq, nq * nc, nq * nx, nc,
@@ -464,9 +499,12 @@ static int accvar_res(const mech_params *mp, double t, const double *y, const do
     r[i] = mp->form == MECH_GGL ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
     r[l.V + i] = yp[l.V + i] - a[i];
   }
-  double *c = rc == 0 ? malloc(sizeof(double) * 2 * (size_t)l.nc) : NULL;
-  rc = rc == 0 ? (c ? accvar_constraint_rows(mp, t, y, r, c) : MBDAE_ERR_NOMEM) : rc;
-  free(c);
+  scratch c;
+  if (rc == 0) {
+    double *work = scratch_get(&c, 2 * (size_t)l.nc);
+    rc = work ? accvar_constraint_rows(mp, t, y, r, work) : MBDAE_ERR_NOMEM;
+    scratch_release(&c);
+  }
   for (int i = 0; rc == 0 && i < l.n; i++) {
     rc = isfinite(r[i]) ? 0 : MBDAE_RECOVERABLE;
   }
@@ -548,23 +586,18 @@ static int accvar_dynamic_jac(const mech_params *mp, double t, const double *y, 
 static int accvar_jac(const mech_params *mp, double t, const double *y, double *dfdy, double *dfdyp)
 {
   layout l = layout_of(mp);
-  size_t nn = (size_t)l.n * (size_t)l.n;
   acc_work w;
-  int rc = acc_work_alloc(&l, &w);
+  int rc = acc_work_get(&l, &w);
   if (rc != 0) {
     return rc;
   }
-  if (dfdy) {
-    memset(dfdy, 0, sizeof(double) * nn);
-  }
-  if (dfdyp) {
-    memset(dfdyp, 0, sizeof(double) * nn);
-  }
+  zero_matrix(dfdy, l.n);
+  zero_matrix(dfdyp, l.n);
   rc = accvar_dynamic_jac(mp, t, y, &w, dfdy, dfdyp);
   if (rc == 0 && dfdy) {
     rc = accvar_constraint_jac(mp, t, y, &w, dfdy);
   }
-  free(w.block);
+  scratch_release(&w.buf);
   return rc;
 }
 
@@ -597,9 +630,9 @@ static int constraint_rows(const mech_params *mp, double t, const double *y, dou
   }
   if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
     acc_work w;
-    rc = acc_work_alloc(&l, &w);
+    rc = acc_work_get(&l, &w);
     rc = rc == 0 ? acc_rows(mp, t, y, &w, r + l.L) : rc;
-    free(w.block);
+    scratch_release(&w.buf);
   }
   negate(r + l.L, l.n - l.L);
   return rc;
@@ -634,7 +667,7 @@ static int ssf_jac(const mech_params *mp, double t, const double *y, double *dfd
   const mech_ssf *s = mp->model->ssf;
   size_t nz = (size_t)s->nz, n = 2 * nz;
   if (dfdyp) {
-    memset(dfdyp, 0, sizeof(double) * n * n);
+    zero_matrix(dfdyp, (int)n);
     for (size_t i = 0; i < n; i++) {
       MBDAE_AT(dfdyp, n, i, i) = 1.0;
     }
@@ -642,17 +675,18 @@ static int ssf_jac(const mech_params *mp, double t, const double *y, double *dfd
   if (!dfdy) {
     return 0;
   }
-  double *work = malloc(sizeof(double) * 2 * nz * nz);
+  scratch buf;
+  double *work = scratch_get(&buf, 2 * nz * nz);
   int rc = work ? s->acc(mp, t, y, y + nz, NULL, work, work + nz * nz) : MBDAE_ERR_NOMEM;
   if (rc == 0) {
-    memset(dfdy, 0, sizeof(double) * n * n);
+    zero_matrix(dfdy, (int)n);
     for (size_t i = 0; i < nz; i++) {
       MBDAE_AT(dfdy, n, i, nz + i) = -1.0;
     }
     put_block(dfdy, (int)n, (int)nz, 0, (int)nz, (int)nz, work, -1.0);
     put_block(dfdy, (int)n, (int)nz, (int)nz, (int)nz, (int)nz, work + nz * nz, -1.0);
   }
-  free(work);
+  scratch_release(&buf);
   return rc;
 }
 
@@ -768,23 +802,18 @@ static int jac_blocks(const void *params, double t, const double *y, const doubl
     return accvar_jac(mp, t, y, dfdy, dfdyp);
   }
   layout l = layout_of(mp);
-  size_t nn = (size_t)l.n * (size_t)l.n;
   acc_work w;
-  int rc = acc_work_alloc(&l, &w);
+  int rc = acc_work_get(&l, &w);
   if (rc != 0) {
     return rc;
   }
-  if (dfdy) {
-    memset(dfdy, 0, sizeof(double) * nn);
-  }
-  if (dfdyp) {
-    memset(dfdyp, 0, sizeof(double) * nn);
-  }
+  zero_matrix(dfdy, l.n);
+  zero_matrix(dfdyp, l.n);
   rc = dynamic_jac(mp, t, y, yp, &w, dfdy, dfdyp);
   if (rc == 0 && dfdy) {
     rc = constraint_jac(mp, t, y, &w, dfdy);
   }
-  free(w.block);
+  scratch_release(&w.buf);
   return rc;
 }
 
@@ -797,7 +826,8 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   size_t nq = (size_t)l.nq;
-  double *work = malloc(sizeof(double) * (3 * nq + nq * nq + nq * (size_t)l.nc));
+  scratch buf;
+  double *work = scratch_get(&buf, 3 * nq + nq * nq + nq * (size_t)l.nc);
   if (!work) {
     return MBDAE_ERR_NOMEM;
   }
@@ -818,7 +848,7 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   }
   rc = rc == 0 ? m->con_vel(mp, t, y, u, gvel, NULL) : rc;
   rc = rc == 0 && gacc ? m->con_acc(mp, t, y, u, du, gacc, NULL, NULL) : rc;
-  free(work);
+  scratch_release(&buf);
   return rc;
 }
 
@@ -834,10 +864,11 @@ static int constraints_blocks(const void *params, double t, const double *y, con
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
   int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
   if (rc == 0 && mp->form == MECH_GGL && (gvel || gacc)) {
-    double *gv = gvel ? gvel : malloc(sizeof(double) * (size_t)m->nc);
+    scratch buf;
+    double *gv = gvel ? gvel : scratch_get(&buf, (size_t)m->nc);
     rc = gv ? ggl_levels(mp, t, y, yp, gv, gacc) : MBDAE_ERR_NOMEM;
     if (gv != gvel) {
-      free(gv);
+      scratch_release(&buf);
     }
     return rc;
   }
@@ -866,7 +897,8 @@ static int init_blocks(const void *params, double *y0, double *yp0)
   const mech_params *mp = params;
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
-  double *work = malloc(sizeof(double) * 2 * (size_t)l.n);
+  scratch buf;
+  double *work = scratch_get(&buf, 2 * (size_t)l.n);
   if (!work) {
     return MBDAE_ERR_NOMEM;
   }
@@ -883,7 +915,7 @@ static int init_blocks(const void *params, double *y0, double *yp0)
     memcpy(y0, y, sizeof(double) * (size_t)l.n);
     memcpy(yp0, yp, sizeof(double) * (size_t)l.n);
   }
-  free(work);
+  scratch_release(&buf);
   return rc;
 }
 
@@ -895,10 +927,12 @@ static int ref_blocks(const void *params, double *yref)
     return MBDAE_ERR_NOREF;
   }
   layout l = layout_of(mp);
-  double *y = calloc((size_t)l.n, sizeof(double)); /* mu = 0 */
+  scratch buf;
+  double *y = scratch_get(&buf, (size_t)l.n);
   if (!y) {
     return MBDAE_ERR_NOMEM;
   }
+  memset(y, 0, sizeof(double) * (size_t)l.n); /* mu = 0 */
   int rc =
       m->acc_vars ? m->ref_acc(mp, y, y + l.V, y + l.A, y + l.L) : m->ref(mp, y, y + l.V, y + l.L);
   if (rc == 0 && mp->form == MECH_SSF) {
@@ -909,7 +943,7 @@ static int ref_blocks(const void *params, double *yref)
   } else if (rc == 0) {
     memcpy(yref, y, sizeof(double) * (size_t)l.n);
   }
-  free(y);
+  scratch_release(&buf);
   return rc;
 }
 
