@@ -76,16 +76,13 @@ typedef enum jac_mode {
   JAC_APPROX /* report 2.4 section II.13.4: derivatives of f, M and G neglected */
 } jac_mode;
 
-typedef struct andrews_params {
-  mech_params mech; /* first: the layer's view */
-  jac_mode jac;     /* which Jacobian jac() returns */
-} andrews_params;
-
-/* c cos(q_first + ... + q_last), or c sin(...) when sine is set. */
+/* c cos(theta), or c sin(theta) when sine is set, theta = q_first + ... + q_last (trig's entry
+ * angle holds its sine and cosine). */
 typedef struct trig_term {
   double c;
   int sine;
   int first, last; /* angle range, inclusive */
+  int angle;       /* its entry in trig */
 } trig_term;
 
 typedef struct constraint_row {
@@ -93,6 +90,35 @@ typedef struct constraint_row {
   trig_term term[MAXTERMS];
   double offset; /* minus the frame point the row pins */
 } constraint_row;
+
+typedef struct andrews_params {
+  mech_params mech;         /* first: the layer's view */
+  jac_mode jac;             /* which Jacobian jac() returns */
+  constraint_row row[NLAM]; /* g(q) as trigonometric terms (constraint_rows), constant */
+} andrews_params;
+
+/* Every angle the model takes a sine or cosine of: q1..q7 and the sums below. */
+enum { A12 = NQ, A45, A67, NANGLES };
+
+/* Their sines and cosines, computed once per call (andrews.f's SIN/COS block does the same). */
+typedef struct trig {
+  double s[NANGLES], c[NANGLES];
+} trig;
+
+static void trig_at(const double *q, trig *tr)
+{
+  double th[NANGLES];
+  for (int i = 0; i < NQ; i++) {
+    th[i] = q[i];
+  }
+  th[A12] = q[Q1] + q[Q2];
+  th[A45] = q[Q4] + q[Q5];
+  th[A67] = q[Q6] + q[Q7];
+  for (int k = 0; k < NANGLES; k++) {
+    tr->s[k] = sin(th[k]);
+    tr->c[k] = cos(th[k]);
+  }
+}
 
 /* A term's value, first and second derivative with respect to its angle sum. */
 typedef struct term_value {
@@ -104,15 +130,15 @@ typedef struct term_value {
  * B, rows 3-6 at A. */
 static void constraint_rows(constraint_row row[NLAM])
 {
-  const trig_term x_base[2] = {{RR, 0, Q1, Q1}, {-D, 0, Q1, Q2}};
-  const trig_term y_base[2] = {{RR, 1, Q1, Q1}, {-D, 1, Q1, Q2}};
+  const trig_term x_base[2] = {{RR, 0, Q1, Q1, Q1}, {-D, 0, Q1, Q2, A12}};
+  const trig_term y_base[2] = {{RR, 1, Q1, Q1, Q1}, {-D, 1, Q1, Q2, A12}};
   const trig_term extra[NLAM][2] = {
-      {{-SS, 1, Q3, Q3}, {0.0, 0, Q3, Q3}}, /* g1: - ss sin q3 */
-      {{SS, 0, Q3, Q3}, {0.0, 0, Q3, Q3}},  /* g2: + ss cos q3 */
-      {{-E, 1, Q4, Q5}, {-ZT, 0, Q5, Q5}},  /* g3: - e sin(q4+q5) - zt cos q5 */
-      {{E, 0, Q4, Q5}, {-ZT, 1, Q5, Q5}},   /* g4: + e cos(q4+q5) - zt sin q5 */
-      {{-ZF, 0, Q6, Q7}, {-U, 1, Q7, Q7}},  /* g5: - zf cos(q6+q7) - u sin q7 */
-      {{-ZF, 1, Q6, Q7}, {U, 0, Q7, Q7}},   /* g6: - zf sin(q6+q7) + u cos q7 */
+      {{-SS, 1, Q3, Q3, Q3}, {0.0, 0, Q3, Q3, Q3}}, /* g1: - ss sin q3 */
+      {{SS, 0, Q3, Q3, Q3}, {0.0, 0, Q3, Q3, Q3}},  /* g2: + ss cos q3 */
+      {{-E, 1, Q4, Q5, A45}, {-ZT, 0, Q5, Q5, Q5}}, /* g3: - e sin(q4+q5) - zt cos q5 */
+      {{E, 0, Q4, Q5, A45}, {-ZT, 1, Q5, Q5, Q5}},  /* g4: + e cos(q4+q5) - zt sin q5 */
+      {{-ZF, 0, Q6, Q7, A67}, {-U, 1, Q7, Q7, Q7}}, /* g5: - zf cos(q6+q7) - u sin q7 */
+      {{-ZF, 1, Q6, Q7, A67}, {U, 0, Q7, Q7, Q7}},  /* g6: - zf sin(q6+q7) + u cos q7 */
   };
   const int nextra[NLAM] = {1, 1, 2, 2, 2, 2};
   const double offset[NLAM] = {-XB, -YB, -XA, -YA, -XA, -YA};
@@ -137,10 +163,9 @@ static double angle_sum(const trig_term *t, const double *v)
   return s;
 }
 
-static term_value term_at(const trig_term *t, const double *q)
+static term_value term_at(const trig_term *t, const trig *tr)
 {
-  double th = angle_sum(t, q);
-  double s = sin(th), c = cos(th);
+  double s = tr->s[t->angle], c = tr->c[t->angle];
   term_value r;
   r.v = t->c * (t->sine ? s : c);
   r.dv = t->c * (t->sine ? c : -s);
@@ -149,10 +174,9 @@ static term_value term_at(const trig_term *t, const double *q)
 }
 
 /* g(q) and G(q) = dg/dq (G[i][k] = dg_i/dq_k); either output may be NULL. */
-static void constraints_at(const double *q, double g[NLAM], double G[NLAM][NQ])
+static void constraints_at(const constraint_row row[NLAM], const trig *tr, double g[NLAM],
+                           double G[NLAM][NQ])
 {
-  constraint_row row[NLAM];
-  constraint_rows(row);
   for (int i = 0; i < NLAM; i++) {
     if (g) {
       g[i] = row[i].offset;
@@ -164,7 +188,7 @@ static void constraints_at(const double *q, double g[NLAM], double G[NLAM][NQ])
     }
     for (int n = 0; n < row[i].nterms; n++) {
       const trig_term *t = &row[i].term[n];
-      term_value tv = term_at(t, q);
+      term_value tv = term_at(t, tr);
       if (g) {
         g[i] += tv.v;
       }
@@ -178,30 +202,28 @@ static void constraints_at(const double *q, double g[NLAM], double G[NLAM][NQ])
 }
 
 /* curv[i] = sum_jk d2g_i/dq_j dq_k v_j v_k: the velocity-squared part of g_i''. */
-static void curvature(const double *q, const double *v, double curv[NLAM])
+static void curvature(const constraint_row row[NLAM], const trig *tr, const double *v,
+                      double curv[NLAM])
 {
-  constraint_row row[NLAM];
-  constraint_rows(row);
   for (int i = 0; i < NLAM; i++) {
     curv[i] = 0.0;
     for (int n = 0; n < row[i].nterms; n++) {
       const trig_term *t = &row[i].term[n];
       double w = angle_sum(t, v);
-      curv[i] += term_at(t, q).ddv * w * w;
+      curv[i] += term_at(t, tr).ddv * w * w;
     }
   }
 }
 
 /* H[j][k] = d(G^T lambda)_j / dq_k = sum_i lambda_i d2g_i/dq_j dq_k. */
-static void lambda_hessian(const double *q, const double *lam, double H[NQ][NQ])
+static void lambda_hessian(const constraint_row row[NLAM], const trig *tr, const double *lam,
+                           double H[NQ][NQ])
 {
-  constraint_row row[NLAM];
-  constraint_rows(row);
   memset(H, 0, sizeof(double) * NQ * NQ);
   for (int i = 0; i < NLAM; i++) {
     for (int n = 0; n < row[i].nterms; n++) {
       const trig_term *t = &row[i].term[n];
-      double h = lam[i] * term_at(t, q).ddv;
+      double h = lam[i] * term_at(t, tr).ddv;
       for (int j = t->first; j <= t->last; j++) {
         for (int k = t->first; k <= t->last; k++) {
           H[j][k] += h;
@@ -217,9 +239,9 @@ static double rocker4_coef(void) { return M4 * ZT * (E - EA); }
 static double rocker6_coef(void) { return M6 * U * (ZF - FA); }
 
 /* The symmetric mass matrix M(q) of report 2.4 section II.13.2 (depends on q2, q4, q6 only). */
-static void mass_matrix(const double *q, double m[NQ][NQ])
+static void mass_matrix(const trig *tr, double m[NQ][NQ])
 {
-  double c2 = cos(q[Q2]), s4 = sin(q[Q4]), s6 = sin(q[Q6]);
+  double c2 = tr->c[Q2], s4 = tr->s[Q4], s6 = tr->s[Q6];
   double ee = E - EA, zz = ZF - FA;
   memset(m, 0, sizeof(double) * NQ * NQ);
   m[Q1][Q1] = M1 * RA * RA + M2 * (RR * RR - 2.0 * DA * RR * c2 + DA * DA) + I1 + I2;
@@ -238,9 +260,9 @@ static void mass_matrix(const double *q, double m[NQ][NQ])
 }
 
 /* dm[i][k] = d(M(q) a)_i / dq_k for the accelerations a. */
-static void mass_matrix_dq(const double *q, const double *a, double dm[NQ][NQ])
+static void mass_matrix_dq(const trig *tr, const double *a, double dm[NQ][NQ])
 {
-  double s2 = sin(q[Q2]), c4 = cos(q[Q4]), c6 = cos(q[Q6]);
+  double s2 = tr->s[Q2], c4 = tr->c[Q4], c6 = tr->c[Q6];
   double k2 = crank_coef(), k4 = rocker4_coef(), k6 = rocker6_coef();
   memset(dm, 0, sizeof(double) * NQ * NQ);
   /* dM11/dq2 = 2 k2 sin q2, dM12/dq2 = k2 sin q2 */
@@ -257,9 +279,9 @@ static void mass_matrix_dq(const double *q, const double *a, double dm[NQ][NQ])
 /* The spring between C and the point D on body 3: the generalized force f3 and its derivative
  * with respect to q3.  With dx = xd - xc, dy = yd - yc, len = |(dx, dy)|, F = -c0 (len - l0)/len
  * and (a, b) = d(xd, yd)/dq3, f3 = F (dx a + dy b). */
-static void spring_force(double q3, double *f3, double *df3)
+static void spring_force(const trig *tr, double *f3, double *df3)
 {
-  double s = sin(q3), c = cos(q3);
+  double s = tr->s[Q3], c = tr->c[Q3];
   double dx = SD * c + SC * s + XB - XC;
   double dy = SD * s - SC * c + YB - YC;
   double a = SC * c - SD * s, b = SD * c + SC * s;
@@ -274,16 +296,16 @@ static void spring_force(double q3, double *f3, double *df3)
 }
 
 /* f(q, q') of report 2.4 section II.13.2, and (when not NULL) df/dq and df/dq'. */
-static void forces(const double *q, const double *v, double f[NQ], double dfq[NQ][NQ],
+static void forces(const trig *tr, const double *v, double f[NQ], double dfq[NQ][NQ],
                    double dfv[NQ][NQ])
 {
-  double s2 = sin(q[Q2]), c2 = cos(q[Q2]), s4 = sin(q[Q4]), c4 = cos(q[Q4]);
-  double s6 = sin(q[Q6]), c6 = cos(q[Q6]);
+  double s2 = tr->s[Q2], c2 = tr->c[Q2], s4 = tr->s[Q4], c4 = tr->c[Q4];
+  double s6 = tr->s[Q6], c6 = tr->c[Q6];
   double k2 = crank_coef(), k4 = rocker4_coef(), k6 = rocker6_coef();
   double df3;
   f[Q1] = MOM - k2 * v[Q2] * (v[Q2] + 2.0 * v[Q1]) * s2;
   f[Q2] = k2 * v[Q1] * v[Q1] * s2;
-  spring_force(q[Q3], &f[Q3], &df3);
+  spring_force(tr, &f[Q3], &df3);
   f[Q4] = k4 * v[Q5] * v[Q5] * c4;
   f[Q5] = -k4 * v[Q4] * (v[Q4] + 2.0 * v[Q5]) * c4;
   f[Q6] = -k6 * v[Q7] * v[Q7] * c6;
@@ -318,11 +340,14 @@ static int approximate(const void *par) { return ((const andrews_params *)par)->
 static int dyn(const void *par, double t, const double *q, const double *v, const double *a,
                const double *lam, double *r)
 {
-  (void)par, (void)t;
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
   double m[NQ][NQ], f[NQ], G[NLAM][NQ];
-  mass_matrix(q, m);
-  forces(q, v, f, NULL, NULL);
-  constraints_at(q, NULL, G);
+  mass_matrix(&tr, m);
+  forces(&tr, v, f, NULL, NULL);
+  constraints_at(ap->row, &tr, NULL, G);
   for (int i = 0; i < NQ; i++) {
     double phi = -f[i];
     for (int j = 0; j < NQ; j++) {
@@ -342,13 +367,16 @@ static int dyn_jac(const void *par, double t, const double *q, const double *v, 
                    const double *lam, double *rq, double *rv, double *mass)
 {
   (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
   double m[NQ][NQ], f[NQ], dfq[NQ][NQ], dfv[NQ][NQ], dm[NQ][NQ], h[NQ][NQ];
   int exact = !approximate(par);
-  mass_matrix(q, m);
+  mass_matrix(&tr, m);
   if (exact) {
-    forces(q, v, f, dfq, dfv);
-    mass_matrix_dq(q, a, dm);
-    lambda_hessian(q, lam, h);
+    forces(&tr, v, f, dfq, dfv);
+    mass_matrix_dq(&tr, a, dm);
+    lambda_hessian(ap->row, &tr, lam, h);
   }
   for (int i = 0; i < NQ; i++) {
     for (int j = 0; j < NQ; j++) {
@@ -372,10 +400,15 @@ static int dyn_jac(const void *par, double t, const double *q, const double *v, 
 static int reaction(const void *par, double t, const double *q, const double *lam, double *wtl,
                     double *wt, double *wtlq, double *wtlt)
 {
-  (void)par, (void)t;
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
   double G[NLAM][NQ], h[NQ][NQ];
-  constraints_at(q, NULL, G);
-  lambda_hessian(q, lam, h);
+  constraints_at(ap->row, &tr, NULL, G);
+  if (wtlq) {
+    lambda_hessian(ap->row, &tr, lam, h);
+  }
   for (int i = 0; i < NQ; i++) {
     double s = 0.0;
     for (int k = 0; k < NLAM; k++) {
@@ -399,9 +432,12 @@ static int reaction(const void *par, double t, const double *q, const double *la
 
 static int con(const void *par, double t, const double *q, double *g, double *gq)
 {
-  (void)par, (void)t;
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
   double G[NLAM][NQ];
-  constraints_at(q, g, G);
+  constraints_at(ap->row, &tr, g, gq ? G : NULL);
   for (int k = 0; gq && k < NLAM; k++) {
     for (int j = 0; j < NQ; j++) {
       gq[k + NLAM * j] = G[k][j];
@@ -411,11 +447,14 @@ static int con(const void *par, double t, const double *q, double *g, double *gq
 }
 
 /* g' = G v and g'' = G a + g_qq(v, v), summed as andrews.f's hidden constraints were. */
-static void levels(const double *q, const double *v, const double *a, double *gv, double *ga)
+static void levels(const andrews_params *ap, const trig *tr, const double *v, const double *a,
+                   double *gv, double *ga)
 {
   double G[NLAM][NQ], curv[NLAM];
-  constraints_at(q, NULL, G);
-  curvature(q, v, curv);
+  constraints_at(ap->row, tr, NULL, G);
+  if (ga) {
+    curvature(ap->row, tr, v, curv);
+  }
   for (int i = 0; i < NLAM; i++) {
     double sv = 0.0, sa = 0.0;
     for (int k = 0; k < NQ; k++) {
@@ -435,11 +474,9 @@ static void levels(const double *q, const double *v, const double *a, double *gv
  * NLAM x NQ column-major, from the trigonometric terms: a term c s(theta) with theta the sum of
  * its angles contributes c s'(theta) theta_v to g', c s'(theta) theta_a + c s''(theta) theta_v^2
  * to g''. */
-static void level_derivatives(const double *q, const double *v, const double *a, double *dgv,
-                              double *dga, double *dgav)
+static void level_derivatives(const constraint_row row[NLAM], const trig *tr, const double *v,
+                              const double *a, double *dgv, double *dga, double *dgav)
 {
-  constraint_row row[NLAM];
-  constraint_rows(row);
   double *outs[3] = {dgv, dga, dgav};
   for (int o = 0; o < 3; o++) {
     for (int e = 0; outs[o] && e < NLAM * NQ; e++) {
@@ -449,7 +486,7 @@ static void level_derivatives(const double *q, const double *v, const double *a,
   for (int i = 0; i < NLAM; i++) {
     for (int n = 0; n < row[i].nterms; n++) {
       const trig_term *t = &row[i].term[n];
-      term_value tv = term_at(t, q);
+      term_value tv = term_at(t, tr);
       double tw = angle_sum(t, v), ta = a ? angle_sum(t, a) : 0.0;
       for (int j = t->first; j <= t->last; j++) {
         size_t ij = (size_t)i + (size_t)NLAM * (size_t)j;
@@ -471,8 +508,15 @@ static int con_vel(const void *par, double t, const double *q, const double *v, 
                    double *gvq)
 {
   (void)t;
-  levels(q, v, NULL, gv, NULL);
-  level_derivatives(q, v, NULL, approximate(par) ? NULL : gvq, NULL, NULL);
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
+  if (gv) {
+    levels(ap, &tr, v, NULL, gv, NULL);
+  }
+  if (gvq && !approximate(par)) {
+    level_derivatives(ap->row, &tr, v, NULL, gvq, NULL, NULL);
+  }
   for (int e = 0; gvq && approximate(par) && e < NLAM * NQ; e++) {
     gvq[e] = 0.0;
   }
@@ -483,9 +527,16 @@ static int con_acc(const void *par, double t, const double *q, const double *v, 
                    double *ga, double *gaq, double *gav)
 {
   (void)t;
-  levels(q, v, a, NULL, ga);
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
+  if (ga) {
+    levels(ap, &tr, v, a, NULL, ga);
+  }
   int exact = !approximate(par);
-  level_derivatives(q, v, a, NULL, exact ? gaq : NULL, exact ? gav : NULL);
+  if (exact && (gaq || gav)) {
+    level_derivatives(ap->row, &tr, v, a, NULL, gaq, gav);
+  }
   for (int e = 0; !exact && e < NLAM * NQ; e++) {
     if (gaq) {
       gaq[e] = 0.0;
@@ -595,6 +646,7 @@ static void set_defaults(void *params)
   andrews_params *a = params;
   mbdae_mech_defaults(&a->mech, &andrews_model);
   a->jac = JAC_EXACT;
+  constraint_rows(a->row);
 }
 
 static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)

@@ -131,28 +131,68 @@ static int springs_at(const caraxis_params *c, const double *p, const wheel *w, 
 
 static double mass_factor(const caraxis_params *c) { return c->eps * c->eps * c->mass / 2.0; }
 
-/* R = K a - f(t, p, lambda), f of the head comment in the order of the published code. */
-static int dyn(const void *par, double t, const double *p, const double *v, const double *a,
-               const double *lam, double *r)
+/* R = K a - f(t, p, lambda) at the wheel position w, f of the head comment in the order of the
+ * published code. */
+static int dyn_at(const caraxis_params *c, const wheel *w, const double *p, const double *a,
+                  const double *lam, double *r)
 {
-  (void)v;
-  const caraxis_params *c = par;
-  wheel w;
   spring sl, sr;
-  if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, &sl, &sr) != 0) {
+  if (springs_at(c, p, w, &sl, &sr) != 0) {
     return 1;
   }
   double k = mass_factor(c);
   double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
   double f[NPOS] = {
-      sl.fx + lam[0] * w.x + 2.0 * lam[1] * dx,
-      sl.fy + lam[0] * w.y + 2.0 * lam[1] * dy - c->grav * k,
+      sl.fx + lam[0] * w->x + 2.0 * lam[1] * dx,
+      sl.fy + lam[0] * w->y + 2.0 * lam[1] * dy - c->grav * k,
       sr.fx - 2.0 * lam[1] * dx,
       sr.fy - 2.0 * lam[1] * dy - c->grav * k,
   };
   for (int i = 0; i < NPOS; i++) {
     r[i] = k * a[i] - f[i];
   }
+  return 0;
+}
+
+static int dyn(const void *par, double t, const double *p, const double *v, const double *a,
+               const double *lam, double *r)
+{
+  (void)v;
+  wheel w;
+  return wheel_at(par, t, &w) != 0 ? 1 : dyn_at(par, &w, p, a, lam, r);
+}
+
+/* The constraint at level 0 (g = phi), 1 (g') or 2 (g'' at a) at the wheel position w. */
+static void constraint_level(const caraxis_params *c, const wheel *w, int level, const double *p,
+                             const double *v, const double *a, double out[NLAM])
+{
+  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
+  if (level == 0) {
+    out[0] = p[XL] * w->x + p[YL] * w->y;
+    out[1] = dx * dx + dy * dy - c->len * c->len;
+    return;
+  }
+  double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
+  if (level == 1) {
+    out[0] = v[XL] * w->x + p[XL] * w->xd + v[YL] * w->y + p[YL] * w->yd;
+    out[1] = 2.0 * (dx * dvx + dy * dvy);
+    return;
+  }
+  double dax = a[XL] - a[XR], day = a[YL] - a[YR];
+  out[0] = a[XL] * w->x + 2.0 * v[XL] * w->xd + p[XL] * w->xdd + a[YL] * w->y +
+           2.0 * v[YL] * w->yd + p[YL] * w->ydd;
+  out[1] = 2.0 * (dvx * dvx + dx * dax + dvy * dvy + dy * day);
+}
+
+/* dyn and the constraint at one level, sharing the wheel (mech_model.dyn_con). */
+static int dyn_con(const void *par, double t, const double *p, const double *v, const double *a,
+                   const double *lam, int level, double *r, double *g)
+{
+  wheel w;
+  if (wheel_at(par, t, &w) != 0 || dyn_at(par, &w, p, a, lam, r) != 0) {
+    return 1;
+  }
+  constraint_level(par, &w, level, p, v, a, g);
   return 0;
 }
 
@@ -243,10 +283,8 @@ static int con(const void *par, double t, const double *p, double *g, double *gq
   if (wheel_at(c, t, &w) != 0) {
     return 1;
   }
-  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
   if (g) {
-    g[0] = p[XL] * w.x + p[YL] * w.y;
-    g[1] = dx * dx + dy * dy - c->len * c->len;
+    constraint_level(c, &w, 0, p, NULL, NULL, g);
   }
   double gm[NLAM][NPOS];
   constraint_matrix(&w, p, gm);
@@ -276,11 +314,9 @@ static int con_vel(const void *par, double t, const double *p, const double *v, 
   if (wheel_at(par, t, &w) != 0) {
     return 1;
   }
-  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
   double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
   if (gv) {
-    gv[0] = v[XL] * w.x + p[XL] * w.xd + v[YL] * w.y + p[YL] * w.yd;
-    gv[1] = 2.0 * (dx * dvx + dy * dvy);
+    constraint_level(par, &w, 1, p, v, NULL, gv);
   }
   if (gvq) {
     const double rows[NLAM][NPOS] = {{w.xd, w.yd, 0.0, 0.0},
@@ -298,13 +334,10 @@ static int con_acc(const void *par, double t, const double *p, const double *v, 
   if (wheel_at(par, t, &w) != 0) {
     return 1;
   }
-  double dx = p[XL] - p[XR], dy = p[YL] - p[YR];
   double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
   double dax = a[XL] - a[XR], day = a[YL] - a[YR];
   if (ga) {
-    ga[0] = a[XL] * w.x + 2.0 * v[XL] * w.xd + p[XL] * w.xdd + a[YL] * w.y + 2.0 * v[YL] * w.yd +
-            p[YL] * w.ydd;
-    ga[1] = 2.0 * (dvx * dvx + dx * dax + dvy * dvy + dy * day);
+    constraint_level(par, &w, 2, p, v, a, ga);
   }
   if (gaq) {
     const double rows[NLAM][NPOS] = {{w.xdd, w.ydd, 0.0, 0.0},
@@ -378,6 +411,7 @@ static const mech_model caraxis_model = {
     .con = con,
     .con_vel = con_vel,
     .con_acc = con_acc,
+    .dyn_con = dyn_con,
     .init = init,
     .ref = ref,
     .ssf = NULL,

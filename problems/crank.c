@@ -534,6 +534,24 @@ static void constraint_derivative(int index, const crank_state *st, double dx[NC
 /* ---- the model's functions (problems/mechanical.h) ------------------------------------------ */
 
 /* R = M a - f + G^T lambda, RESMBS's DELTA rows 15..21, summed in its order. */
+static void dyn_at(const crank_params *par, const crank_state *st, double *r)
+{
+  double m[NX][NX], g[NC][NX], f[NX];
+  mass_matrix(&par->fe, st, m);
+  constraint_matrix(st, g);
+  forces(par, &par->fe, st, f);
+  for (int i = 0; i < NX; i++) {
+    double delta = -f[i];
+    for (int j = 0; j < NX; j++) {
+      delta += m[i][j] * st->a[j];
+    }
+    for (int k = 0; k < NC; k++) {
+      delta += g[k][i] * st->lam[k];
+    }
+    r[i] = delta;
+  }
+}
+
 static int dyn(const void *params, double t, const double *x, const double *v, const double *a,
                const double *lam, double *r)
 {
@@ -541,19 +559,25 @@ static int dyn(const void *params, double t, const double *x, const double *v, c
   const crank_params *par = params;
   crank_state st;
   state_setup(&par->fe, x, v, a, lam, &st);
-  double m[NX][NX], g[NC][NX], f[NX];
-  mass_matrix(&par->fe, &st, m);
-  constraint_matrix(&st, g);
-  forces(par, &par->fe, &st, f);
-  for (int i = 0; i < NX; i++) {
-    double delta = -f[i];
-    for (int j = 0; j < NX; j++) {
-      delta += m[i][j] * st.a[j];
-    }
-    for (int k = 0; k < NC; k++) {
-      delta += g[k][i] * st.lam[k];
-    }
-    r[i] = delta;
+  dyn_at(par, &st, r);
+  return 0;
+}
+
+/* dyn and the constraint at one level, sharing the angles' sines and cosines
+ * (mech_model.dyn_con). */
+static int dyn_con(const void *params, double t, const double *x, const double *v, const double *a,
+                   const double *lam, int level, double *r, double *c)
+{
+  const crank_params *par = params;
+  crank_state st;
+  state_setup(&par->fe, x, v, a, lam, &st);
+  dyn_at(par, &st, r);
+  if (level == 0) {
+    constraint_position(&st, t, c);
+  } else if (level == 1) {
+    constraint_velocity(&st, c);
+  } else {
+    constraint_acceleration(&st, c);
   }
   return 0;
 }
@@ -815,6 +839,7 @@ static const mech_model crank_model = {
     .con = con,
     .con_vel = con_vel,
     .con_acc = con_acc,
+    .dyn_con = dyn_con,
     .init = init,
     .ref = NULL,
     .ssf = NULL,

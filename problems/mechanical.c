@@ -485,12 +485,43 @@ static int accvar_constraint_rows(const mech_params *mp, double t, const double 
 }
 
 /* A residual that is not finite is recoverable (andrews.f and crank.f code it so). */
+/* The level of a form whose constraint rows are one constraint function at y's own (q, v, a):
+ * 0 (g), 1 (g') or 2 (g''); -1 for the others (ggl has two, baumgarte three, and index1 without
+ * accelerations as variables takes a from the dynamics). */
+static int single_level(const mech_params *mp)
+{
+  mech_form f = mp->form;
+  if (f == MECH_INDEX3 || f == MECH_INDEX2) {
+    return f == MECH_INDEX3 ? 0 : 1;
+  }
+  return f == MECH_INDEX1 && mp->model->acc_vars ? 2 : -1;
+}
+
+/* R and the constraint at level (single_level) into r and c: model.dyn_con when there is one. */
+static int dyn_and_level(const mech_params *mp, double t, const double *q, const double *v,
+                         const double *a, const double *lam, int level, double *r, double *c)
+{
+  const mech_model *m = mp->model;
+  if (m->dyn_con) {
+    return m->dyn_con(mp, t, q, v, a, lam, level, r, c);
+  }
+  int rc = m->dyn(mp, t, q, v, a, lam, r);
+  if (rc == 0 && level == 0) {
+    rc = m->con(mp, t, q, c, NULL);
+  } else if (rc == 0) {
+    rc = level == 1 ? m->con_vel(mp, t, q, v, c, NULL) : m->con_acc(mp, t, q, v, a, c, NULL, NULL);
+  }
+  return rc;
+}
+
 static int accvar_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
 {
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V, *a = y + l.A;
-  int rc = m->dyn(mp, t, q, v, a, y + l.L, r + l.A);
+  int level = single_level(mp);
+  int rc = level >= 0 ? dyn_and_level(mp, t, q, v, a, y + l.L, level, r + l.A, r + l.L)
+                      : m->dyn(mp, t, q, v, a, y + l.L, r + l.A);
   negate(r + l.A, l.nq);
   if (rc == 0 && mp->form == MECH_GGL) {
     rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
@@ -500,7 +531,9 @@ static int accvar_res(const mech_params *mp, double t, const double *y, const do
     r[l.V + i] = yp[l.V + i] - a[i];
   }
   scratch c;
-  if (rc == 0) {
+  if (rc == 0 && level >= 0) {
+    negate(r + l.L, l.nc);
+  } else if (rc == 0) {
     double *work = scratch_get(&c, 2 * (size_t)l.nc);
     rc = work ? accvar_constraint_rows(mp, t, y, r, work) : MBDAE_ERR_NOMEM;
     scratch_release(&c);
@@ -650,8 +683,20 @@ static int res_blocks(const void *params, double t, const double *y, const doubl
   }
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V, *lam = y + l.L;
-  int rc = m->dyn(mp, t, q, v, yp + l.V, lam, r + l.V);
-  if (rc == 0 && mp->form == MECH_GGL) {
+  int level = single_level(mp);
+  int rc = level >= 0 ? dyn_and_level(mp, t, q, v, yp + l.V, lam, level, r + l.V, r + l.L)
+                      : m->dyn(mp, t, q, v, yp + l.V, lam, r + l.V);
+  if (rc != 0) {
+    return rc;
+  }
+  if (level >= 0) {
+    for (int i = 0; i < l.nq; i++) {
+      r[i] = yp[i] - v[i];
+    }
+    negate(r + l.L, l.nc);
+    return 0;
+  }
+  if (mp->form == MECH_GGL) {
     rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
   }
   for (int i = 0; rc == 0 && i < l.nq; i++) {

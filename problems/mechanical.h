@@ -108,6 +108,12 @@ typedef struct mech_model {
    * whose groups couple only to their neighbours is banded.  The layer computes in block order
    * and permutes at its entry points; a grouped model's nq and nc are multiples of groups. */
   int groups;
+  /* Optional, for speed: R (as dyn) and the constraint at one level (0: g as con, 1: g' as
+   * con_vel, 2: g'' at a as con_acc) in one evaluation that shares their common terms (angles,
+   * the prescribed motion), with the same values as the separate calls; the residual of index3,
+   * index2 and (acc_vars) index1 uses it.  NULL: dyn, then con, con_vel or con_acc. */
+  int (*dyn_con)(const void *par, double t, const double *q, const double *v, const double *a,
+                 const double *lam, int level, double *r, double *c);
 } mech_model;
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's

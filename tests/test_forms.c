@@ -11,8 +11,9 @@
  * to its variables (mu = 0, the angles of the state-space form); radau5 at rtol = atol = 1e-10
  * reaches a stated scd against it (measured, floor 0.5 below); the index-1 pendulum drifts in
  * position while the index-3 one holds the constraint to the tolerance; unsupported
- * combinations are refused with a message naming what the problem offers.  (The Jacobian and
- * constraint checks of every form are in test_jaccheck.c and test_problems.c.) */
+ * combinations are refused with a message naming what the problem offers; the residual rows
+ * a form evaluates in one pass (R with one constraint level) equal the separate calls.  (The
+ * Jacobian and constraint checks of every form are in test_jaccheck.c and test_problems.c.) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -456,6 +457,84 @@ static void check_keys(void)
   expect_refused("andrews:jac=exact,tol=1", "jac=exact|approx");
 }
 
+/* ---- one constraint with the dynamics ------------------------------------------------------- */
+
+/* A form whose constraint rows are one level of the constraint (index3: g, index2: g', index1
+ * with the accelerations as variables: g'' at y's a) has its residual evaluate R and that level
+ * together (mech_model.dyn_con, or the layer's fallback); it must give what the separate calls
+ * give: its R rows equal those of the ggl form (which calls R alone) at (y, mu = 0), its
+ * constraint rows equal -(that level) from mbdae_problem_constraints, bit for bit. */
+typedef struct single_level_case {
+  const char *spec, *ggl_spec;
+  int nq, nc;   /* coordinates, constraints */
+  int acc_vars; /* 1: y = (q, v, a, lambda) */
+  int level;    /* 0: g, 1: g', 2: g'' */
+} single_level_case;
+
+static int single_level_differences(const single_level_case *c, mbdae_problem *p,
+                                    mbdae_problem *ggl, double t, const double *y, const double *yp,
+                                    double *work)
+{
+  size_t n = (size_t)mbdae_problem_neq(p), nq = (size_t)c->nq, nc = (size_t)c->nc;
+  size_t dyn_row = c->acc_vars ? 2 * nq : nq, con_row = dyn_row + nq;
+  double *r = work, *yg = r + n, *ypg = yg + n + nc, *rg = ypg + n + nc, *g = rg + n + nc;
+  memcpy(yg, y, sizeof(double) * n);
+  memcpy(ypg, yp, sizeof(double) * n);
+  memset(yg + n, 0, sizeof(double) * nc);
+  memset(ypg + n, 0, sizeof(double) * nc);
+  double *levels[3] = {g, g + nc, g + 2 * nc};
+  if (mbdae_problem_res(p, t, y, yp, r) != 0 || mbdae_problem_res(ggl, t, yg, ypg, rg) != 0 ||
+      mbdae_problem_constraints(p, t, y, yp, levels[0], levels[1], levels[2]) != 0) {
+    return 0; /* a state the model refuses (a zero-length spring): nothing to compare */
+  }
+  int d = count_differences(r + dyn_row, rg + dyn_row, nq);
+  for (size_t k = 0; k < nc; k++) {
+    d += r[con_row + k] != -levels[c->level][k];
+  }
+  return d;
+}
+
+static void check_single_level_rows(void)
+{
+  static const single_level_case cases[] = {
+      {"caraxis:form=index3", "caraxis:form=ggl", 4, 2, 0, 0},
+      {"caraxis:form=index2", "caraxis:form=ggl", 4, 2, 0, 1},
+      {"crank:index=3", "crank:form=ggl", 7, 3, 1, 0},
+      {"crank:index=2,beam=nonlinear,damping=on", "crank:form=ggl,beam=nonlinear,damping=on", 7, 3,
+       1, 1},
+      {"crank:index=1", "crank:form=ggl", 7, 3, 1, 2},
+      {"andrews:form=index3", "andrews:form=ggl", 7, 6, 1, 0},
+      {"andrews:form=index2", "andrews:form=ggl", 7, 6, 1, 1},
+      {"andrews:form=index1", "andrews:form=ggl", 7, 6, 1, 2},
+      {"pendulum:form=index2", "pendulum:form=ggl", 2, 1, 0, 1},
+      {"dpendulum:form=index3", "dpendulum:form=ggl", 4, 2, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const single_level_case *c = &cases[i];
+    mbdae_problem *p = create_problem(c->spec), *ggl = create_problem(c->ggl_spec);
+    if (!p || !ggl) {
+      mbdae_problem_destroy(p);
+      mbdae_problem_destroy(ggl);
+      continue;
+    }
+    size_t n = (size_t)mbdae_problem_neq(p);
+    double *v = malloc(sizeof(double) * (10 * n + 10 * (size_t)c->nc));
+    double *y = v, *yp = y + n, *y0 = yp + n, *yp0 = y0 + n, *work = yp0 + n;
+    CHECK(mbdae_problem_init(p, y0, yp0) == 0, "%s init", c->spec);
+    uint64_t state = 0x9e3779b97f4a7c15ULL;
+    int d = 0;
+    for (int k = 0; k < NPOINTS; k++) {
+      double t = random_point(p, y0, yp0, n, &state, y, yp);
+      d += single_level_differences(c, p, ggl, t, y, yp, work);
+    }
+    CHECK(d == 0, "%s: %d entries of R and its constraint level differ from the separate calls",
+          c->spec, d);
+    free(v);
+    mbdae_problem_destroy(p);
+    mbdae_problem_destroy(ggl);
+  }
+}
+
 int main(void)
 {
   check_keys();
@@ -478,5 +557,6 @@ int main(void)
   check_scd_per_form();
   check_drift();
   check_generated_equals_hand_written();
+  check_single_level_rows();
   return check_summary("test_forms");
 }
