@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "mbdae/mbdae.h"
+#include "refsol.h"
 
 /* The problem for spec, or NULL after a failed CHECK naming the library's message. */
 static inline mbdae_problem *create_problem(const char *spec)
@@ -118,6 +119,31 @@ static inline void expect(const char *args, int code, const char *must_mention)
   CHECK(rc == code, "mbdae %s: exit %d, expected %d; output:\n%s", args, rc, code, out);
   CHECK(strstr(out, must_mention) != NULL, "mbdae %s: output should mention '%s':\n%s", args,
         must_mention, out);
+}
+
+enum { PEND_N = 5, PEND_X = 0, PEND_Y = 1 }; /* the pendulum: y = (x, y, vx, vy, F) */
+
+/* The pendulum's position error at t against the exact solution (refsol/pendulum_ref.c). */
+static inline double pendulum_position_error(const double *y, double t)
+{
+  double ye[PEND_N], ype[PEND_N];
+  refsol_pendulum_state(t, ye, ype);
+  return fmax(fabs(y[PEND_X] - ye[PEND_X]), fabs(y[PEND_Y] - ye[PEND_Y]));
+}
+
+/* Least-squares slope of v against u (n points). */
+static inline double least_squares_slope(const double *u, const double *v, int n)
+{
+  double mu = 0.0, mv = 0.0, suv = 0.0, suu = 0.0;
+  for (int i = 0; i < n; i++) {
+    mu += u[i] / n;
+    mv += v[i] / n;
+  }
+  for (int i = 0; i < n; i++) {
+    suv += (u[i] - mu) * (v[i] - mv);
+    suu += (u[i] - mu) * (u[i] - mu);
+  }
+  return suv / suu;
 }
 
 #endif /* MBDAE_TEST_SUPPORT_H */

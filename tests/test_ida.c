@@ -20,7 +20,7 @@
 #include "mbdae/mbdae.h"
 #include "refsol.h"
 
-enum { MAX_N = 32, PEND_N = 5, NTOUT = 6, M_MAX = 24, M_DIV = 4 };
+enum { MAX_N = 32, NTOUT = 6, M_MAX = 24, M_DIV = 4 };
 
 /* scd at rtol = atol = 1e-8, a little below the measured value (see the header). */
 static const struct {

@@ -28,7 +28,7 @@
 #include "mbdae/mbdae.h"
 #include "refsol.h"
 
-enum { NMAX = 32, PEND_N = 5, PEND_X = 0, PEND_Y = 1 };
+enum { NMAX = 32 };
 
 /* End-point digits of index-2 and index-3 components vary by 0.1 to 0.3 with the step sequence
  * (measured over nearby tolerances), so the published rows are checked with this slack. */
@@ -42,28 +42,6 @@ static int solve(const mbdae_problem *p, double tol, double h0_factor, double *y
   opt.rtol = opt.atol = tol;
   opt.h0 = h0_factor * tol;
   return mbdae_solve(p, "radau5", &opt, 1, y, NULL, r);
-}
-
-static double position_error(const double *y, double t)
-{
-  double ye[PEND_N], ype[PEND_N];
-  refsol_pendulum_state(t, ye, ype);
-  return fmax(fabs(y[PEND_X] - ye[PEND_X]), fabs(y[PEND_Y] - ye[PEND_Y]));
-}
-
-/* Least-squares slope of v against u. */
-static double slope(const double *u, const double *v, int n)
-{
-  double mu = 0.0, mv = 0.0, suv = 0.0, suu = 0.0;
-  for (int i = 0; i < n; i++) {
-    mu += u[i] / n;
-    mv += v[i] / n;
-  }
-  for (int i = 0; i < n; i++) {
-    suv += (u[i] - mu) * (v[i] - mv);
-    suu += (u[i] - mu) * (u[i] - mu);
-  }
-  return suv / suu;
 }
 
 static void test_local_order(void)
@@ -86,10 +64,10 @@ static void test_local_order(void)
     CHECK(r.stats.accepted == 1 && r.t == h, "h = 2^-%d: one accepted step expected (%ld, t = %g)",
           log2h[k], r.stats.accepted, r.t);
     lh[k] = log(h);
-    le[k] = log(position_error(y, r.t));
+    le[k] = log(pendulum_position_error(y, r.t));
     printf("local error, h = 2^-%d (rtol %.0e): position %.3e\n", log2h[k], tol[k], exp(le[k]));
   }
-  double q = slope(lh, le, NH);
+  double q = least_squares_slope(lh, le, NH);
   printf("fitted local order %.2f (method order %.2f; expected 6 and 5)\n", q, q - 1.0);
   CHECK(fabs(q - 6.0) < 0.3, "local order %.2f, expected 6", q);
   mbdae_problem_destroy(p);
@@ -107,9 +85,9 @@ static void test_tolerance_slope(void)
     mbdae_result r;
     CHECK(solve(p, tol, 1.0, y, &r) == 0, "pendulum rtol %.1e: %s", tol, r.message);
     lt[m] = log10(tol);
-    le[m] = log10(position_error(y, mbdae_problem_tend(p)));
+    le[m] = log10(pendulum_position_error(y, mbdae_problem_tend(p)));
   }
-  double s = slope(lt, le, NT);
+  double s = least_squares_slope(lt, le, NT);
   printf("pendulum: position error at tend ~ rtol^%.2f over rtol = 1e-7..1e-10 (order 5: 0.83)\n",
          s);
   CHECK(s > 0.5, "error against tolerance: slope %.2f", s);
@@ -292,7 +270,7 @@ static void test_dense_output(void)
         "output at tend differs from y(tend)");
   double at_steps = 0.0, between = 0.0;
   for (int k = 1; k < nout - 1; k++) {
-    double e = position_error(yout + (size_t)k * PEND_N, tout[k]);
+    double e = pendulum_position_error(yout + (size_t)k * PEND_N, tout[k]);
     if (k % 2) {
       between = fmax(between, e);
     } else {
