@@ -135,6 +135,40 @@ MBDAE_API void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_
  * for a user's problem without one (forward differences).  Solvers add it to stats.nres_fd. */
 MBDAE_API int mbdae_problem_jac_nres(const mbdae_problem *p);
 
+/* ---- Jacobian structure (large problems) -------------------------------------------------- */
+
+/* Where the nonzeros of dF/dy + c dF/dy' lie, so that a solver of a large problem stores and
+ * factors only those: a compressed-column pattern (column j holds rows rowind[colptr[j]] ..
+ * rowind[colptr[j+1] - 1], increasing) covering every entry of both matrices that can be nonzero,
+ * its bandwidths, and the storage the problem suggests.  Every problem has one:
+ *   MBDAE_JAC_DENSE  every entry (colptr and rowind are NULL; nnz = neq^2): the values are in
+ *                    column-major order, which is the compressed-column order of the full pattern;
+ *   MBDAE_JAC_BAND   a pattern inside a narrow band (ml + mu + 1 much less than neq): LAPACK's
+ *                    band LU (dgbtrf) suits it;
+ *   MBDAE_JAC_SPARSE any other pattern: a sparse LU (KLU) suits it.
+ * MBDAE_JAC_AUTO is "let the library choose" where a kind is asked for (mbdae_options.linsys,
+ * mbdae_problem_type.jac_kind); a pattern's kind is never AUTO. */
+enum mbdae_jac_kind { MBDAE_JAC_AUTO = 0, MBDAE_JAC_DENSE = 1, MBDAE_JAC_BAND = 2, MBDAE_JAC_SPARSE = 3 };
+/* The kind's name ("auto", "dense", "band", "sparse"); NULL for a value outside the enum. */
+MBDAE_API const char *mbdae_jac_kind_name(int kind);
+
+typedef struct mbdae_jac_pattern {
+  int kind;          /* MBDAE_JAC_DENSE, _BAND or _SPARSE: the storage the problem suggests */
+  int neq;           /* order of the matrices */
+  int ml, mu;        /* lower and upper bandwidth of the pattern (neq - 1 each when dense) */
+  size_t nnz;        /* entries of the pattern (neq^2 when dense) */
+  const int *colptr; /* neq + 1 entries, colptr[0] = 0, colptr[neq] = nnz; NULL when dense */
+  const int *rowind; /* nnz row numbers (0-based), increasing within a column; NULL when dense */
+} mbdae_jac_pattern;
+
+/* The pattern of p (its arrays belong to the instance and live as long as it). */
+MBDAE_API void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat);
+/* dF/dy and dF/dy' at the pattern's entries, in its order (nnz values each; either output may be
+ * NULL); every entry outside the pattern is zero.  The dense call, mbdae_problem_jac, gives the
+ * same values scattered into neq x neq arrays. */
+MBDAE_API int mbdae_problem_jac_values(const mbdae_problem *p, double t, const double *y,
+                                       const double *yp, double *dfdy, double *dfdyp);
+
 /* ---- a user's own problem ----------------------------------------------------------------- */
 
 /* A problem written outside the library, run by every solver, the harness, the metrics and the
@@ -156,6 +190,18 @@ typedef struct mbdae_problem_type {
   int (*ref)(void *ctx, double *yref); /* y(tend); NULL: no reference (MBDAE_ERR_NOREF) */
   const char *ref_source;              /* how ref was computed; NULL when ref is NULL */
   const char *const *names; /* neq component names, [A-Za-z0-9_]+; NULL: y1, y2, ... */
+  /* Optional structure of a large problem (mbdae_jac_pattern); all 0 / NULL: dense.
+   * jac_colptr (neq + 1) and jac_rowind (jac_colptr[neq]) give the pattern of dF/dy + c dF/dy',
+   * rows increasing within each column; they must outlive the instance.  jac_kind: MBDAE_JAC_BAND
+   * or MBDAE_JAC_SPARSE (MBDAE_JAC_AUTO: band when ml + mu + 1 <= neq / 4, else sparse).
+   * jac_values fills both matrices' values in the pattern's order (either output may be NULL);
+   * NULL: from jac (dense, n^2 memory per call), or, without jac, by differences of res over
+   * groups of columns that share no row (counted in stats.nres_fd). */
+  int jac_kind;
+  const int *jac_colptr;
+  const int *jac_rowind;
+  int (*jac_values)(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                    double *dfdyp);
 } mbdae_problem_type;
 
 /* An instance of a user's problem.  The instance keeps type and ctx (both must outlive it); its
@@ -317,6 +363,11 @@ typedef struct mbdae_options {
    * refuse it with MBDAE_ERR_UNSUPPORTED, as a plug-in solver that cannot honour it must. */
   int (*project)(void *ctx, double t, double *y, double *yp);
   void *project_ctx;
+  /* The storage of the iteration matrix, an mbdae_jac_kind: MBDAE_JAC_AUTO (0) takes the one the
+   * problem suggests (mbdae_jac_pattern.kind); DENSE, BAND (the pattern's bandwidths) or SPARSE
+   * (its pattern) ask for that one.  A solver without the kind asked for refuses the run with
+   * MBDAE_ERR_UNSUPPORTED. */
+  int linsys;
 } mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */

@@ -198,19 +198,17 @@ static mbdae_problem *over_interval(interval_wrap *w, const mbdae_problem *p, do
     w->in_scd[i] = mbdae_problem_in_scd(p, i);
     w->names[i] = mbdae_problem_component(p, i);
   }
-  w->type = (mbdae_problem_type){mbdae_problem_name(p),
-                                 mbdae_problem_title(p),
-                                 n,
-                                 mbdae_problem_t0(p),
-                                 tend,
-                                 mbdae_problem_index(p),
-                                 w->in_scd,
-                                 wrap_init,
-                                 wrap_res,
-                                 wrap_jac,
-                                 NULL,
-                                 NULL,
-                                 w->names};
+  w->type = (mbdae_problem_type){.id = mbdae_problem_name(p),
+                                 .title = mbdae_problem_title(p),
+                                 .neq = n,
+                                 .t0 = mbdae_problem_t0(p),
+                                 .tend = tend,
+                                 .index = mbdae_problem_index(p),
+                                 .in_scd = w->in_scd,
+                                 .init = wrap_init,
+                                 .res = wrap_res,
+                                 .jac = wrap_jac,
+                                 .names = w->names};
   mbdae_problem *q = NULL;
   char msg[256];
   if (mbdae_problem_from_type(&w->type, w, &q, msg, sizeof msg) != 0) {

@@ -26,6 +26,8 @@ typedef struct problem_info {
   const char *ref_source; /* static string: how the reference was computed, and where */
   int jac_approximate;    /* 1 when jac() is an approximation by design (andrews:jac=approx) */
   double tend;            /* the configuration's end of the interval; 0: the descriptor's tend */
+  int jac_kind; /* MBDAE_JAC_BAND or MBDAE_JAC_SPARSE when the type's jac_pattern states this
+                   configuration's pattern; 0 (or MBDAE_JAC_DENSE): dense */
 } problem_info;
 
 /* Copy names[0..n-1] into the name slots of info from slot first on (names of at most
@@ -56,6 +58,13 @@ typedef struct problem_type {
   int (*constraints)(const void *params, double t, const double *y, const double *yp, double *gpos,
                      double *gvel, double *gacc); /* each output may be NULL */
   int jac_nres; /* residual evaluations per jac call (differenced Jacobians); 0: analytic */
+  /* Optional, for a configuration that describes a jac_kind: its compressed-column pattern of
+   * dF/dy + c dF/dy' (mbdae_jac_pattern), in two calls: colptr (neq + 1) with rowind NULL, then
+   * both again with rowind of colptr[neq] entries. */
+  int (*jac_pattern)(const void *params, int *colptr, int *rowind);
+  /* The values at the pattern's entries (mbdae_problem_jac_values); NULL: gathered from jac. */
+  int (*jac_values)(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                    double *dfdyp);
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;
@@ -72,6 +81,9 @@ extern const problem_type mbdae_problem_chain;
 typedef struct user_binding {
   const mbdae_problem_type *type; /* the user's descriptor */
   void *ctx;                      /* the user's context */
+  mbdae_jac_pattern pattern;      /* the user's pattern (dense when it states none) */
+  const int *group;               /* column groups of a pattern without values (else NULL) */
+  int ngroups;
 } user_binding;
 extern const problem_type mbdae_user_problem_ops;
 /* NULL when the user's type keeps every rule of mbdae_problem_type, else what is wrong. */

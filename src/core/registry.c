@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "jac_pattern.h"
 #include "problem_type.h"
 
 static const problem_type *const problem_types[] = {
@@ -31,6 +32,8 @@ struct mbdae_problem {
   const char *const *names; /* component names: the user's, or name_block's table */
   char *name_block;    /* a pointer table to neq names followed by their PROBLEM_NAME_LEN slots */
   char spec[SPEC_MAX]; /* canonical spec */
+  mbdae_jac_pattern pattern; /* where dF/dy + c dF/dy' can be nonzero */
+  int *pattern_block;        /* the pattern's arrays when the instance owns them */
 };
 
 /* The index and scd arrays of an instance, neq entries each (one block). */
@@ -200,7 +203,8 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->ref_source = info.ref_source;
   p->jac_approximate = info.jac_approximate;
   p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
-  return 0;
+  return mbdae_pattern_build(p->type, p->params, p->neq, info.jac_kind, &p->pattern,
+                             &p->pattern_block, msg, msglen);
 }
 
 int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen)
@@ -271,6 +275,7 @@ void mbdae_problem_destroy(mbdae_problem *p)
     free(p->own_type);
     free(p->index);
     free(p->name_block);
+    free(p->pattern_block);
     free(p);
   }
 }
@@ -297,7 +302,6 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
   p->own_type->t0 = type->t0;
   p->own_type->tend = type->tend;
   p->tend = type->tend;
-  p->own_type->jac_nres = type->jac ? 0 : 2 * type->neq + 1;
   p->type = p->own_type;
   user_binding *b = p->params;
   b->type = type;
@@ -309,6 +313,32 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
   p->ref_source = type->ref_source ? type->ref_source : "no reference solution";
   p->names = type->names;
   snprintf(p->spec, sizeof p->spec, "%s", type->id);
+  mbdae_pattern_of_user(type->neq, type->jac_kind, type->jac_colptr, type->jac_rowind,
+                        &p->pattern);
+  b->pattern = p->pattern;
+}
+
+/* How a user's Jacobian is made: its own (jac or jac_values), or differences over the column
+ * groups of its pattern (kept in pattern_block), or over every column. */
+static int bind_user_jacobian(mbdae_problem *p, const mbdae_problem_type *type)
+{
+  user_binding *b = p->params;
+  if (type->jac || type->jac_values) {
+    p->own_type->jac_nres = 0;
+    return 0;
+  }
+  p->own_type->jac_nres = 2 * type->neq + 1;
+  if (!p->pattern.colptr) {
+    return 0;
+  }
+  p->pattern_block = malloc(sizeof(int) * (size_t)type->neq);
+  b->ngroups = p->pattern_block ? mbdae_pattern_groups(&p->pattern, p->pattern_block) : -1;
+  if (b->ngroups < 0) {
+    return MBDAE_ERR_NOMEM;
+  }
+  b->group = p->pattern_block;
+  p->own_type->jac_nres = 2 * b->ngroups + 1;
+  return 0;
 }
 
 int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
@@ -338,7 +368,7 @@ int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_pro
     return MBDAE_ERR_NOMEM;
   }
   bind_user_type(p, type, ctx);
-  if (!p->names && generate_names(p, type->neq) != 0) {
+  if ((!p->names && generate_names(p, type->neq) != 0) || bind_user_jacobian(p, type) != 0) {
     mbdae_problem_destroy(p);
     set_msg(msg, msglen, "%s%s", "out of memory", "");
     return MBDAE_ERR_NOMEM;
@@ -392,16 +422,88 @@ int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const d
   return p->type->res(p->params, t, y, yp, res);
 }
 
+const char *mbdae_jac_kind_name(int kind)
+{
+  static const char *const names[] = {"auto", "dense", "band", "sparse"};
+  return kind >= MBDAE_JAC_AUTO && kind <= MBDAE_JAC_SPARSE ? names[kind] : NULL;
+}
+
+void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat)
+{
+  *pat = p->pattern;
+}
+
+/* The dense Jacobian of a problem that states only pattern values: scattered. */
+static int jac_from_values(const mbdae_problem *p, double t, const double *y, const double *yp,
+                           double *dfdy, double *dfdyp)
+{
+  size_t nnz = p->pattern.nnz ? p->pattern.nnz : 1;
+  double *v = malloc(sizeof(double) * 2 * nnz);
+  if (!v) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = p->type->jac_values(p->params, t, y, yp, dfdy ? v : NULL, dfdyp ? v + nnz : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_scatter(&p->pattern, v, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_scatter(&p->pattern, v + nnz, dfdyp);
+  }
+  free(v);
+  return rc;
+}
+
 int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp)
 {
   if (!y || !yp) {
     return MBDAE_ERR_ARG;
   }
-  if (!p->type->jac) {
-    return MBDAE_ERR_UNSUPPORTED;
+  if (p->type->jac) {
+    return p->type->jac(p->params, t, y, yp, dfdy, dfdyp);
   }
-  return p->type->jac(p->params, t, y, yp, dfdy, dfdyp);
+  if (p->type->jac_values && p->pattern.colptr) {
+    return jac_from_values(p, t, y, yp, dfdy, dfdyp);
+  }
+  return MBDAE_ERR_UNSUPPORTED;
+}
+
+/* Pattern values of a problem that states only the dense Jacobian: gathered. */
+static int values_from_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
+                           double *dfdy, double *dfdyp)
+{
+  size_t n2 = (size_t)p->neq * (size_t)p->neq;
+  double *d = malloc(sizeof(double) * 2 * n2);
+  if (!d) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = p->type->jac(p->params, t, y, yp, dfdy ? d : NULL, dfdyp ? d + n2 : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_gather(&p->pattern, d, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_gather(&p->pattern, d + n2, dfdyp);
+  }
+  free(d);
+  return rc;
+}
+
+int mbdae_problem_jac_values(const mbdae_problem *p, double t, const double *y, const double *yp,
+                             double *dfdy, double *dfdyp)
+{
+  if (!y || !yp) {
+    return MBDAE_ERR_ARG;
+  }
+  if (!p->pattern.colptr) {
+    return mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp); /* dense: column-major is CSC order */
+  }
+  if (p->type->jac_values) {
+    return p->type->jac_values(p->params, t, y, yp, dfdy, dfdyp);
+  }
+  if (p->type->jac) {
+    return values_from_jac(p, t, y, yp, dfdy, dfdyp);
+  }
+  return MBDAE_ERR_UNSUPPORTED;
 }
 
 int mbdae_problem_ref(const mbdae_problem *p, double *yref)

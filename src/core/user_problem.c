@@ -5,13 +5,17 @@
  * h_j = sqrt(eps) max(|v_j|, 1) for v = y or y' (Dennis & Schnabel, Numerical Methods for
  * Unconstrained Optimization, 5.4: the step balances truncation, O(h), against rounding,
  * O(eps/h)); the differenced point is restored exactly.  One call costs 2 neq + 1 residuals,
- * which the solvers count in stats.nres_fd (mbdae_problem_jac_nres).  Workspace is allocated
+ * which the solvers count in stats.nres_fd (mbdae_problem_jac_nres).  A problem that states its
+ * pattern (jac_colptr, jac_rowind) without Jacobian values is differenced over groups of columns
+ * that share no row (src/core/jac_pattern.h), all of a group's columns stepped at once: 2 ngroups
+ * + 1 residuals a call, independent of neq for a banded pattern.  Workspace is allocated
  * per call: the instance is immutable and may be used from several threads at once. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jac_pattern.h"
 #include "problem_type.h"
 
 static int id_is_valid(const char *id)
@@ -52,6 +56,27 @@ static const char *arrays_invalid(const mbdae_problem_type *t)
   return NULL;
 }
 
+static const char *pattern_invalid(const mbdae_problem_type *t)
+{
+  if (!t->jac_colptr != !t->jac_rowind) {
+    return "jac_colptr and jac_rowind go together (both NULL or both set)";
+  }
+  if (!t->jac_colptr) {
+    return t->jac_kind || t->jac_values ? "jac_kind and jac_values need a pattern (jac_colptr, "
+                                          "jac_rowind)"
+                                        : NULL;
+  }
+  if (t->jac_kind != MBDAE_JAC_AUTO && t->jac_kind != MBDAE_JAC_BAND &&
+      t->jac_kind != MBDAE_JAC_SPARSE) {
+    return "jac_kind must be MBDAE_JAC_AUTO, MBDAE_JAC_BAND or MBDAE_JAC_SPARSE";
+  }
+  char buf[8];
+  return mbdae_pattern_invalid(t->neq, t->jac_colptr, t->jac_rowind, buf, sizeof buf)
+             ? "jac_colptr, jac_rowind are not a compressed-column pattern (colptr[0] = 0, "
+               "non-decreasing; rows in 0..neq-1, strictly increasing within each column)"
+             : NULL;
+}
+
 const char *mbdae_user_problem_invalid(const mbdae_problem_type *t)
 {
   if (!t) {
@@ -75,7 +100,7 @@ const char *mbdae_user_problem_invalid(const mbdae_problem_type *t)
   if ((t->ref == NULL) != (t->ref_source == NULL)) {
     return "ref and ref_source go together (both NULL or both set)";
   }
-  return arrays_invalid(t);
+  return arrays_invalid(t) ? arrays_invalid(t) : pattern_invalid(t);
 }
 
 static int user_init(const void *params, double *y0, double *yp0)
@@ -135,12 +160,117 @@ static int differenced_jac(const user_binding *b, double t, const double *y, con
   return rc;
 }
 
+/* Forward differences over column groups: every column of group g of v (y or y') stepped at
+ * once, its pattern rows read off the one residual difference, into values (pattern order). */
+static int difference_groups(const user_binding *b, double t, double *y, double *yp, double *v,
+                             const double *res0, double *res1, double *h, double *values)
+{
+  const mbdae_jac_pattern *pat = &b->pattern;
+  int n = pat->neq;
+  double root_eps = sqrt(DBL_EPSILON);
+  for (int g = 0; g < b->ngroups; g++) {
+    for (int j = 0; j < n; j++) {
+      if (b->group[j] == g) {
+        double saved = v[j];
+        v[j] = saved + root_eps * fmax(fabs(saved), 1.0);
+        h[j] = v[j] - saved; /* the step actually taken, after rounding */
+        v[j] = saved + h[j];
+      }
+    }
+    int rc = b->type->res(b->ctx, t, y, yp, res1);
+    for (int j = 0; j < n; j++) {
+      if (b->group[j] == g) {
+        v[j] -= h[j];
+        for (int k = pat->colptr[j]; k < pat->colptr[j + 1]; k++) {
+          values[k] = (res1[pat->rowind[k]] - res0[pat->rowind[k]]) / h[j];
+        }
+      }
+    }
+    if (rc != 0) {
+      return rc;
+    }
+  }
+  return 0;
+}
+
+static int differenced_values(const user_binding *b, double t, const double *y, const double *yp,
+                              double *dfdy, double *dfdyp)
+{
+  size_t n = (size_t)b->type->neq;
+  double *work = malloc(sizeof(double) * 5 * n);
+  if (!work) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *ycopy = work, *ypcopy = work + n, *res0 = work + 2 * n, *res1 = work + 3 * n;
+  double *h = work + 4 * n;
+  memcpy(ycopy, y, sizeof(double) * n);
+  memcpy(ypcopy, yp, sizeof(double) * n);
+  int rc = b->type->res(b->ctx, t, y, yp, res0);
+  if (rc == 0 && dfdy) {
+    rc = difference_groups(b, t, ycopy, ypcopy, ycopy, res0, res1, h, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    rc = difference_groups(b, t, ycopy, ypcopy, ypcopy, res0, res1, h, dfdyp);
+  }
+  free(work);
+  return rc;
+}
+
+static int user_values(const void *params, double t, const double *y, const double *yp,
+                       double *dfdy, double *dfdyp)
+{
+  const user_binding *b = params;
+  if (b->type->jac_values) {
+    return b->type->jac_values(b->ctx, t, y, yp, dfdy, dfdyp);
+  }
+  if (!b->type->jac) {
+    return differenced_values(b, t, y, yp, dfdy, dfdyp);
+  }
+  size_t n2 = (size_t)b->type->neq * (size_t)b->type->neq;
+  double *d = malloc(sizeof(double) * 2 * n2);
+  if (!d) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = b->type->jac(b->ctx, t, y, yp, dfdy ? d : NULL, dfdyp ? d + n2 : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_gather(&b->pattern, d, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_gather(&b->pattern, d + n2, dfdyp);
+  }
+  free(d);
+  return rc;
+}
+
+/* The dense Jacobian of a problem that states a pattern but no dense jac: its values scattered. */
+static int scattered_jac(const user_binding *b, double t, const double *y, const double *yp,
+                         double *dfdy, double *dfdyp)
+{
+  size_t nnz = b->pattern.nnz ? b->pattern.nnz : 1;
+  double *v = malloc(sizeof(double) * 2 * nnz);
+  if (!v) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = user_values(b, t, y, yp, dfdy ? v : NULL, dfdyp ? v + nnz : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_scatter(&b->pattern, v, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_scatter(&b->pattern, v + nnz, dfdyp);
+  }
+  free(v);
+  return rc;
+}
+
 static int user_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
                     double *dfdyp)
 {
   const user_binding *b = params;
   if (b->type->jac) {
     return b->type->jac(b->ctx, t, y, yp, dfdy, dfdyp);
+  }
+  if (b->pattern.colptr) {
+    return scattered_jac(b, t, y, yp, dfdy, dfdyp);
   }
   return differenced_jac(b, t, y, yp, dfdy, dfdyp);
 }
@@ -159,5 +289,6 @@ const problem_type mbdae_user_problem_ops = {
     .init = user_init,
     .res = user_res,
     .jac = user_jac,
+    .jac_values = user_values,
     .ref = user_ref,
 };
