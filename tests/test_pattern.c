@@ -157,6 +157,32 @@ static void test_user_band(void)
   mbdae_problem_destroy(p);
 }
 
+/* A pattern with a dense jac and no values: the values are gathered from it, exactly. */
+static void test_user_gathered(void)
+{
+  tridiagonal_pattern();
+  mbdae_problem_type t = band_type();
+  t.jac = band_jac;
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_from_type(&t, NULL, &p, NULL, 0) == 0, "create");
+  if (!p) {
+    return;
+  }
+  double y[NB], yp[NB], vy[3 * NB], vyp[3 * NB], ay[NB * NB], ayp[NB * NB];
+  band_init(NULL, y, yp);
+  CHECK(mbdae_problem_jac_values(p, 0.0, y, yp, vy, vyp) == 0, "values");
+  band_jac(NULL, 0.0, y, yp, ay, ayp);
+  int same = 1;
+  for (int j = 0; j < NB; j++) {
+    for (int k = colptr[j]; k < colptr[j + 1]; k++) {
+      same &= vy[k] == ay[rowind[k] + j * NB] && vyp[k] == ayp[rowind[k] + j * NB];
+    }
+  }
+  CHECK(same, "gathered values equal the dense Jacobian's entries");
+  CHECK(mbdae_problem_jac_nres(p) == 0, "analytic: no residuals per Jacobian");
+  mbdae_problem_destroy(p);
+}
+
 static void test_refused(void)
 {
   tridiagonal_pattern();
@@ -244,6 +270,7 @@ int main(void)
 {
   test_builtin_dense();
   test_user_band();
+  test_user_gathered();
   test_refused();
   test_groups();
   return check_summary("test_pattern");
