@@ -253,10 +253,34 @@ static int ssf_from_cartesian(const void *par, const double *q, const double *v,
   return 0;
 }
 
+/* p1 = (cos phi1, sin phi1), p2 = p1 + (cos phi2, sin phi2) (unit lengths), differentiated
+ * twice. */
+static int ssf_to_cartesian(const void *par, const double *z, const double *w, const double *wdot,
+                            double *q, double *v, double *a)
+{
+  (void)par;
+  static const int xs[2] = {X1, X2}, ys[2] = {Y1, Y2};
+  for (int k = 0; k < 2; k++) {
+    double c = cos(z[k]), s = sin(z[k]);
+    q[xs[k]] = (k ? q[X1] : 0.0) + c;
+    q[ys[k]] = (k ? q[Y1] : 0.0) + s;
+    if (v) {
+      v[xs[k]] = (k ? v[X1] : 0.0) - s * w[k];
+      v[ys[k]] = (k ? v[Y1] : 0.0) + c * w[k];
+    }
+    if (a) {
+      a[xs[k]] = (k ? a[X1] : 0.0) - s * wdot[k] - c * w[k] * w[k];
+      a[ys[k]] = (k ? a[Y1] : 0.0) + c * wdot[k] - s * w[k] * w[k];
+    }
+  }
+  return 0;
+}
+
 static const char *const ssf_names[4] = {"phi1", "phi2", "eta1", "eta2"};
 /* ref_turns NULL: the angles do not wind up over [0, 10]; form=ssf with radau5 at rtol 1e-10 ends
  * at phi = (2.1392710, 2.0971900), within 2e-8 of the principal values of the reference. */
-static const mech_ssf dpendulum_ssf = {2, ssf_names, ssf_acc, ssf_from_cartesian, NULL};
+static const mech_ssf dpendulum_ssf = {2,    ssf_names,       ssf_acc, ssf_from_cartesian,
+                                       NULL, ssf_to_cartesian};
 
 /* y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2): Hafner & Poell eq. (6) */
 static const char *const component_names[2 * NQ + NC] = {"x1",  "y1",  "x2",  "y2", "vx1",

@@ -180,7 +180,8 @@ static void describe_ssf(const mech_params *mp, problem_info *info)
 {
   const mech_ssf *s = mp->model->ssf;
   info->neq = 2 * s->nz;
-  info->nconstraints = 0;
+  info->nconstraints = s->to_cartesian ? mp->model->nc : 0;
+  info->constraints_mapped = 1;
   if (info->index) {
     for (int i = 0; i < info->neq; i++) {
       info->index[i] = 0;
@@ -897,13 +898,37 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   return rc;
 }
 
+/* ssf: g, g', g'' of the Cartesian state mapped from (z, w, w'). */
+static int ssf_levels(const mech_params *mp, double t, const double *y, const double *yp,
+                      double *gpos, double *gvel, double *gacc)
+{
+  const mech_model *m = mp->model;
+  const mech_ssf *s = m->ssf;
+  if (!s->to_cartesian) {
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  size_t nq = (size_t)m->nq;
+  scratch buf;
+  double *q = scratch_get(&buf, 3 * nq);
+  if (!q) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *v = q + nq, *a = v + nq;
+  int rc = s->to_cartesian(mp, y, y + s->nz, yp + s->nz, q, v, a);
+  rc = rc == 0 && gpos ? m->con(mp, t, q, gpos, NULL) : rc;
+  rc = rc == 0 && gvel ? m->con_vel(mp, t, q, v, gvel, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, q, v, a, gacc, NULL, NULL) : rc;
+  scratch_release(&buf);
+  return rc;
+}
+
 static int constraints_blocks(const void *params, double t, const double *y, const double *yp,
                               double *gpos, double *gvel, double *gacc)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
   if (mp->form == MECH_SSF) {
-    return MBDAE_ERR_UNSUPPORTED;
+    return ssf_levels(mp, t, y, yp, gpos, gvel, gacc);
   }
   const double *q = y, *v = y + m->nq;
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */

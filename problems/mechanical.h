@@ -26,7 +26,8 @@
  * as Hafner & Poell (spec/004) eq. (4) cite it; the state-space form spec/004 eqs. (5), (7).
  * Hidden constraints reported (mbdae_problem_constraints) are g, g', g'' along the form's own
  * flow: for ggl that is q' = v - W^T mu (equal to G v + g_t where mu = 0, as on the solution);
- * ssf has none (its Cartesian state satisfies g to rounding by construction).
+ * for ssf they are those of the Cartesian state mapped from the minimal one (mech_ssf.
+ * to_cartesian), which satisfies them to rounding by construction: its drift shows that.
  *
  * Accelerations as variables (mech_model.acc_vars; Hairer & Wanner VII.7 write Andrews'
  * squeezer so in index 3, 2 and 1, and the slider crank of the test set is coded so):
@@ -68,6 +69,10 @@ typedef struct mech_ssf {
   /* nz whole turns (2 pi) to add to the reference's coordinates, where angles wind up over
    * [t0, tend] and from_cartesian gives the principal value; NULL: none. */
   const int *ref_turns;
+  /* The Cartesian state of a minimal one: q, v and a = q'' from z, w and w' (any of v, a may be
+   * NULL), for the hidden constraints of form=ssf (its drift); NULL: ssf reports none. */
+  int (*to_cartesian)(const void *par, const double *z, const double *w, const double *wdot,
+                      double *q, double *v, double *a);
 } mech_ssf;
 
 /* A mechanical problem.  Matrices are column-major; every output may be NULL (not wanted). */

@@ -183,8 +183,28 @@ static int ssf_from_cartesian(const void *par, const double *q, const double *v,
   return 0;
 }
 
+/* x = cos phi, y = sin phi (unit length), differentiated twice. */
+static int ssf_to_cartesian(const void *par, const double *z, const double *w, const double *wdot,
+                            double *q, double *v, double *a)
+{
+  (void)par;
+  double c = cos(z[0]), s = sin(z[0]);
+  q[X] = c;
+  q[Y] = s;
+  if (v) {
+    v[X] = -s * w[0];
+    v[Y] = c * w[0];
+  }
+  if (a) {
+    a[X] = -s * wdot[0] - c * w[0] * w[0];
+    a[Y] = c * wdot[0] - s * w[0] * w[0];
+  }
+  return 0;
+}
+
 static const char *const ssf_names[2] = {"phi", "eta"};
-static const mech_ssf pendulum_ssf = {1, ssf_names, ssf_acc, ssf_from_cartesian, NULL};
+static const mech_ssf pendulum_ssf = {1,    ssf_names,       ssf_acc, ssf_from_cartesian,
+                                      NULL, ssf_to_cartesian};
 
 /* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
 static const char *const component_names[2 * NQ + NC] = {"x", "y", "vx", "vy", "F"};

@@ -22,6 +22,7 @@
 
 #include "dense.h"
 #include "mbdae/mbdae.h"
+#include "problem_type.h"
 #include "smalldense.h"
 
 enum {
@@ -30,8 +31,9 @@ enum {
 };
 /* The iteration has converged when no component moves by more than CONVERGED_ULPS units of
  * rounding of its size (max(|y_i|, 1)), or when the largest move is below ROUNDING_ULPS and no
- * longer halves (a simplified Newton iteration with this J contracts by orders of magnitude): what is left is the rounding of g and of the solve, which more iterations only
- * shuffle (seen on the double pendulum: +-4.6e-16 alternating at velocity level). */
+ * longer halves (a simplified Newton iteration with this J contracts by orders of magnitude): what
+ * is left is the rounding of g and of the solve, which more iterations only shuffle (seen on the
+ * double pendulum: +-4.6e-16 alternating at velocity level). */
 static const double CONVERGED_ULPS = 4.0;
 static const double ROUNDING_ULPS = 64.0;
 
@@ -222,6 +224,11 @@ int mbdae_projector_create(const mbdae_problem *p, mbdae_projector **out, char *
   int n = mbdae_problem_neq(p), nc = mbdae_problem_nconstraints(p);
   if (nc <= 0) {
     return refuse(p, msg, msglen, "the problem (in this form) has no constraints");
+  }
+  if (mbdae_problem_constraints_mapped(p)) {
+    return refuse(p, msg, msglen,
+                  "the problem (in this form) has no constraints to project onto: they hold by "
+                  "construction (the minimal coordinates of form=ssf)");
   }
   mbdae_projector *pr = allocate(n, nc);
   double *y = malloc(sizeof(double) * (size_t)n);

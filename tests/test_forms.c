@@ -542,8 +542,8 @@ int main(void)
   expect_layout("pendulum:form=ggl", 6, 1, "mu1", 2);
   expect_layout("dpendulum:form=ggl", 12, 2, "mu2", 2);
   expect_layout("dpendulum:form=index1", 10, 2, "F2", 1);
-  expect_layout("pendulum:form=ssf", 2, 0, "eta", 0);
-  expect_layout("dpendulum:form=ssf", 4, 0, "eta2", 0);
+  expect_layout("pendulum:form=ssf", 2, 1, "eta", 0); /* constraints of the mapped state */
+  expect_layout("dpendulum:form=ssf", 4, 2, "eta2", 0);
   expect_layout("caraxis:form=ggl", 12, 2, "mu2", 2);
   expect_layout("caraxis:form=index1", 10, 2, "lambda2", 1);
   expect_layout("andrews:form=ggl", 33, 6, "mu6", 2);

@@ -41,8 +41,7 @@ static int band_init(void *ctx, double *y0, double *yp0)
 }
 
 /* The analytic dense Jacobian, to compare the differenced values with. */
-static int band_jac(void *ctx, double t, const double *y, const double *yp, double *dy,
-                    double *dyp)
+static int band_jac(void *ctx, double t, const double *y, const double *yp, double *dy, double *dyp)
 {
   (void)ctx, (void)t, (void)yp;
   memset(dy, 0, sizeof(double) * NB * NB);
@@ -80,9 +79,16 @@ static void tridiagonal_pattern(void)
 
 static mbdae_problem_type band_type(void)
 {
-  return (mbdae_problem_type){.id = "band", .title = "tridiagonal", .neq = NB, .t0 = 0,
-                              .tend = 1, .index = chain_index, .init = band_init,
-                              .res = band_res, .jac_colptr = colptr, .jac_rowind = rowind};
+  return (mbdae_problem_type){.id = "band",
+                              .title = "tridiagonal",
+                              .neq = NB,
+                              .t0 = 0,
+                              .tend = 1,
+                              .index = chain_index,
+                              .init = band_init,
+                              .res = band_res,
+                              .jac_colptr = colptr,
+                              .jac_rowind = rowind};
 }
 
 static void test_builtin_dense(void)
@@ -94,15 +100,16 @@ static void test_builtin_dense(void)
     mbdae_jac_pattern pat;
     mbdae_problem_jac_pattern(p, &pat);
     int n = mbdae_problem_neq(p);
-    CHECK(pat.kind == MBDAE_JAC_DENSE && pat.neq == n && pat.nnz == (size_t)n * n &&
-              !pat.colptr && pat.ml == n - 1 && pat.mu == n - 1,
+    CHECK(pat.kind == MBDAE_JAC_DENSE && pat.neq == n && pat.nnz == (size_t)n * n && !pat.colptr &&
+              pat.ml == n - 1 && pat.mu == n - 1,
           "%s: dense pattern", specs[s]);
     double *y = malloc(sizeof(double) * (2 * n + 4 * n * n)), *yp = y + n;
     double *j1 = yp + n, *m1 = j1 + n * n, *j2 = m1 + n * n, *m2 = j2 + n * n;
     mbdae_problem_init(p, y, yp);
     mbdae_problem_jac(p, 0.0, y, yp, j1, m1);
     mbdae_problem_jac_values(p, 0.0, y, yp, j2, m2);
-    CHECK(memcmp(j1, j2, sizeof(double) * n * n) == 0 && memcmp(m1, m2, sizeof(double) * n * n) == 0,
+    CHECK(memcmp(j1, j2, sizeof(double) * n * n) == 0 &&
+              memcmp(m1, m2, sizeof(double) * n * n) == 0,
           "%s: values equal the dense call", specs[s]);
     free(y);
     mbdae_problem_destroy(p);
@@ -123,7 +130,8 @@ static void test_user_band(void)
   mbdae_problem_jac_pattern(p, &pat);
   CHECK(pat.kind == MBDAE_JAC_BAND && pat.ml == 1 && pat.mu == 1 && pat.nnz == 3 * NB - 2,
         "kind %d ml %d mu %d nnz %zu", pat.kind, pat.ml, pat.mu, pat.nnz);
-  CHECK(mbdae_problem_jac_nres(p) == 2 * 3 + 1, "3 groups: %d residuals", mbdae_problem_jac_nres(p));
+  CHECK(mbdae_problem_jac_nres(p) == 2 * 3 + 1, "3 groups: %d residuals",
+        mbdae_problem_jac_nres(p));
   double y[NB], yp[NB], vy[3 * NB], vyp[3 * NB], dy[NB * NB], dyp[NB * NB], ay[NB * NB],
       ayp[NB * NB];
   band_init(NULL, y, yp);
@@ -235,8 +243,8 @@ static void test_groups(void)
       }
     }
     cp[N] = k;
-    mbdae_jac_pattern pat = {.kind = MBDAE_JAC_SPARSE, .neq = N, .nnz = (size_t)k,
-                             .colptr = cp, .rowind = ri};
+    mbdae_jac_pattern pat = {
+        .kind = MBDAE_JAC_SPARSE, .neq = N, .nnz = (size_t)k, .colptr = cp, .rowind = ri};
     int ng = mbdae_pattern_groups(&pat, group);
     for (int g = 0; g < ng; g++) {
       int used[N] = {0};
@@ -258,8 +266,8 @@ static void test_groups(void)
     }
   }
   cp[N] = k;
-  mbdae_jac_pattern band = {.kind = MBDAE_JAC_BAND, .neq = N, .nnz = (size_t)k, .colptr = cp,
-                            .rowind = ri};
+  mbdae_jac_pattern band = {
+      .kind = MBDAE_JAC_BAND, .neq = N, .nnz = (size_t)k, .colptr = cp, .rowind = ri};
   int ml, mu;
   mbdae_pattern_bandwidths(N, cp, ri, &ml, &mu);
   CHECK(ml == 2 && mu == 3, "bandwidths %d %d", ml, mu);

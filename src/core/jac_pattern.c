@@ -118,7 +118,10 @@ int mbdae_pattern_groups(const mbdae_jac_pattern *pat, int *group)
 
 static void dense_pattern(int neq, mbdae_jac_pattern *pat)
 {
-  *pat = (mbdae_jac_pattern){.kind = MBDAE_JAC_DENSE, .neq = neq, .ml = neq - 1, .mu = neq - 1,
+  *pat = (mbdae_jac_pattern){.kind = MBDAE_JAC_DENSE,
+                             .neq = neq,
+                             .ml = neq - 1,
+                             .mu = neq - 1,
                              .nnz = (size_t)neq * (size_t)neq};
 }
 
@@ -132,8 +135,8 @@ int mbdae_pattern_build(const problem_type *type, const void *params, int neq, i
   }
   int *colptr = malloc(sizeof(int) * ((size_t)neq + 1));
   int rc = colptr ? type->jac_pattern(params, colptr, NULL) : MBDAE_ERR_NOMEM;
-  int *all = rc == 0 ? realloc(colptr, sizeof(int) * ((size_t)neq + 1 + (size_t)colptr[neq]))
-                     : NULL;
+  int *all =
+      rc == 0 ? realloc(colptr, sizeof(int) * ((size_t)neq + 1 + (size_t)colptr[neq])) : NULL;
   if (!all) {
     free(colptr);
     snprintf(msg, msglen, "problem '%s': no memory for its Jacobian pattern", type->id);
@@ -141,7 +144,8 @@ int mbdae_pattern_build(const problem_type *type, const void *params, int neq, i
   }
   rc = type->jac_pattern(params, all, all + neq + 1);
   char why[128];
-  const char *bad = rc == 0 ? mbdae_pattern_invalid(neq, all, all + neq + 1, why, sizeof why) : NULL;
+  const char *bad =
+      rc == 0 ? mbdae_pattern_invalid(neq, all, all + neq + 1, why, sizeof why) : NULL;
   if (rc != 0 || bad) {
     free(all);
     snprintf(msg, msglen, "internal error: problem '%s' states a bad Jacobian pattern: %s",

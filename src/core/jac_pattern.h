@@ -26,7 +26,6 @@ int mbdae_pattern_auto_kind(int neq, int ml, int mu);
  * out of memory.  A dense pattern (colptr NULL) gives one group per column. */
 int mbdae_pattern_groups(const mbdae_jac_pattern *pat, int *group);
 
-
 #include "problem_type.h"
 
 /* The pattern of a configured instance: dense unless info_kind is BAND or SPARSE, then the

@@ -26,6 +26,8 @@ typedef struct problem_info {
   const char *ref_source; /* static string: how the reference was computed, and where */
   int jac_approximate;    /* 1 when jac() is an approximation by design (andrews:jac=approx) */
   double tend;            /* the configuration's end of the interval; 0: the descriptor's tend */
+  int constraints_mapped; /* 1: the hidden constraints are those of a Cartesian state mapped
+                             from minimal coordinates (form=ssf), which hold by construction */
   int jac_kind; /* MBDAE_JAC_BAND or MBDAE_JAC_SPARSE when the type's jac_pattern states this
                    configuration's pattern; 0 (or MBDAE_JAC_DENSE): dense */
 } problem_info;
@@ -88,6 +90,10 @@ typedef struct user_binding {
 extern const problem_type mbdae_user_problem_ops;
 /* NULL when the user's type keeps every rule of mbdae_problem_type, else what is wrong. */
 const char *mbdae_user_problem_invalid(const mbdae_problem_type *type);
+
+/* 1 when p's hidden constraints hold by construction (problem_info.constraints_mapped): their
+ * derivatives are rounding noise, which the constraint check leaves out. */
+int mbdae_problem_constraints_mapped(const mbdae_problem *p);
 
 /* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
 const void *mbdae_problem_params(const mbdae_problem *p);

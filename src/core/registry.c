@@ -27,6 +27,7 @@ struct mbdae_problem {
   int *index;               /* differentiation index per variable, neq entries */
   int *in_scd;              /* 1 when the component enters scd, neq entries */
   int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
+  int constraints_mapped;   /* 1 when the constraints hold by construction (form=ssf) */
   double tend;              /* end of the interval of this configuration */
   const char *ref_source;   /* static string, or the user's */
   const char *const *names; /* component names: the user's, or name_block's table */
@@ -202,6 +203,7 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->type->describe(p->params, &info);
   p->ref_source = info.ref_source;
   p->jac_approximate = info.jac_approximate;
+  p->constraints_mapped = info.constraints_mapped;
   p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
   return mbdae_pattern_build(p->type, p->params, p->neq, info.jac_kind, &p->pattern,
                              &p->pattern_block, msg, msglen);
@@ -313,8 +315,7 @@ static void bind_user_type(mbdae_problem *p, const mbdae_problem_type *type, voi
   p->ref_source = type->ref_source ? type->ref_source : "no reference solution";
   p->names = type->names;
   snprintf(p->spec, sizeof p->spec, "%s", type->id);
-  mbdae_pattern_of_user(type->neq, type->jac_kind, type->jac_colptr, type->jac_rowind,
-                        &p->pattern);
+  mbdae_pattern_of_user(type->neq, type->jac_kind, type->jac_colptr, type->jac_rowind, &p->pattern);
   b->pattern = p->pattern;
 }
 
@@ -389,6 +390,7 @@ const char *mbdae_problem_ref_source(const mbdae_problem *p) { return p->ref_sou
 int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
 int mbdae_problem_jac_approximate(const mbdae_problem *p) { return p ? p->jac_approximate : 0; }
 int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->nconstraints; }
+int mbdae_problem_constraints_mapped(const mbdae_problem *p) { return p->constraints_mapped; }
 
 const char *mbdae_problem_component(const mbdae_problem *p, int i)
 {
