@@ -1,9 +1,20 @@
 /* SUNDIALS IDA binding: variable-order, variable-step BDF (orders 1-5, fixed-leading-coefficient
- * form) with a dense direct linear solver fed by the problem's analytic Jacobian.
+ * form) with a direct linear solver fed by the problem's analytic Jacobian.
  *
  * IDA solves F(t, y, y') = 0 by replacing y' with the BDF formula, so every step is a Newton
  * iteration on G(y) = F(t, y, y'_pred + cj (y - y_pred)) with the iteration matrix
- * J = dF/dy + cj dF/dy' (cj = alpha_s / h), assembled here from mbdae_problem_jac.
+ * J = dF/dy + cj dF/dy' (cj = alpha_s / h), assembled here from the problem's Jacobian.
+ *
+ * STORAGE of J (mbdae_options.linsys; AUTO: the kind of the problem's mbdae_jac_pattern):
+ *  - dense: SUNDenseMatrix + SUNLinSol_Dense (LU with partial pivoting), J from
+ *    mbdae_problem_jac (n^2 values of each matrix);
+ *  - band: SUNBandMatrix with the pattern's ml, mu (storage upper bandwidth ml + mu for the
+ *    pivoting fill-in) + SUNLinSol_Band, J from mbdae_problem_jac_values;
+ *  - sparse: SUNSparseMatrix in compressed-sparse-column form with the pattern's nnz +
+ *    SUNLinSol_KLU (SuiteSparse KLU: ordering and symbolic analysis at the first setup, numeric
+ *    refactorization after), column pointers, rows and values filled at every Jacobian.
+ * Band and sparse keep O(nnz) memory (plus O(n (ml + mu)) for the band factors): no neq x neq
+ * array anywhere for them.  All three give the same results up to rounding in the LU.
  * The run starts from the consistent y, y' it is given (no IDACalcIC), in IDA_ONE_STEP mode with
  * the stop time tend, so IDA never steps past tend; output times are interpolated (IDAGetDky)
  * inside the step that covers them.
@@ -70,8 +81,12 @@
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_band.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include "dense.h"
@@ -87,16 +102,18 @@
 
 /* Everything one run needs inside IDA's callbacks (IDA's user data). */
 typedef struct run_data {
-  const mbdae_problem *p; /* the problem, read only */
-  int neq;                /* number of equations */
-  const int *index;       /* differentiation index per variable */
-  void *mem;              /* IDA memory: the weight function asks it for the step size */
-  mbdae_tolerance tol;    /* the user's tolerances (factor 1), for the weight function */
-  double h_first;         /* step size the weights assume before the first step of a (re)start */
-  double *dfdy, *dfdyp;   /* neq x neq scratch for the problem's Jacobian */
-  int *mask;              /* neq scratch: the differential components */
-  double first_norm;      /* weighted norm of the first Newton correction of the current solve */
-  int fatal;              /* first negative code returned by a problem callback, 0 if none */
+  const mbdae_problem *p;   /* the problem, read only */
+  int neq;                  /* number of equations */
+  const int *index;         /* differentiation index per variable */
+  void *mem;                /* IDA memory: the weight function asks it for the step size */
+  mbdae_tolerance tol;      /* the user's tolerances (factor 1), for the weight function */
+  double h_first;           /* step size the weights assume before the first step of a (re)start */
+  int kind;                 /* storage of J: MBDAE_JAC_DENSE, _BAND or _SPARSE */
+  mbdae_jac_pattern layout; /* where dfdy, dfdyp hold which entries: the full n x n pattern
+                               (dense kind) or the problem's pattern (band, sparse) */
+  double *dfdy, *dfdyp;     /* layout.nnz values each: the problem's Jacobian */
+  double first_norm;        /* weighted norm of the first Newton correction of the current solve */
+  int fatal;                /* first negative code returned by a problem callback, 0 if none */
 } run_data;
 
 static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *user_data)
@@ -116,6 +133,69 @@ static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *us
   return rc;
 }
 
+/* Entries k of column j of a pattern are column_start(j) .. column_start(j + 1) - 1, in rows
+ * row_of(j, k); a dense pattern (no arrays) holds every row of every column. */
+static size_t column_start(const mbdae_jac_pattern *pat, int j)
+{
+  return pat->colptr ? (size_t)pat->colptr[j] : (size_t)j * (size_t)pat->neq;
+}
+
+static int row_of(const mbdae_jac_pattern *pat, int j, size_t k)
+{
+  return pat->rowind ? pat->rowind[k] : (int)(k - column_start(pat, j));
+}
+
+/* dF/dy and dF/dy' at (t, y, y') into d->dfdy, d->dfdyp in d->layout's order. */
+static int evaluate_jacobian(const run_data *d, double t, const double *y, const double *yp)
+{
+  if (d->kind == MBDAE_JAC_DENSE) {
+    return mbdae_problem_jac(d->p, t, y, yp, d->dfdy, d->dfdyp);
+  }
+  return mbdae_problem_jac_values(d->p, t, y, yp, d->dfdy, d->dfdyp);
+}
+
+static void fill_dense(const run_data *d, double cj, SUNMatrix J)
+{
+  int n = d->neq;
+  double *a = SUNDenseMatrix_Data(J);
+  long ld = SUNDenseMatrix_Rows(J);
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+      MBDAE_AT(a, ld, i, j) = MBDAE_AT(d->dfdy, n, i, j) + cj * MBDAE_AT(d->dfdyp, n, i, j);
+    }
+  }
+}
+
+static void fill_band(const run_data *d, double cj, SUNMatrix J)
+{
+  const mbdae_jac_pattern *pat = &d->layout;
+  SUNMatZero(J);
+  for (int j = 0; j < d->neq; j++) {
+    double *column = SUNBandMatrix_Column(J, j);
+    for (size_t k = column_start(pat, j); k < column_start(pat, j + 1); k++) {
+      int i = row_of(pat, j, k);
+      SM_COLUMN_ELEMENT_B(column, i, j) = d->dfdy[k] + cj * d->dfdyp[k];
+    }
+  }
+}
+
+/* The whole compressed-sparse-column matrix, structure included (KLU reads it at every setup). */
+static void fill_sparse(const run_data *d, double cj, SUNMatrix J)
+{
+  const mbdae_jac_pattern *pat = &d->layout;
+  sunindextype *colptr = SUNSparseMatrix_IndexPointers(J);
+  sunindextype *rowind = SUNSparseMatrix_IndexValues(J);
+  double *a = SUNSparseMatrix_Data(J);
+  for (int j = 0; j < d->neq; j++) {
+    colptr[j] = (sunindextype)column_start(pat, j);
+    for (size_t k = column_start(pat, j); k < column_start(pat, j + 1); k++) {
+      rowind[k] = row_of(pat, j, k);
+      a[k] = d->dfdy[k] + cj * d->dfdyp[k];
+    }
+  }
+  colptr[d->neq] = (sunindextype)pat->nnz;
+}
+
 static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector rv, SUNMatrix J,
                     void *user_data, N_Vector tmp1, N_Vector tmp2, N_Vector tmp3)
 {
@@ -124,9 +204,7 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   (void)tmp2;
   (void)tmp3;
   run_data *d = user_data;
-  int n = d->neq;
-  int rc = mbdae_problem_jac(d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv), d->dfdy,
-                             d->dfdyp);
+  int rc = evaluate_jacobian(d, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv));
   if (rc < 0) {
     if (!d->fatal) {
       d->fatal = rc;
@@ -136,12 +214,12 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   if (rc > 0) {
     return rc;
   }
-  double *a = SUNDenseMatrix_Data(J);
-  long ld = SUNDenseMatrix_Rows(J);
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) {
-      MBDAE_AT(a, ld, i, j) = MBDAE_AT(d->dfdy, n, i, j) + cj * MBDAE_AT(d->dfdyp, n, i, j);
-    }
+  if (d->kind == MBDAE_JAC_BAND) {
+    fill_band(d, cj, J);
+  } else if (d->kind == MBDAE_JAC_SPARSE) {
+    fill_sparse(d, cj, J);
+  } else {
+    fill_dense(d, cj, J);
   }
   return 0;
 }
@@ -279,17 +357,21 @@ static void collect_stats(void *mem, int jac_nres, const mbdae_stats *base, mbda
 }
 
 /* id_i = 1 when y_i' enters F (a nonzero in column i of dF/dy'), 0 otherwise. */
-static int set_id(run_data *d, double t0, const double *y, const double *yp, N_Vector idv)
+static int set_id(const run_data *d, double t0, const double *y, const double *yp, N_Vector idv)
 {
-  int n = d->neq;
-  int rc = mbdae_problem_jac(d->p, t0, y, yp, d->dfdy, d->dfdyp);
+  int rc = evaluate_jacobian(d, t0, y, yp);
   if (rc != 0) {
     return rc;
   }
   double *id = N_VGetArrayPointer(idv);
-  mbdae_differential_mask(n, d->dfdyp, d->mask);
-  for (int j = 0; j < n; j++) {
-    id[j] = d->mask[j] ? 1.0 : 0.0;
+  for (int j = 0; j < d->neq; j++) {
+    id[j] = 0.0;
+    for (size_t k = column_start(&d->layout, j); k < column_start(&d->layout, j + 1); k++) {
+      if (d->dfdyp[k] != 0.0) {
+        id[j] = 1.0;
+        break;
+      }
+    }
   }
   return 0;
 }
@@ -331,6 +413,43 @@ static void release(resources *s)
   }
 }
 
+/* d->kind and d->layout for the storage asked for (mbdae_options.linsys); MBDAE_ERR_ARG for a
+ * value that is no mbdae_jac_kind. */
+static int choose_storage(run_data *d, int linsys)
+{
+  if (linsys < MBDAE_JAC_AUTO || linsys > MBDAE_JAC_SPARSE) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_jac_pattern pat;
+  mbdae_problem_jac_pattern(d->p, &pat);
+  d->kind = linsys == MBDAE_JAC_AUTO ? pat.kind : linsys;
+  if (d->kind == MBDAE_JAC_DENSE) {
+    int n = d->neq;
+    d->layout = (mbdae_jac_pattern){
+        .kind = MBDAE_JAC_DENSE, .neq = n, .ml = n - 1, .mu = n - 1, .nnz = (size_t)n * (size_t)n};
+  } else {
+    d->layout = pat;
+  }
+  return 0;
+}
+
+/* The matrix of d->kind and its direct solver (NULL where out of memory). */
+static void create_linear_solver(const run_data *d, resources *s)
+{
+  sunindextype n = d->neq;
+  if (d->kind == MBDAE_JAC_BAND) {
+    s->A = SUNBandMatrix(n, d->layout.mu, d->layout.ml, s->ctx);
+    s->LS = s->A ? SUNLinSol_Band(s->yv, s->A, s->ctx) : NULL;
+  } else if (d->kind == MBDAE_JAC_SPARSE) {
+    sunindextype nnz = d->layout.nnz > 0 ? (sunindextype)d->layout.nnz : 1;
+    s->A = SUNSparseMatrix(n, n, nnz, CSC_MAT, s->ctx);
+    s->LS = s->A ? SUNLinSol_KLU(s->yv, s->A, s->ctx) : NULL;
+  } else {
+    s->A = SUNDenseMatrix(n, n, s->ctx);
+    s->LS = s->A ? SUNLinSol_Dense(s->yv, s->A, s->ctx) : NULL;
+  }
+}
+
 /* Set up IDA for the run: returns 0, or a mbdae status already recorded in r. */
 static int setup(const mbdae_problem *p, const mbdae_options *opt, const double *y,
                  const double *yp, run_data *d, resources *s, mbdae_result *r)
@@ -340,24 +459,23 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
-  s->scratch = malloc(sizeof(double) * 2 * (size_t)n * (size_t)n + sizeof(int) * (size_t)n);
+  s->scratch = malloc(sizeof(double) * 2 * (d->layout.nnz > 0 ? d->layout.nnz : 1));
   s->yv = N_VNew_Serial(n, s->ctx);
   s->ypv = N_VNew_Serial(n, s->ctx);
   s->idv = N_VNew_Serial(n, s->ctx);
   s->dky = N_VNew_Serial(n, s->ctx);
-  s->A = SUNDenseMatrix(n, n, s->ctx);
   s->mem = IDACreate(s->ctx);
-  if (!s->scratch || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->mem) {
-    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
+  if (s->yv) {
+    create_linear_solver(d, s);
   }
-  s->LS = SUNLinSol_Dense(s->yv, s->A, s->ctx);
-  s->NLS = SUNNonlinSol_Newton(s->yv, s->ctx);
-  if (!s->LS || !s->NLS) {
-    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA");
+  s->NLS = s->yv ? SUNNonlinSol_Newton(s->yv, s->ctx) : NULL;
+  if (!s->scratch || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->LS || !s->NLS ||
+      !s->mem) {
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA (%s matrix)",
+                      mbdae_jac_kind_name(d->kind));
   }
   d->dfdy = s->scratch;
-  d->dfdyp = s->scratch + (size_t)n * (size_t)n;
-  d->mask = (int *)(d->dfdyp + (size_t)n * (size_t)n);
+  d->dfdyp = s->scratch + d->layout.nnz;
   d->mem = s->mem;
   memcpy(N_VGetArrayPointer(s->yv), y, sizeof(double) * (size_t)n);
   memcpy(N_VGetArrayPointer(s->ypv), yp, sizeof(double) * (size_t)n);
@@ -493,6 +611,12 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   if (opt->hmax > 0.0 && d.h_first > opt->hmax) {
     d.h_first = opt->hmax;
   }
+  if (choose_storage(&d, opt->linsys) != 0) {
+    return mbdae_fail(r, MBDAE_ERR_ARG, t0, 0.0,
+                      "options.linsys = %d is no mbdae_jac_kind (0 auto, 1 dense, 2 band, "
+                      "3 sparse)",
+                      opt->linsys);
+  }
   resources s = {0};
   memset(&r->stats, 0, sizeof r->stats);
   mbdae_driver drv;
@@ -535,5 +659,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_ida = {
-    "ida", "SUNDIALS IDA 6.4.1 (variable-order BDF), dense direct linear solver, analytic Jacobian",
+    "ida",
+    "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
+    "Jacobian",
     integrate};

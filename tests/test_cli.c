@@ -16,6 +16,41 @@ static void expect_without(const char *args, int code, const char *text)
         out);
 }
 
+/* The "steps" of `mbdae run <args> --json`, or -1. */
+static long json_steps(const char *args)
+{
+  static char out[1 << 16];
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "run %s --json", args);
+  const char *at = run_cli(cmd, out, sizeof out) == 0 ? strstr(out, "\"steps\": ") : NULL;
+  return at ? strtol(at + 9, NULL, 10) : -1;
+}
+
+/* --linsys: refused unless auto, dense, band or sparse (on every command that runs solvers);
+ * the kind used is shown (auto resolved) and reaches the solver: ida with KLU rounds differently
+ * from the dense LU, and the pendulum's index-3 step control turns that into another step count
+ * (measured at rtol 1e-6: 7204 dense and band, 7544 sparse). */
+static void test_linsys(void)
+{
+  const char *valid = "auto, dense, band or sparse, got 'banded'";
+  expect("run pendulum --linsys banded", 2, valid);
+  expect("table pendulum --linsys banded", 2, valid);
+  expect("bench pendulum --linsys banded", 2, valid);
+  expect("sweep pendulum --out /nonexistent --linsys banded", 2, valid);
+  expect("run pendulum --linsys", 2, "needs a value");
+  expect("--help", 0, "--linsys K");
+  expect("run pendulum --rtol 1e-4", 0, "solver ida, linsys dense");
+  expect("run pendulum --rtol 1e-4 --linsys sparse", 0, "solver ida, linsys sparse");
+  expect("run pendulum --rtol 1e-4 --json", 0, "{\"linsys\": \"dense\", \"problem\"");
+  expect("run pendulum --rtol 1e-4 --linsys band --json", 0, "\"linsys\": \"band\"");
+  expect("table pendulum --rtol 1e-4 --linsys band", 0, "linsys band");
+  long dense = json_steps("pendulum --rtol 1e-6 --linsys dense");
+  long band = json_steps("pendulum --rtol 1e-6 --linsys band");
+  long sparse = json_steps("pendulum --rtol 1e-6 --linsys sparse");
+  CHECK(dense > 0 && band == dense && sparse > 0 && sparse != dense,
+        "steps dense %ld, band %ld, sparse %ld", dense, band, sparse);
+}
+
 int main(void)
 {
   const char *problems = "caraxis, andrews, crank, pendulum, dpendulum";
@@ -100,5 +135,6 @@ int main(void)
   expect("run caraxis --solver bdf --max-steps 2500", 0, "Car axis");
   expect("run caraxis --solver bdf --hmax 1e-3 --max-steps 2500", 1, "maximum number of steps");
   expect("run caraxis --solver bdf --hmax 0.25 --json", 0, "\"hmax\": 0.25");
+  test_linsys();
   return check_summary("test_cli");
 }

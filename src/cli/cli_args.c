@@ -1,4 +1,5 @@
-/* Argument helpers of the mbdae command: numbers, option values, names. */
+/* Argument helpers of the mbdae command: numbers, option values, names, the storage of the
+ * iteration matrix (--linsys). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -93,6 +94,25 @@ int split_items(const char *option, const char *text, char *buf, size_t len, con
     items[n++] = item;
   }
   return n;
+}
+
+int parse_linsys(const char *option, const char *text, int *out)
+{
+  for (int kind = MBDAE_JAC_AUTO; mbdae_jac_kind_name(kind); kind++) {
+    if (strcmp(text, mbdae_jac_kind_name(kind)) == 0) {
+      *out = kind;
+      return 0;
+    }
+  }
+  usage_error("%s expects auto, dense, band or sparse, got '%s'", option, text);
+  return -1;
+}
+
+const char *linsys_used(const mbdae_problem *p, int linsys)
+{
+  mbdae_jac_pattern pat;
+  mbdae_problem_jac_pattern(p, &pat);
+  return mbdae_jac_kind_name(linsys == MBDAE_JAC_AUTO ? pat.kind : linsys);
 }
 
 int check_solver(const char *name)

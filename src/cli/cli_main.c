@@ -33,7 +33,10 @@ static void print_usage(FILE *out)
       "      --json                   one JSON object instead of text\n"
       "      --history                print t, h and order of every accepted step\n"
       "      --ref FILE               the reference from FILE (mbdae refsol SPEC --out FILE)\n"
+      "      --linsys K               storage of the iteration matrix: auto (the problem's\n"
+      "                               pattern), dense, band or sparse; shown as linsys\n"
       "  table SPEC|all [--solver S] [--plugin FILE] [--hmax H] [--repeat N] [--ref FILE]\n"
+      "       [--linsys K]\n"
       "                               run characteristics at the published table tolerances\n"
       "  check SPEC                   initial values, hidden constraints, Jacobian vs finite\n",
       out);
@@ -53,6 +56,7 @@ static void print_usage(FILE *out)
         "      --rtol LIST              explicit tolerances instead of the m grid\n"
         "      --atol A --h0 H          fixed values (default atol = rtol, h0 = h0_factor rtol)\n"
         "      --repeat N --max-steps N as for run\n"
+        "      --linsys K               as for run\n"
         "      --jobs N                 N runs at a time, in worker processes\n"
         "      --shard i/N              only the i-th of N contiguous slices; the shards' CSVs\n"
         "                               concatenate with one header line:\n"
@@ -64,7 +68,7 @@ static void print_usage(FILE *out)
         "  plot SPEC --out FILE.png|svg [--solver S] [--plugin FILE] [--components LIST] [--wrap]\n"
         "       [--rtol R] [--points N] the solution over the interval (continuous output) and\n"
         "                               the hidden constraints; LIST: i, a-b, i:j (y_j vs y_i)\n"
-        "  bench [SPEC|all] [--solvers LIST] [--plugin FILE] [--repeat N]\n"
+        "  bench [SPEC|all] [--solvers LIST] [--plugin FILE] [--repeat N] [--linsys K]\n"
         "                               CPU time (median of N, default 11), counters, time per\n"
         "                               step and shares of residual, Jacobian and LU work\n"
         "      --against FILE           under each row, the saved run of the Fortran peer at the\n"

@@ -53,16 +53,16 @@ static void print_against(const against *a, const mbdae_problem *p, const char *
 }
 
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
-                          int repeat, const against *a, int *nfail)
+                          int repeat, int linsys, const against *a, int *nfail)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
   mbdae_unit_costs c = {0};
   mbdae_problem_unit_costs(p, 2000, &c);
-  printf("\n%s (%s): one residual %.2f us, one Jacobian %.2f us, one LU %.2f us (real) / %.2f us "
-         "(complex)\n",
-         mbdae_problem_title(p), mbdae_problem_spec(p), 1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real,
-         1e6 * c.lu_complex);
+  printf("\n%s (%s), linsys %s: one residual %.2f us, one Jacobian %.2f us, one LU %.2f us "
+         "(real) / %.2f us (complex)\n",
+         mbdae_problem_title(p), mbdae_problem_spec(p), linsys_used(p, linsys), 1e6 * c.res,
+         1e6 * c.jac, 1e6 * c.lu_real, 1e6 * c.lu_complex);
   printf("%-7s %-7s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver", "rtol",
          "mescd", "scd", "steps", "#f", "#Jac", "#LU", "CPU med", "CPU min", "CPU max", "us/step",
          "%res", "%jac", "%LU");
@@ -70,6 +70,7 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
     for (int k = 0; k < plan.ntable; k++) {
       mbdae_options opt;
       test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
+      opt.linsys = linsys;
       mbdae_record rec;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
       const mbdae_stats *st = &rec.stats;
@@ -149,12 +150,16 @@ int cmd_bench(int argc, char **argv)
 {
   const char *spec = NULL, *solver_list = NULL, *against_path = NULL, *peer_map = NULL;
   const char *solvers[MAX_BENCH_SOLVERS];
-  int nsolvers = 0, repeat = 11;
+  int nsolvers = 0, repeat = 11, linsys = MBDAE_JAC_AUTO;
   char list[256];
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     if (strcmp(argv[i], "--repeat") == 0) {
       if (!(v = option_value(argc, argv, &i)) || parse_int("--repeat", v, 1, 1000, &repeat) != 0) {
+        return EXIT_USAGE;
+      }
+    } else if (strcmp(argv[i], "--linsys") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_linsys("--linsys", v, &linsys) != 0) {
         return EXIT_USAGE;
       }
     } else if (strcmp(argv[i], "--solvers") == 0) {
@@ -172,7 +177,7 @@ int cmd_bench(int argc, char **argv)
       }
     } else if (argv[i][0] == '-') {
       return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat, "
-                         "--against, --peer-map",
+                         "--linsys, --against, --peer-map",
                          argv[i]);
     } else if (spec) {
       return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
@@ -212,7 +217,7 @@ int cmd_bench(int argc, char **argv)
       free(a.runs);
       return EXIT_USAGE;
     }
-    bench_problem(p, solvers, nsolvers, repeat, &a, &nfail);
+    bench_problem(p, solvers, nsolvers, repeat, linsys, &a, &nfail);
     mbdae_problem_destroy(p);
   }
   free(a.runs);

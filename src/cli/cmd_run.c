@@ -21,6 +21,7 @@ typedef struct run_args {
   int json;
   int history;
   const char *ref_file; /* --ref FILE, or NULL */
+  int linsys;           /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
 } run_args;
 
 /* Parse the options common to run and table; allow_extra enables --json and --history. */
@@ -53,6 +54,10 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
       if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 1, 1000, &a->repeat) != 0) {
         return -1;
       }
+    } else if (strcmp(arg, "--linsys") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_linsys(arg, v, &a->linsys) != 0) {
+        return -1;
+      }
     } else if (strcmp(arg, "--ref") == 0) {
       if (!(a->ref_file = option_value(argc, argv, &i))) {
         return -1;
@@ -69,7 +74,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       usage_error("unknown option '%s'; valid options: --solver, --plugin, --rtol, --atol, --h0, "
-                  "--hmax, --repeat, --ref%s",
+                  "--hmax, --repeat, --linsys, --ref%s",
                   arg, allow_extra ? ", --max-steps, --json, --history" : "");
       return -1;
     } else if (!a->spec) {
@@ -120,6 +125,24 @@ static void print_step(void *ctx, double t, double h, int order)
   fprintf((FILE *)ctx, "step t = %.16e h = %.6e order = %d\n", t, h, order);
 }
 
+/* The record as one JSON object (mbdae_record_write_json) with "linsys" first: the storage of the
+ * iteration matrix the run used, which the record does not hold. */
+static void write_json_with_linsys(const mbdae_record *rec, const char *linsys)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (mem) {
+    mbdae_record_write_json(mem, rec);
+  }
+  if (!mem || fclose(mem) != 0 || len < 2 || text[0] != '{') {
+    fprintf(stderr, "mbdae: out of memory writing the JSON record\n");
+  } else {
+    printf("{\"linsys\": \"%s\", %s\n", linsys, text + 1);
+  }
+  free(text);
+}
+
 int cmd_run(int argc, char **argv)
 {
   run_args a;
@@ -141,6 +164,7 @@ int cmd_run(int argc, char **argv)
   mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
   opt.hmax = a.hmax;
+  opt.linsys = a.linsys;
   if (a.history) {
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
@@ -158,10 +182,10 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (a.json) {
-    mbdae_record_write_json(stdout, &rec);
-    fputc('\n', stdout);
+    write_json_with_linsys(&rec, linsys_used(p, opt.linsys));
   } else {
-    printf("%s (%s), solver %s\n", mbdae_problem_title(p), mbdae_problem_spec(p), a.solver);
+    printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
+           a.solver, linsys_used(p, opt.linsys));
     print_table_header(stdout);
     print_table_row(stdout, &rec);
     print_drift(stdout, &rec);
@@ -188,13 +212,15 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
   mbdae_problem_tolerances(p, &plan);
   int nfail = 0;
   warn_inconsistent_start(p);
-  printf("\n%s (%s)\n", mbdae_problem_title(p), mbdae_problem_spec(p));
+  printf("\n%s (%s), linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
+         linsys_used(p, a->linsys));
   print_table_header(stdout);
   int nrows = a->rtol > 0.0 ? 1 : plan.ntable;
   for (int k = 0; k < nrows; k++) {
     mbdae_options opt;
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
+    opt.linsys = a->linsys;
     mbdae_record rec;
     int rc = execute_run(p, a->solver, &opt, a->repeat, &rec);
     if (yref && rec.neq > 0 && use_reference(&rec, p, yref, &opt) != 0) {

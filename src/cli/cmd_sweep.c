@@ -40,6 +40,7 @@ typedef struct sweep_args {
   double atol, h0; /* 0: the test set's (atol = rtol, h0 = h0_factor rtol) */
   int repeat, jobs, shard, nshards;
   long max_steps;
+  int linsys; /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
   int plots, resume;
   const char *out;
   const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
@@ -191,7 +192,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
     static const char *const with_value[] = {
         "--solvers", "--m",     "--rtol", "--atol",   "--h0",     "--repeat", "--max-steps",
-        "--jobs",    "--shard", "--out",  "--report", "--plugin", "--forms"};
+        "--jobs",    "--shard", "--out",  "--report", "--plugin", "--forms",  "--linsys"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -199,7 +200,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     if (!known) {
       usage_error(
           "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
-          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms",
+          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms, "
+          "--linsys",
           arg);
       return -1;
     }
@@ -224,6 +226,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     } else if (strcmp(arg, "--max-steps") == 0) {
       rc = parse_int(arg, v, 1, 100000000, &steps);
       a->max_steps = steps;
+    } else if (strcmp(arg, "--linsys") == 0) {
+      rc = parse_linsys(arg, v, &a->linsys);
     } else if (strcmp(arg, "--forms") == 0) {
       rc = parse_forms(v, a);
     } else if (strcmp(arg, "--jobs") == 0) {
@@ -376,6 +380,7 @@ static sweep_task *make_plan(const sweep_args *a, mbdae_problem *const *problems
         tasks[k].problem = problems[i];
         tasks[k].solver = a->solvers[s];
         test_set_options(problems[i], rtol[t], a->atol, a->h0, a->max_steps, &tasks[k].opt);
+        tasks[k].opt.linsys = a->linsys;
       }
     }
   }
