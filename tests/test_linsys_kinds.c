@@ -266,6 +266,7 @@ static mbdae_problem *user_problem(void)
 enum { MAXN = 64 };
 
 typedef struct run {
+  double rtol; /* rtol = atol of the run */
   int status;
   mbdae_stats st;
   double y[MAXN], yp[MAXN];
@@ -275,7 +276,7 @@ static void run_kind(const mbdae_problem *p, const char *solver, int kind, long 
 {
   mbdae_options opt;
   mbdae_options_default(&opt);
-  opt.rtol = opt.atol = RUN_RTOL;
+  opt.rtol = opt.atol = out->rtol;
   opt.max_steps = max_steps;
   opt.linsys = kind;
   mbdae_result r;
@@ -295,7 +296,7 @@ static void compare_kind(const char *label, const mbdae_problem *p, int kind, lo
   int n = mbdae_problem_neq(p);
   const int *index = mbdae_problem_index(p);
   for (int s = 0; s < 3; s++) {
-    run dense, other;
+    run dense = {.rtol = RUN_RTOL}, other = {.rtol = RUN_RTOL};
     run_kind(p, solvers[s], MBDAE_JAC_DENSE, max_steps, &dense);
     CHECK(dense.status == 0 || max_steps > 0, "%s %s dense: status %d", label, solvers[s],
           dense.status);
@@ -356,6 +357,30 @@ static void test_solvers(void)
   mbdae_problem_destroy(p);
 }
 
+/* bdf's eigenvalue-based order limit works from the store of every kind: on the slider crank at
+ * rtol 1e-4 (where the limit holds the order down, see solvers/bdf.c) BAND takes the dense run's
+ * steps and result. */
+static void test_bdf_order_limit(void)
+{
+  mbdae_problem *p = NULL;
+  char msg[256];
+  CHECK(mbdae_problem_create("crank", &p, msg, sizeof msg) == 0, "crank: %s", msg);
+  run dense = {.rtol = 1e-4}, band = {.rtol = 1e-4};
+  if (p) {
+    run_kind(p, "bdf", MBDAE_JAC_DENSE, 0, &dense);
+    run_kind(p, "bdf", MBDAE_JAC_BAND, 0, &band);
+  }
+  double worst = 0.0;
+  for (int i = 0; p && i < mbdae_problem_neq(p); i++) {
+    worst = fmax(worst, fabs(dense.y[i] - band.y[i]) / fmax(fabs(dense.y[i]), 1e-4));
+  }
+  CHECK(p && dense.status == 0 && band.status == 0 && band.st.steps == dense.st.steps &&
+            worst <= RESULT_RTOL,
+        "crank bdf 1e-4 band: status %d, steps %ld (dense %ld), y differs by %.3g", band.status,
+        band.st.steps, dense.st.steps, worst);
+  mbdae_problem_destroy(p);
+}
+
 /* A kind outside the enum: MBDAE_ERR_UNSUPPORTED from every solver, with a message. */
 static void test_unknown_kind(void)
 {
@@ -364,7 +389,7 @@ static void test_unknown_kind(void)
   char msg[256];
   CHECK(mbdae_problem_create("pendulum", &p, msg, sizeof msg) == 0, "pendulum: %s", msg);
   for (int s = 0; p && s < 3; s++) {
-    run out;
+    run out = {.rtol = RUN_RTOL};
     run_kind(p, solvers[s], 7, 0, &out);
     CHECK(out.status == MBDAE_ERR_UNSUPPORTED, "%s linsys 7: status %d", solvers[s], out.status);
   }
@@ -376,6 +401,7 @@ int main(void)
   test_layer();
   test_singular();
   test_solvers();
+  test_bdf_order_limit();
   test_unknown_kind();
   return check_summary("test_linsys_kinds");
 }
