@@ -55,6 +55,13 @@
  * among orders q-1, q, q+1 (its step ratios rhdn, rhsm, rhup; A. C. Hindmarsh, ODEPACK, 1983).
  * CVODE's stability limit detection (STALD) infers the dominant root from the history of the
  * step instead; with the analytic Jacobian at hand the eigenvalues themselves are more direct.
+ * The QZ algorithm costs O(n^3) time and 6 n^2 doubles, so the limit is on only up to
+ * EIG_MAX_N equations, whatever the storage of the iteration matrix (so that dense, band and
+ * sparse runs of one problem take the same steps); above, the order is chosen for accuracy
+ * alone, as DASSL and IDA do.  What that costs: on lightly damped stiff oscillations (the
+ * crank's elastic modes) the order-collapse cycles described above (2.7 times the steps of order
+ * 2 alone at rtol 1e-4); the pendulum chains, large by design, have no such modes (their stiff
+ * part is the index-3 constraint, whose eigenvalues are infinite and never limit the order).
  *
  * Index-aware norm.  All norms are weighted RMS norms with w_i = f (rtol |y_i(t_n)| + atol), f the
  * local tolerance factor of local_tol_factor (tolerance proportionality, see there), except
@@ -75,10 +82,10 @@
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense.h"
 #include "driver.h"
 #include "lapack.h"
 #include "linsys.h"
@@ -179,6 +186,10 @@ static const double STABLE_SEARCH_MIN = 0.1;
  * every count of the five problems at 1e-4, 1e-7, 1e-10 unchanged. */
 static const double EIG_REFRESH = 0.01;
 enum { EIG_MIN_STEPS = 20 };
+/* The eigenvalue-based order limit is on up to this many equations (see the header): the test
+ * problems have 5 to 27 and chains up to 12 links; at n = 64 one dggev costs about as much as 100
+ * LU factorizations of that size (30 n^3 against 2/3 n^3 flops). */
+enum { EIG_MAX_N = 64 };
 
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct bdf {
@@ -213,17 +224,18 @@ typedef struct bdf {
   double *delta;              /* residual, Newton correction, scratch */
   double *wt0;                /* 1 / (rtol |y_n| + atol) */
   double *ewt;                /* wt0 with the index scaling for the current h */
-  double *dfdy, *dfdyp;       /* Jacobian at the point of the last evaluation */
-  mbdae_linsys lu;            /* dfdy + cjold dfdyp and its LU factors */
+  mbdae_jacobian jac;         /* Jacobian at the point of the last evaluation */
+  mbdae_itmat lu;             /* dF/dy + cjold dF/dy' and its LU factors */
 
-  /* stability limit (see stable_at) */
+  /* stability limit (see stable_at); only when eig_on (n <= EIG_MAX_N) */
+  int eig_on;                   /* 1: the eigenvalue-based order limit is in use */
   double *eig_re, *eig_im;      /* finite eigenvalues of the pencil, Re <= 0 <= Im */
   int neig;                     /* how many */
   int eig_last_amplified;       /* the one that failed the last stability test (see stable_at) */
   int have_eig;                 /* 1 once computed (or attempted) */
   int eig_pending;              /* 1: due for eig_dfdy, eig_dfdyp, not yet computed */
   long eig_step;                /* accepted steps at that computation */
-  double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from */
+  double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from (jac's nnz values) */
   double eig_jmax;              /* its largest entry */
   double *ggev_a, *ggev_b;      /* dggev's copies of the pencil (overwritten) */
   double *ggev_beta, *ggev_work;
@@ -272,20 +284,24 @@ static void set_scaled_weights(bdf *s)
   }
 }
 
-/* All arrays in one allocation: the linear system's block first (aligned as malloc aligns), then
- * the doubles. */
-static int allocate(bdf *s)
+/* The Jacobian store of the kind asked for, its iteration matrix and the work arrays (one
+ * allocation; the eigenvalue arrays only when eig_on): 0 or a negative code with a message. */
+static int allocate(bdf *s, int kind, char *msg, size_t msglen)
 {
-  size_t n = (size_t)s->n;
-  size_t lwork = (size_t)mbdae_ggev_lwork(s->n);
-  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 6 * n * n + lwork;
-  size_t lsbytes = mbdae_linsys_bytes(s->n, 0);
-  s->block = malloc(lsbytes + ndoubles * sizeof(double));
-  if (!s->block) {
+  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  if (rc != 0) {
+    return rc;
+  }
+  s->eig_on = s->n <= EIG_MAX_N;
+  size_t n = (size_t)s->n, nn = s->eig_on ? n * n : 0, nnz = s->eig_on ? s->jac.nnz : 0;
+  size_t lwork = s->eig_on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
+  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 2 * nn + 2 * nnz + lwork;
+  s->block = malloc(ndoubles * sizeof(double));
+  if (!s->block || mbdae_itmat_create(&s->lu, &s->jac, 0) != 0) {
+    snprintf(msg, msglen, "out of memory");
     return MBDAE_ERR_NOMEM;
   }
-  mbdae_linsys_init(&s->lu, s->n, 0, s->block);
-  double *w = (double *)((char *)s->block + lsbytes);
+  double *w = s->block;
   memset(w, 0, ndoubles * sizeof(double));
   for (int j = 0; j < MAX_ORDER + 2; j++) {
     s->phi[j] = w;
@@ -298,19 +314,24 @@ static int allocate(bdf *s)
   s->wt0 = w + 4 * n;
   s->ewt = w + 5 * n;
   w += 6 * n;
-  s->dfdy = w;
-  s->dfdyp = w + n * n;
-  s->ggev_a = w + 2 * n * n;
-  s->ggev_b = w + 3 * n * n;
-  w += 4 * n * n;
+  s->ggev_a = w;
+  s->ggev_b = w + nn;
+  w += 2 * nn;
   s->eig_re = w;
   s->eig_im = w + n;
   s->ggev_beta = w + 2 * n;
   s->ggev_work = w + 3 * n;
   w += 3 * n + lwork;
   s->eig_dfdy = w;
-  s->eig_dfdyp = w + n * n;
+  s->eig_dfdyp = w + nnz;
   return 0;
+}
+
+static void release(bdf *s)
+{
+  mbdae_itmat_free(&s->lu);
+  mbdae_jacobian_free(&s->jac);
+  free(s->block);
 }
 
 /* Residual with non-finite values mapped to a recoverable failure. */
@@ -412,11 +433,18 @@ static int stable_at(bdf *s, int k, double h)
  * parts clipped to <= 0 (see stable_at).  Without them (QZ failed) no order is limited. */
 static void compute_eigenvalues(bdf *s)
 {
-  size_t nn = (size_t)s->n * (size_t)s->n;
+  const mbdae_jacobian *jac = &s->jac;
+  size_t n = (size_t)s->n;
   s->eig_pending = 0;
-  for (size_t i = 0; i < nn; i++) {
-    s->ggev_a[i] = s->eig_dfdy[i];
-    s->ggev_b[i] = -s->eig_dfdyp[i];
+  memset(s->ggev_a, 0, sizeof(double) * n * n);
+  memset(s->ggev_b, 0, sizeof(double) * n * n);
+  for (int j = 0; j < s->n; j++) {
+    size_t end = mbdae_jacobian_col_end(jac, j);
+    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end; k++) {
+      size_t at = (size_t)mbdae_jacobian_row(jac, j, k) + (size_t)j * n;
+      s->ggev_a[at] = s->eig_dfdy[k];
+      s->ggev_b[at] = -s->eig_dfdyp[k];
+    }
   }
   s->neig = 0;
   if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
@@ -442,28 +470,29 @@ static void compute_eigenvalues(bdf *s)
  * decision needs them (see refresh_before_rise). */
 static void mark_eigenvalues(bdf *s)
 {
-  size_t nn = (size_t)s->n * (size_t)s->n;
-  if (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS) {
+  size_t nnz = s->jac.nnz;
+  const double *dfdy = s->jac.dfdy, *dfdyp = s->jac.dfdyp;
+  if (!s->eig_on || (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS)) {
     return;
   }
   if (s->have_eig) {
     double tol = EIG_REFRESH * s->eig_jmax;
     size_t i = 0;
-    while (i < nn && fabs(s->dfdy[i] - s->eig_dfdy[i]) <= tol &&
-           fabs(s->dfdyp[i] - s->eig_dfdyp[i]) <= tol) {
+    while (i < nnz && fabs(dfdy[i] - s->eig_dfdy[i]) <= tol &&
+           fabs(dfdyp[i] - s->eig_dfdyp[i]) <= tol) {
       i++;
     }
-    if (i == nn) {
+    if (i == nnz) {
       return;
     }
   }
   s->have_eig = 1;
   s->eig_step = s->st->accepted;
-  memcpy(s->eig_dfdy, s->dfdy, sizeof(double) * nn);
-  memcpy(s->eig_dfdyp, s->dfdyp, sizeof(double) * nn);
+  memcpy(s->eig_dfdy, dfdy, sizeof(double) * nnz);
+  memcpy(s->eig_dfdyp, dfdyp, sizeof(double) * nnz);
   s->eig_jmax = 0.0;
-  for (size_t i = 0; i < nn; i++) {
-    s->eig_jmax = fmax(s->eig_jmax, fmax(fabs(s->dfdy[i]), fabs(s->dfdyp[i])));
+  for (size_t i = 0; i < nnz; i++) {
+    s->eig_jmax = fmax(s->eig_jmax, fmax(fabs(dfdy[i]), fabs(dfdyp[i])));
   }
   s->eig_pending = 1;
 }
@@ -485,14 +514,14 @@ static int new_matrix(bdf *s)
 {
   s->st->njac++;
   s->st->nres_fd += mbdae_problem_jac_nres(s->p);
-  int rc = mbdae_problem_jac(s->p, s->t, s->y, s->yp, s->dfdy, s->dfdyp);
+  int rc = mbdae_jacobian_eval(&s->jac, s->p, s->t, s->y, s->yp);
   if (rc != 0) {
     return rc;
   }
-  rc = mbdae_linsys_factor(&s->lu, s->dfdy, s->dfdyp, s->cj);
+  rc = mbdae_itmat_factor(&s->lu, s->cj);
   /* a non-finite entry of dF/dy + cj dF/dy' stays non-finite through the elimination (it is
    * only scaled and subtracted from), so one pass over the factors finds it */
-  if (rc == 0 && !mbdae_all_finite((size_t)s->n * (size_t)s->n, s->lu.re)) {
+  if (rc == 0 && !mbdae_itmat_finite(&s->lu)) {
     return MBDAE_RECOVERABLE;
   }
   s->st->nlu++;
@@ -618,7 +647,7 @@ static int iterate(bdf *s, double pnorm)
     for (int i = 0; i < s->n; i++) {
       s->delta[i] *= scale;
     }
-    int rc = mbdae_linsys_solve(&s->lu, s->delta);
+    int rc = mbdae_itmat_solve(&s->lu, s->delta);
     if (rc < 0) {
       return rc;
     }
@@ -1001,8 +1030,11 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.st = &r->stats;
   set_char_polynomials(s.charpoly);
   memset(&r->stats, 0, sizeof r->stats);
-  if (allocate(&s) != 0) {
-    return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
+  char msg[160];
+  int rc = allocate(&s, opt->linsys, msg, sizeof msg);
+  if (rc != 0) {
+    release(&s);
+    return mbdae_fail(r, rc, mbdae_problem_t0(p), 0.0, "%s", msg);
   }
   double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
   s.yuser = y;
@@ -1014,7 +1046,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
   start(&s, t0, h, y, yp);
   int status = mbdae_driver_run(&d, &BDF_METHOD, &s, h, y, yp);
-  free(s.block);
+  release(&s);
   return status;
 }
 

@@ -1,14 +1,17 @@
 /* The linear-system layer (private): the iteration matrices of the implicit solvers, J + c M with
  * c real (BDF, the real system of Radau IIA) or J + s M with s complex (the complex system of
- * Radau IIA), J = dF/dy and M = dF/dy' dense column-major n x n.  It factors them with the
- * small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and with LAPACK
- * (solvers/lapack.h) above; band and sparse storage will be further kinds here.
- * All storage is one caller-provided block (mbdae_linsys_bytes), set up once per run. */
+ * Radau IIA), J = dF/dy and M = dF/dy'.  mbdae_linsys: dense column-major n x n, factored by the
+ * small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and by LAPACK
+ * (solvers/lapack.h) above; mbdae_itmat: every kind (dense, band, sparse) from a Jacobian store.
+ * An mbdae_linsys lives in one caller-provided block (mbdae_linsys_bytes), an mbdae_itmat
+ * allocates its own; both are set up once per run. */
 #ifndef MBDAE_LINSYS_H
 #define MBDAE_LINSYS_H
 
 #include <complex.h>
 #include <stddef.h>
+
+#include "jacobian.h"
 
 /* C11's CMPLX(re, im), exact even for infinite parts; glibc defines it for GCC only, so clang
  * builds (the fuzzers) get the same builtin that glibc's definition uses. */
@@ -54,3 +57,40 @@ int mbdae_linsys_solve(const mbdae_linsys *ls, double *b);
 int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
 
 #endif /* MBDAE_LINSYS_H */
+
+/* ---- iteration matrices of every kind -------------------------------------------------------
+ * J + c M or J + s M from a Jacobian store (solvers/jacobian.h), factored by its kind:
+ *   DENSE   the mbdae_linsys above (the kernel, or LAPACK's dgetrf/zgetrf): n^2 (complex 2 n^2);
+ *   BAND    LAPACK's dgbtrf/zgbtrf in band storage, (2 ml + mu + 1) n doubles (complex: twice);
+ *   SPARSE  KLU (solvers/sparselu.h): the pattern analysed once, refactored per matrix; O(nnz +
+ * fill). Formed in O(nnz) from the store's values. */
+struct mbdae_klu;
+
+typedef struct mbdae_itmat {
+  const mbdae_jacobian *jac; /* the store the matrices are formed from */
+  int is_complex;            /* 1: J + s M with s complex */
+  mbdae_linsys dense;        /* DENSE: the dense system */
+  double *ab;                /* BAND, real: LAPACK band storage, ldab x n */
+  double complex *zab;       /* BAND, complex: the same, and a right-hand side (n) after it */
+  int *ipiv;                 /* BAND: pivot rows */
+  struct mbdae_klu *klu;     /* SPARSE */
+  void *block;               /* the allocation of the dense and band storage */
+} mbdae_itmat;
+
+/* The matrix for jac (which must outlive it): 0 or MBDAE_ERR_NOMEM (or KLU's refusal,
+ * MBDAE_ERR_INTERNAL). */
+int mbdae_itmat_create(mbdae_itmat *m, const mbdae_jacobian *jac, int is_complex);
+void mbdae_itmat_free(mbdae_itmat *m);
+/* Factor J + c M (real) or J + (sr + i si) M (complex) from the store's current values: 0,
+ * MBDAE_ERR_SINGULAR, or another negative code. */
+int mbdae_itmat_factor(mbdae_itmat *m, double c);
+int mbdae_itmat_factor_shift(mbdae_itmat *m, double sr, double si);
+/* Solve in place with the factors. */
+int mbdae_itmat_solve(const mbdae_itmat *m, double *b);
+int mbdae_itmat_solve_shift(const mbdae_itmat *m, double *br, double *bi);
+/* 1 when the real factors (dense, band) or the matrix handed to KLU are all finite: a non-finite
+ * entry of the matrix stays non-finite through the elimination. */
+int mbdae_itmat_finite(const mbdae_itmat *m);
+/* Bytes mbdae_itmat_create allocates for jac; for SPARSE the values handed to KLU and a
+ * right-hand side, without KLU's factors (their size depends on the fill). */
+size_t mbdae_itmat_bytes(const mbdae_jacobian *jac, int is_complex);

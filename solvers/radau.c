@@ -15,12 +15,13 @@
  * the Newton system splits into one real and (s-1)/2 complex n x n systems (HW IV.8):
  *   E_0 dV_1 = r_1,  E_0 = (gamma/h) M + J,
  *   E_k (dV_2k + i dV_2k+1) = r_2k + i r_2k+1,  E_k = ((alpha_k + i beta_k)/h) M + J,
- * r = -(T^{-1} (x) I) G, factored and solved through the linear-system layer (solvers/linsys.h).
- * RADAU's controls for each s: at most 7 + 2.5 (s - 3) iterations, the stopping test
- * faccon ||dV|| <= fnewt with fnewt = max(10 uround / rtol', min(0.03, rtol'^(1/e - 1))),
- * e = (s + 1)/(2s), the rate watch (divergence, predicted slow convergence), Jacobian reuse while
- * theta <= 0.001, factorization reuse while 1 <= h_new/h <= 1.2.  Two additions of radau5, kept
- * here for the same reasons (measured there, see solvers/radau5.c): the Newton error of the
+ * r = -(T^{-1} (x) I) G, factored and solved through the linear-system layer (solvers/linsys.h) in
+ * the storage of mbdae_options.linsys (dense, band or sparse; the Jacobian store
+ * solvers/jacobian.h). RADAU's controls for each s: at most 7 + 2.5 (s - 3) iterations, the
+ * stopping test faccon ||dV|| <= fnewt with fnewt = max(10 uround / rtol', min(0.03, rtol'^(1/e -
+ * 1))), e = (s + 1)/(2s), the rate watch (divergence, predicted slow convergence), Jacobian reuse
+ * while theta <= 0.001, factorization reuse while 1 <= h_new/h <= 1.2.  Two additions of radau5,
+ * kept here for the same reasons (measured there, see solvers/radau5.c): the Newton error of the
  * differential components is held to a total budget over long runs (set_weights, newton), and
  * a step-size increase is capped so that the predicted contraction theta (h_new/h)^2 stays
  * below 0.5.
@@ -51,10 +52,10 @@
 #include <float.h>
 #include <stddef.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense.h"
 #include "driver.h"
 #include "linsys.h"
 #include "radau_tableau.h"
@@ -113,9 +114,9 @@ typedef struct radau {
   double rtol, atol;                   /* the user's tolerances */
   int k;                               /* the current one: s = orders[k].tb.s */
   const int *index;                    /* differentiation index per variable */
-  double *dfdy, *dfdyp;                /* J and M at the last Jacobian point */
-  mbdae_linsys real;                   /* E_0 */
-  mbdae_linsys pair[RADAU_MAX_PAIRS];  /* E_k */
+  mbdae_jacobian jac;                  /* J and M at the last Jacobian point */
+  mbdae_itmat real;                    /* E_0 */
+  mbdae_itmat pair[RADAU_MAX_PAIRS];   /* E_k */
   double *z[MAXS], *v[MAXS], *w[MAXS]; /* stage increments, transformed, stage derivatives */
   double *g[MAXS];                     /* stage residuals, then the Newton corrections */
   double *cont_z[MAXS];                /* stage increments of the last accepted step */
@@ -171,28 +172,18 @@ static double *take(double **cursor, size_t count)
   return piece;
 }
 
-/* One allocation: the linear systems' blocks (aligned as malloc aligns), then the doubles, then
- * the ints. */
+/* One allocation: the doubles, then the ints (the Jacobian store and the iteration matrices, by
+ * kind, allocate their own in workspace_create). */
 static int workspace_alloc(radau *s)
 {
-  size_t n = (size_t)s->n, nn = n * n;
-  size_t align = _Alignof(max_align_t);
-  size_t real_bytes = (mbdae_linsys_bytes(s->n, 0) + align - 1) / align * align;
-  size_t pair_bytes = (mbdae_linsys_bytes(s->n, 1) + align - 1) / align * align;
-  size_t ls_bytes = real_bytes + RADAU_MAX_PAIRS * pair_bytes;
-  size_t ndouble = 2 * nn + 6 * MAXS * n + 6 * n;
-  char *mem = malloc(ls_bytes + ndouble * sizeof(double) + n * sizeof(int));
+  size_t n = (size_t)s->n;
+  size_t ndouble = 6 * MAXS * n + 6 * n;
+  char *mem = malloc(ndouble * sizeof(double) + n * sizeof(int));
   if (!mem) {
     return MBDAE_ERR_NOMEM;
   }
   s->block = mem;
-  mbdae_linsys_init(&s->real, s->n, 0, mem);
-  for (int k = 0; k < RADAU_MAX_PAIRS; k++) {
-    mbdae_linsys_init(&s->pair[k], s->n, 1, mem + real_bytes + (size_t)k * pair_bytes);
-  }
-  double *cursor = (double *)(mem + ls_bytes);
-  s->dfdy = take(&cursor, nn);
-  s->dfdyp = take(&cursor, nn);
+  double *cursor = (double *)mem;
   for (int i = 0; i < MAXS; i++) {
     s->z[i] = take(&cursor, n);
     s->v[i] = take(&cursor, n);
@@ -211,16 +202,46 @@ static int workspace_alloc(radau *s)
   return 0;
 }
 
+static void workspace_free(radau *s)
+{
+  mbdae_itmat_free(&s->real);
+  for (int k = 0; k < RADAU_MAX_PAIRS; k++) {
+    mbdae_itmat_free(&s->pair[k]);
+  }
+  mbdae_jacobian_free(&s->jac);
+  free(s->block);
+}
+
+/* The Jacobian store of the kind asked for (opt->linsys), E_0, the E_k and the work arrays: 0,
+ * or a negative code with a message in msg (workspace_free frees what was allocated). */
+static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
+{
+  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  if (rc != 0) {
+    return rc;
+  }
+  rc = mbdae_itmat_create(&s->real, &s->jac, 0);
+  for (int k = 0; rc == 0 && k < RADAU_MAX_PAIRS; k++) {
+    rc = mbdae_itmat_create(&s->pair[k], &s->jac, 1);
+  }
+  if (rc == 0) {
+    rc = workspace_alloc(s);
+  }
+  if (rc != 0) {
+    snprintf(msg, msglen, "out of memory");
+  }
+  return rc;
+}
+
 /* ---- linear algebra, weights, norms ----------------------------------------------------- */
 
 /* E_0 and the E_k of the current order, factored. */
 static int factorize(radau *s, double h)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
-  int rc = mbdae_linsys_factor(&s->real, s->dfdy, s->dfdyp, tb->gamma / h);
+  int rc = mbdae_itmat_factor(&s->real, tb->gamma / h);
   for (int k = 0; rc == 0 && k < (tb->s - 1) / 2; k++) {
-    rc = mbdae_linsys_factor_shift(&s->pair[k], s->dfdy, s->dfdyp, tb->alpha[k] / h,
-                                   tb->beta[k] / h);
+    rc = mbdae_itmat_factor_shift(&s->pair[k], tb->alpha[k] / h, tb->beta[k] / h);
   }
   return rc;
 }
@@ -376,9 +397,9 @@ static int stage_residuals(radau *s, double t, double h)
 /* The corrections dV in place of the right-hand sides. */
 static int solve_corrections(radau *s)
 {
-  int rc = mbdae_linsys_solve(&s->real, s->g[0]);
+  int rc = mbdae_itmat_solve(&s->real, s->g[0]);
   for (int k = 0; rc == 0 && k < (stages(s) - 1) / 2; k++) {
-    rc = mbdae_linsys_solve_shift(&s->pair[k], s->g[2 * k + 1], s->g[2 * k + 2]);
+    rc = mbdae_itmat_solve_shift(&s->pair[k], s->g[2 * k + 1], s->g[2 * k + 2]);
   }
   return rc;
 }
@@ -477,16 +498,9 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
 /* err = E_0^{-1} M q into s->err, q in s->err on entry; s->mq keeps M q. */
 static int filter(radau *s)
 {
-  int n = s->n;
-  for (int i = 0; i < n; i++) {
-    double sum = 0.0;
-    for (int j = 0; j < n; j++) {
-      sum += MBDAE_AT(s->dfdyp, n, i, j) * s->err[j];
-    }
-    s->mq[i] = sum;
-  }
-  memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
-  return mbdae_linsys_solve(&s->real, s->err);
+  mbdae_jacobian_mult_dfdyp(&s->jac, NULL, s->err, s->mq);
+  memcpy(s->err, s->mq, sizeof(double) * (size_t)s->n);
+  return mbdae_itmat_solve(&s->real, s->err);
 }
 
 /* The filtered estimate (see the header), refined once when refine is set and it fails;
@@ -520,7 +534,7 @@ static int estimate_error(radau *s, double t, double h, int refine, double *errn
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
-      rc = mbdae_linsys_solve(&s->real, s->err);
+      rc = mbdae_itmat_solve(&s->real, s->err);
       if (rc != 0) {
         return rc;
       }
@@ -565,7 +579,7 @@ static void prepare(void *m, double t, double h, driver_report *rep)
   radau *s = m;
   rep->outcome = DRIVER_READY;
   if (s->need_jac) {
-    int rc = mbdae_problem_jac(s->p, t, s->y, s->yp, s->dfdy, s->dfdyp);
+    int rc = mbdae_jacobian_eval(&s->jac, s->p, t, s->y, s->yp);
     s->stats->njac++;
     s->stats->nres_fd += mbdae_problem_jac_nres(s->p);
     if (rc != 0) {
@@ -575,7 +589,7 @@ static void prepare(void *m, double t, double h, driver_report *rep)
                            mbdae_strerror(rc));
       return;
     }
-    mbdae_differential_mask(s->n, s->dfdyp, s->differential);
+    mbdae_jacobian_differential(&s->jac, s->differential);
     s->fresh_jac = 1;
     s->need_lu = 1;
   }
@@ -760,8 +774,11 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   if (rc != 0) {
     return mbdae_fail(r, rc, t0, 0.0, "Radau IIA tableau: %s", mbdae_strerror(rc));
   }
-  if (workspace_alloc(&s) != 0) {
-    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+  char msg[160];
+  rc = workspace_create(&s, opt->linsys, msg, sizeof msg);
+  if (rc != 0) {
+    workspace_free(&s);
+    return mbdae_fail(r, rc, t0, 0.0, "%s", msg);
   }
   s.y = y;
   s.yp = yp;
@@ -776,7 +793,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
   s.hacc = s.hold = h;
   int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y, yp);
-  free(s.block);
+  workspace_free(&s);
   return status;
 }
 

@@ -25,16 +25,17 @@
  *   E1 dV_1 = -(T^{-1} G)_1,                                 E1 = (gamma/h) M + J,
  *   E2 (dV_2 + i dV_3) = -((T^{-1} G)_2 + i (T^{-1} G)_3),   E2 = ((alpha + i beta)/h) M + J,
  *
- * factored through the linear-system layer (solvers/linsys.h).  The convergence rate theta, the
- * stopping test faccon ||dV|| <= fnewt, the step reduction when divergence is predicted, the
- * Jacobian reuse while theta <= 0.001 and the factorization reuse while 1 <= h_new/h <= 1.2 are
- * those of RADAU5.  One addition: in runs of many steps the Newton error of the differential
- * components (those whose derivative enters F) is held to a total budget (set_weights, newton),
- * because RADAU5's test, with the index-scaled weights, lets the velocity errors of an index-3
- * mechanical system add up like T^2/h^2 (the pendulum over 100 s stalls at scd 3 for any
- * tolerance). Starting values: the collocation polynomial of the previous step, extrapolated;
- * before the first accepted step the linear Taylor polynomial Z_i = c_i h y'_0 (RADAU5 starts from
- * Z = 0).
+ * factored through the linear-system layer (solvers/linsys.h) in the storage of
+ * mbdae_options.linsys (dense, band or sparse, from the Jacobian store solvers/jacobian.h).  The
+ * convergence rate theta, the stopping test faccon ||dV|| <= fnewt, the step reduction when
+ * divergence is predicted, the Jacobian reuse while theta <= 0.001 and the factorization reuse
+ * while 1 <= h_new/h <= 1.2 are those of RADAU5.  One addition: in runs of many steps the Newton
+ * error of the differential components (those whose derivative enters F) is held to a total budget
+ * (set_weights, newton), because RADAU5's test, with the index-scaled weights, lets the velocity
+ * errors of an index-3 mechanical system add up like T^2/h^2 (the pendulum over 100 s stalls at scd
+ * 3 for any tolerance). Starting values: the collocation polynomial of the previous step,
+ * extrapolated; before the first accepted step the linear Taylor polynomial Z_i = c_i h y'_0
+ * (RADAU5 starts from Z = 0).
  *
  * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 has the weight
  * b^_0 = gamma_0 = 1/gamma on y'_n and order 3; with e = A^{-T} (b^ - b) its raw estimate is
@@ -81,6 +82,7 @@
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,10 +153,9 @@ typedef struct radau {
   mbdae_tolerance tol;    /* RADAU5's internal tolerances rtol', atol' (factor 1) */
   double fnewt;           /* Newton stopping tolerance */
   const int *index;       /* differentiation index per variable */
-  double *dfdy;           /* J = dF/dy at the last Jacobian point */
-  double *dfdyp;          /* M = dF/dy' at the last Jacobian point */
-  mbdae_linsys e1;        /* E1 and its factors */
-  mbdae_linsys e2;        /* E2 and its factors */
+  mbdae_jacobian jac;     /* J = dF/dy, M = dF/dy' at the last Jacobian point */
+  mbdae_itmat e1;         /* E1 and its factors */
+  mbdae_itmat e2;         /* E2 and its factors */
   double *z[NSTAGE];      /* stage increments Z_i */
   double *v[NSTAGE];      /* transformed increments V = T^{-1} Z */
   double *w[NSTAGE];      /* stage derivatives W_i */
@@ -323,25 +324,19 @@ static double *take(double **cursor, size_t count)
   return piece;
 }
 
-/* All work arrays of a run in one allocation: the two linear systems first (their blocks keep
- * the alignment of double complex), then double, then int, so that each part stays aligned for
- * its type. */
+/* The work arrays of a run in one allocation, doubles then ints (the Jacobian store and the
+ * iteration matrices, by kind, allocate their own in workspace_create). */
 static int workspace_alloc(radau *s)
 {
-  size_t n = (size_t)s->n, nn = n * n;
-  size_t bytes1 = mbdae_linsys_bytes(s->n, 0), bytes2 = mbdae_linsys_bytes(s->n, 1);
-  size_t ndouble = 2 * nn + 5 * NSTAGE * n + 6 * n; /* as handed out below */
-  size_t nint = n;                                  /* differential */
-  char *mem = malloc(bytes1 + bytes2 + ndouble * sizeof(double) + nint * sizeof(int));
+  size_t n = (size_t)s->n;
+  size_t ndouble = 5 * NSTAGE * n + 6 * n; /* as handed out below */
+  size_t nint = n;                         /* differential */
+  char *mem = malloc(ndouble * sizeof(double) + nint * sizeof(int));
   if (!mem) {
     return MBDAE_ERR_NOMEM;
   }
   s->block = mem;
-  mbdae_linsys_init(&s->e1, s->n, 0, mem);
-  mbdae_linsys_init(&s->e2, s->n, 1, mem + bytes1);
-  double *cursor = (double *)(mem + bytes1 + bytes2);
-  s->dfdy = take(&cursor, nn);
-  s->dfdyp = take(&cursor, nn);
+  double *cursor = (double *)mem;
   for (int i = 0; i < NSTAGE; i++) {
     s->z[i] = take(&cursor, n);
     s->v[i] = take(&cursor, n);
@@ -359,15 +354,44 @@ static int workspace_alloc(radau *s)
   return 0;
 }
 
+static void workspace_free(radau *s)
+{
+  mbdae_itmat_free(&s->e1);
+  mbdae_itmat_free(&s->e2);
+  mbdae_jacobian_free(&s->jac);
+  free(s->block);
+}
+
+/* The Jacobian store of the kind asked for (opt->linsys), E1, E2 and the work arrays: 0, or a
+ * negative code with a message in msg (everything allocated is freed by workspace_free). */
+static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
+{
+  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  if (rc != 0) {
+    return rc;
+  }
+  rc = mbdae_itmat_create(&s->e1, &s->jac, 0);
+  if (rc == 0) {
+    rc = mbdae_itmat_create(&s->e2, &s->jac, 1);
+  }
+  if (rc == 0) {
+    rc = workspace_alloc(s);
+  }
+  if (rc != 0) {
+    snprintf(msg, msglen, "out of memory");
+  }
+  return rc;
+}
+
 /* ---- linear algebra and norms ------------------------------------------------------------ */
 
 /* E1 = (gamma/h) M + J and E2 = ((alpha + i beta)/h) M + J, factored. */
 static int factorize(radau *s, double h)
 {
   const tableau *tb = &s->tb;
-  int rc = mbdae_linsys_factor(&s->e1, s->dfdy, s->dfdyp, tb->gamma / h);
+  int rc = mbdae_itmat_factor(&s->e1, tb->gamma / h);
   if (rc == 0) {
-    rc = mbdae_linsys_factor_shift(&s->e2, s->dfdy, s->dfdyp, tb->alpha / h, tb->beta / h);
+    rc = mbdae_itmat_factor_shift(&s->e2, tb->alpha / h, tb->beta / h);
   }
   return rc;
 }
@@ -499,8 +523,8 @@ static int stage_residuals(radau *s, double t, double h, const double *y)
  * E2 (dV_2 + i dV_3) = g_2 + i g_3.  Returns 0 or a negative code. */
 static int solve_corrections(radau *s)
 {
-  int rc = mbdae_linsys_solve(&s->e1, s->g[0]);
-  return rc != 0 ? rc : mbdae_linsys_solve_shift(&s->e2, s->g[1], s->g[2]);
+  int rc = mbdae_itmat_solve(&s->e1, s->g[0]);
+  return rc != 0 ? rc : mbdae_itmat_solve_shift(&s->e2, s->g[1], s->g[2]);
 }
 
 /* The RMS norms of the corrections dV in the error weights scal (*plain) and in the Newton
@@ -628,21 +652,10 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   for (int k = 0; k < n; k++) {
     s->err[k] = yp[k] + (tb->d[0] * s->z[0][k] + tb->d[1] * s->z[1][k] + tb->d[2] * s->z[2][k]) / h;
   }
-  /* mq = M err by columns, skipping the zero columns of M (the algebraic variables); each
-   * mq[i] sums its terms in the order of j as a row-by-row product would */
-  memset(s->mq, 0, sizeof(double) * (size_t)n);
-  for (int j = 0; j < n; j++) {
-    if (!s->differential[j]) {
-      continue;
-    }
-    double ej = s->err[j];
-    const double *mj = s->dfdyp + (size_t)j * (size_t)n;
-    for (int i = 0; i < n; i++) {
-      s->mq[i] += mj[i] * ej;
-    }
-  }
+  /* mq = M err, skipping the zero columns of M (the algebraic variables) */
+  mbdae_jacobian_mult_dfdyp(&s->jac, s->differential, s->err, s->mq);
   memcpy(s->err, s->mq, sizeof(double) * (size_t)n);
-  int rc = mbdae_linsys_solve(&s->e1, s->err);
+  int rc = mbdae_itmat_solve(&s->e1, s->err);
   if (rc != 0) {
     return rc;
   }
@@ -661,7 +674,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
       for (int k = 0; k < n; k++) {
         s->err[k] = s->mq[k] - fval[k];
       }
-      rc = mbdae_linsys_solve(&s->e1, s->err);
+      rc = mbdae_itmat_solve(&s->e1, s->err);
       if (rc != 0) {
         return rc;
       }
@@ -694,7 +707,7 @@ static void prepare(void *m, double t, double h, driver_report *rep)
   radau *s = m;
   rep->outcome = DRIVER_READY;
   if (s->need_jac) {
-    int rc = mbdae_problem_jac(s->p, t, s->y, s->yp, s->dfdy, s->dfdyp);
+    int rc = mbdae_jacobian_eval(&s->jac, s->p, t, s->y, s->yp);
     s->stats->njac++;
     s->stats->nres_fd += mbdae_problem_jac_nres(s->p);
     if (rc != 0) {
@@ -704,7 +717,7 @@ static void prepare(void *m, double t, double h, driver_report *rep)
                            mbdae_strerror(rc));
       return;
     }
-    mbdae_differential_mask(s->n, s->dfdyp, s->differential);
+    mbdae_jacobian_differential(&s->jac, s->differential);
     s->fresh_jac = 1;
     s->need_lu = 1;
   }
@@ -874,8 +887,11 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.tol.atol = s.tol.rtol * (opt->atol / opt->rtol);
   s.tol.factor = 1.0;
   s.fnewt = fmax(10.0 * UROUND / s.tol.rtol, fmin(0.03, sqrt(s.tol.rtol)));
-  if (workspace_alloc(&s) != 0) {
-    return mbdae_fail(r, MBDAE_ERR_NOMEM, mbdae_problem_t0(p), 0.0, "out of memory");
+  char msg[160];
+  int rc = workspace_create(&s, opt->linsys, msg, sizeof msg);
+  if (rc != 0) {
+    workspace_free(&s);
+    return mbdae_fail(r, rc, mbdae_problem_t0(p), 0.0, "%s", msg);
   }
   s.y = y;
   s.yp = yp;
@@ -891,7 +907,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
   s.hacc = h;
   int status = mbdae_driver_run(&d, &RADAU5_METHOD, &s, h, y, yp);
-  free(s.block);
+  workspace_free(&s);
   return status;
 }
 

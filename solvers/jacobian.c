@@ -1,0 +1,114 @@
+/* The Jacobian store (solvers/jacobian.h): J and M as pattern values, one allocation per run.
+ * Every pass is over the pattern's entries, O(nnz); a DENSE store is the full pattern. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jacobian.h"
+
+/* The full pattern of order n as explicit arrays (colptr: n + 1, rowind: n^2), for KLU. */
+static void full_pattern(int n, int *colptr, int *rowind)
+{
+  size_t k = 0;
+  for (int j = 0; j < n; j++) {
+    colptr[j] = (int)k;
+    for (int i = 0; i < n; i++) {
+      rowind[k++] = i;
+    }
+  }
+  colptr[n] = (int)k;
+}
+
+/* Pattern and sizes of the store for a resolved kind. */
+static void set_pattern(mbdae_jacobian *jac, const mbdae_jac_pattern *pat, int kind)
+{
+  int n = pat->neq;
+  jac->kind = kind;
+  jac->n = n;
+  jac->ml = jac->mu = n > 0 ? n - 1 : 0;
+  jac->nnz = (size_t)n * (size_t)n;
+  jac->colptr = jac->rowind = NULL;
+  if (kind != MBDAE_JAC_DENSE && pat->colptr) {
+    jac->ml = pat->ml;
+    jac->mu = pat->mu;
+    jac->nnz = pat->nnz;
+    jac->colptr = pat->colptr;
+    jac->rowind = pat->rowind;
+  }
+}
+
+int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind, char *msg,
+                          size_t msglen)
+{
+  memset(jac, 0, sizeof *jac);
+  mbdae_jac_pattern pat;
+  mbdae_problem_jac_pattern(p, &pat);
+  if (kind == MBDAE_JAC_AUTO) {
+    kind = pat.kind;
+  }
+  if (kind != MBDAE_JAC_DENSE && kind != MBDAE_JAC_BAND && kind != MBDAE_JAC_SPARSE) {
+    snprintf(msg, msglen, "linsys %d is not a kind of iteration matrix (auto, dense, band, sparse)",
+             kind);
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  set_pattern(jac, &pat, kind);
+  int explicit_full = kind == MBDAE_JAC_SPARSE && !jac->colptr;
+  size_t n = (size_t)jac->n, values = 2 * (jac->nnz ? jac->nnz : 1);
+  size_t ints = explicit_full ? n + 1 + jac->nnz : 0;
+  jac->block = malloc(values * sizeof(double) + ints * sizeof(int));
+  if (!jac->block) {
+    snprintf(msg, msglen, "out of memory for the Jacobian (%zu values)", values);
+    return MBDAE_ERR_NOMEM;
+  }
+  jac->dfdy = jac->block;
+  jac->dfdyp = jac->dfdy + values / 2;
+  if (explicit_full) {
+    int *colptr = (int *)(jac->dfdy + values);
+    full_pattern(jac->n, colptr, colptr + n + 1);
+    jac->colptr = colptr;
+    jac->rowind = colptr + n + 1;
+  }
+  return 0;
+}
+
+void mbdae_jacobian_free(mbdae_jacobian *jac)
+{
+  free(jac->block);
+  jac->block = NULL;
+}
+
+int mbdae_jacobian_eval(mbdae_jacobian *jac, const mbdae_problem *p, double t, const double *y,
+                        const double *yp)
+{
+  if (jac->kind == MBDAE_JAC_DENSE) {
+    return mbdae_problem_jac(p, t, y, yp, jac->dfdy, jac->dfdyp);
+  }
+  return mbdae_problem_jac_values(p, t, y, yp, jac->dfdy, jac->dfdyp);
+}
+
+void mbdae_jacobian_differential(const mbdae_jacobian *jac, int *mask)
+{
+  for (int j = 0; j < jac->n; j++) {
+    mask[j] = 0;
+    size_t end = mbdae_jacobian_col_end(jac, j);
+    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end && !mask[j]; k++) {
+      mask[j] = jac->dfdyp[k] != 0.0;
+    }
+  }
+}
+
+void mbdae_jacobian_mult_dfdyp(const mbdae_jacobian *jac, const int *only, const double *x,
+                               double *out)
+{
+  memset(out, 0, sizeof(double) * (size_t)jac->n);
+  for (int j = 0; j < jac->n; j++) {
+    if (only && !only[j]) {
+      continue;
+    }
+    double xj = x[j];
+    size_t end = mbdae_jacobian_col_end(jac, j);
+    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end; k++) {
+      out[mbdae_jacobian_row(jac, j, k)] += jac->dfdyp[k] * xj;
+    }
+  }
+}
