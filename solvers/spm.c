@@ -24,13 +24,14 @@
  * Step size: constant, so that the method stays symmetric (a variable step would need a
  * reversible controller, GNI VIII.3).  It is chosen once at t0 from rtol and atol: a Richardson
  * estimate of the local error of Phi_h (one step h against two of h/2), repeated from the trial
- * step opt->h0 (0: 1e-3 of the interval) until h agrees with sc = atol + rtol |y| to a factor 2;
- * then the interval is divided into equal steps, none longer than hmax (so hmax with a loose rtol
- * fixes the step).  A step whose iterations fail is retried with half the step, which is kept.
- * Continuous output: cubic Hermite on y_d, linear in the multipliers; y' of the multipliers is
- * their difference quotient over the step.  Counters: nres, njac and nlu of the index-1 solves
- * (one factorization each); the constraints evaluated by the projection are not residuals.
- * Dense linear algebra (mbdae_small_lu_*): problems of at most SPM_MAX_NEQ equations. */
+ * step opt->h0 (0: 1e-3 of the interval) until h agrees with sc = atol + rtol |y| to a factor 2,
+ * and again at the states of a short unprojected pilot run (the smallest h is taken); then the
+ * interval is divided into equal steps, none longer than hmax (so hmax with a loose rtol fixes the
+ * step).  A step whose iterations fail is retried with half the step, which is kept. Continuous
+ * output: cubic Hermite on y_d, linear in the multipliers; y' of the multipliers is their
+ * difference quotient over the step.  Counters: nres, njac and nlu of the index-1 solves (one
+ * factorization each); the constraints evaluated by the projection are not residuals. Dense linear
+ * algebra (mbdae_small_lu_*): problems of at most SPM_MAX_NEQ equations. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ enum {
   PROJECTION_ITERATIONS = 30, /* simplified Newton iterations for mu at most */
   INDEX1_ITERATIONS = 6,      /* Newton iterations for (y'_d, lambda) at most */
   STEP_ESTIMATES = 12,        /* Richardson estimates of the step at most */
+  PILOT_STEPS = 32,           /* unprojected steps whose states the step is also chosen at */
   REJECTIONS_MAX = 20         /* consecutive halvings before giving up */
 };
 /* An iteration has converged when nothing moves by more than CONVERGED_ULPS units of rounding of
@@ -359,45 +361,70 @@ static void spm_interpolate(const void *m, double t, double *yout)
 
 /* ---- the constant step ----------------------------------------------------------------------- */
 
-/* The local error of Phi_h from (t0, y, y'), by Richardson: |Phi_h - Phi_h/2 o Phi_h/2| / (1 -
+/* The local error of Phi_h from (t, y, y'), by Richardson: |Phi_h - Phi_h/2 o Phi_h/2| / (1 -
  * 2^-4), in the norm max_j |e_j| / (atol + rtol |y_j|) over the differential components. */
-static int local_error(spm *s, const mbdae_options *opt, double t0, double h, double *err)
+static int local_error(spm *s, const mbdae_options *opt, double t, const double *y,
+                       const double *yp, double h, double *err)
 {
   size_t n = (size_t)s->n;
-  stage_start(s, s->y, s->yp);
-  int rc = gauss_step(s, t0, h, s->y, s->ynew);
-  stage_start(s, s->y, s->yp);
-  rc = rc == 0 ? gauss_step(s, t0, 0.5 * h, s->y, s->yhalf) : rc;
-  rc = rc == 0 ? gauss_step(s, t0 + 0.5 * h, 0.5 * h, s->yhalf, s->yprev) : rc;
+  stage_start(s, y, yp);
+  int rc = gauss_step(s, t, h, y, s->ynew);
+  stage_start(s, y, yp);
+  rc = rc == 0 ? gauss_step(s, t, 0.5 * h, y, s->yhalf) : rc;
+  rc = rc == 0 ? gauss_step(s, t + 0.5 * h, 0.5 * h, s->yhalf, s->yprev) : rc;
   *err = 0.0;
   for (size_t j = 0; j < n && rc == 0; j++) {
-    double sc = opt->atol + opt->rtol * fmax(fabs(s->y[j]), fabs(s->yprev[j]));
+    double sc = opt->atol + opt->rtol * fmax(fabs(y[j]), fabs(s->yprev[j]));
     *err = s->alg[j] ? *err : fmax(*err, fabs(s->ynew[j] - s->yprev[j]) / (sc * (15.0 / 16.0)));
   }
   return rc;
 }
 
-/* The step from the tolerances (see the file's comment), no longer than hmax or the interval. */
-static int choose_step(spm *s, const mbdae_options *opt, double t0, double tend, double *h_out)
+/* The step the local error allows at (t, y, y'), from the trial step h (iterated until it
+ * settles, no longer than longest). */
+static int step_at(spm *s, const mbdae_options *opt, double t, const double *y, const double *yp,
+                   double longest, double *h)
 {
-  double longest = opt->hmax > 0.0 ? fmin(opt->hmax, tend - t0) : tend - t0;
-  double h = fmin(opt->h0 > 0.0 ? opt->h0 : 1e-3 * (tend - t0), longest);
   int rc = 0;
   for (int k = 0; k < STEP_ESTIMATES; k++) {
     double err = 0.0;
-    rc = local_error(s, opt, t0, h, &err);
+    rc = local_error(s, opt, t, y, yp, *h, &err);
     if (rc != 0) {
-      h *= 0.25; /* the trial step was too long for the stage iteration */
+      *h *= 0.25; /* the trial step was too long for the stage iteration */
       continue;
     }
     double factor = err > 0.0 ? 0.9 * pow(err, -1.0 / (GAUSS_ORDER + 1)) : 100.0;
-    factor = fmin(100.0, fmax(0.01, factor));
-    double next = fmin(h * factor, longest);
-    int settled = next > 0.5 * h && next < 2.0 * h;
-    h = next;
-    if (settled || h == longest) {
+    double next = fmin(*h * fmin(100.0, fmax(0.01, factor)), longest);
+    int settled = next > 0.5 * *h && next < 2.0 * *h;
+    *h = next;
+    if (settled || next == longest) {
       break;
     }
+  }
+  return rc;
+}
+
+/* The constant step (see the file's comment): the smallest step_at over t0 and the states of a
+ * pilot run of PILOT_STEPS unprojected steps (a start at rest understates the error: the double
+ * pendulum's step from t0 alone was 3 times too long), then the interval in equal steps. */
+static int choose_step(spm *s, const mbdae_options *opt, double t0, double tend, double *h_out)
+{
+  size_t n = (size_t)s->n;
+  double longest = opt->hmax > 0.0 ? fmin(opt->hmax, tend - t0) : tend - t0;
+  double h = fmin(opt->h0 > 0.0 ? opt->h0 : 1e-3 * (tend - t0), longest);
+  int rc = step_at(s, opt, t0, s->y, s->yp, longest, &h);
+  double *y = s->y_old, *yp = s->yp_old, t = t0, pilot = h; /* unused before the first step */
+  memcpy(y, s->y, sizeof(double) * n);
+  memcpy(yp, s->yp, sizeof(double) * n);
+  for (int k = 0; k < PILOT_STEPS && rc == 0 && t + pilot < tend; k++) {
+    stage_start(s, y, yp);
+    rc = gauss_step(s, t, pilot, y, s->ytilde);
+    memcpy(y, s->ytilde, sizeof(double) * n);
+    t += pilot;
+    rc = rc == 0 ? solve_index1(s, t, y, yp) : rc;
+    double here = h;
+    rc = rc == 0 ? step_at(s, opt, t, y, yp, longest, &here) : rc;
+    h = fmin(h, here);
   }
   size_t steps = (size_t)ceil((tend - t0) / h * (1.0 - 1e-12));
   *h_out = (tend - t0) / (double)(steps > 0 ? steps : 1);
