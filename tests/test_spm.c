@@ -3,7 +3,7 @@
  * Known answers: on pendulum:form=index1 over [0, 100] the largest |g| and |G v| over the accepted
  * steps stay at rounding level, where the unprojected index-1 run (radau5) drifts by orders of
  * magnitude more; the energy (vx^2 + vy^2) / 2 - g y of the pendulum (y points down, g = 9.81)
- * does not grow: its largest error over [50, 100] is no more than twice that over [0, 50] (a
+ * does not grow: its largest error over [50, 100] is within 25% of that over [0, 50] (a
  * symmetric method: bounded, oscillating error); the double pendulum runs on the manifold;
  * output times are filled; problems spm cannot run (index 3, no constraints, too large, a
  * projection option) are refused with a message. */
@@ -106,7 +106,7 @@ static void pendulum_on_manifold(void)
   CHECK(rc == 0, "radau5 pendulum: %s", r.message);
   printf("radau5 unprojected: max |g| %.3e, max |G v| %.3e\n", plain.pos_max, plain.vel_max);
   CHECK(plain.pos_max > 1e3 * fmax(spm.pos_max, DBL_EPSILON), "unprojected %.3e", plain.pos_max);
-  CHECK(spm.energy_err[0] > 0.0 && spm.energy_err[1] <= 2.0 * spm.energy_err[0],
+  CHECK(spm.energy_err[0] > 0.0 && spm.energy_err[1] <= 1.25 * spm.energy_err[0],
         "energy error grows: %.3e then %.3e", spm.energy_err[0], spm.energy_err[1]);
 }
 
