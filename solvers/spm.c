@@ -381,27 +381,30 @@ static int local_error(spm *s, const mbdae_options *opt, double t, const double 
 }
 
 /* The step the local error allows at (t, y, y'), from the trial step h (iterated until it
- * settles, no longer than longest). */
+ * settles, no longer than longest, nor than half a step the stage iteration failed at). */
 static int step_at(spm *s, const mbdae_options *opt, double t, const double *y, const double *yp,
                    double longest, double *h)
 {
-  int rc = 0;
+  int rc = 0, found = 0;
+  double ceiling = longest;
   for (int k = 0; k < STEP_ESTIMATES; k++) {
     double err = 0.0;
     rc = local_error(s, opt, t, y, yp, *h, &err);
     if (rc != 0) {
-      *h *= 0.25; /* the trial step was too long for the stage iteration */
+      ceiling = 0.5 * *h; /* too long for the stage iteration */
+      *h *= 0.25;
       continue;
     }
+    found = 1;
     double factor = err > 0.0 ? 0.9 * pow(err, -1.0 / (GAUSS_ORDER + 1)) : 100.0;
-    double next = fmin(*h * fmin(100.0, fmax(0.01, factor)), longest);
+    double next = fmin(*h * fmin(100.0, fmax(0.01, factor)), ceiling);
     int settled = next > 0.5 * *h && next < 2.0 * *h;
     *h = next;
-    if (settled || next == longest) {
+    if (settled || next == ceiling) {
       break;
     }
   }
-  return rc;
+  return found ? 0 : rc;
 }
 
 /* The constant step (see the file's comment): the smallest step_at over t0 and the states of a
@@ -416,15 +419,17 @@ static int choose_step(spm *s, const mbdae_options *opt, double t0, double tend,
   double *y = s->y_old, *yp = s->yp_old, t = t0, pilot = h; /* unused before the first step */
   memcpy(y, s->y, sizeof(double) * n);
   memcpy(yp, s->yp, sizeof(double) * n);
-  for (int k = 0; k < PILOT_STEPS && rc == 0 && t + pilot < tend; k++) {
+  /* a failure of the pilot run ends it: the run itself halves a step that fails */
+  int pilot_rc = rc;
+  for (int k = 0; k < PILOT_STEPS && pilot_rc == 0 && t + pilot < tend; k++) {
     stage_start(s, y, yp);
-    rc = gauss_step(s, t, pilot, y, s->ytilde);
+    pilot_rc = gauss_step(s, t, pilot, y, s->ytilde);
     memcpy(y, s->ytilde, sizeof(double) * n);
     t += pilot;
-    rc = rc == 0 ? solve_index1(s, t, y, yp) : rc;
+    pilot_rc = pilot_rc == 0 ? solve_index1(s, t, y, yp) : pilot_rc;
     double here = h;
-    rc = rc == 0 ? step_at(s, opt, t, y, yp, longest, &here) : rc;
-    h = fmin(h, here);
+    pilot_rc = pilot_rc == 0 ? step_at(s, opt, t, y, yp, longest, &here) : pilot_rc;
+    h = pilot_rc == 0 ? fmin(h, here) : h;
   }
   size_t steps = (size_t)ceil((tend - t0) / h * (1.0 - 1e-12));
   *h_out = (tend - t0) / (double)(steps > 0 ? steps : 1);
