@@ -89,7 +89,7 @@ typedef struct spm {
   double *mu, *c; /* 2 nc: multipliers (positions, then velocities), constraint values */
 } spm;
 
-/* ---- the index-1 system: y'_d and the multipliers from y_d ---------------------------------- */
+/* ---- the index-1 system: y'_d and the multipliers from y_d ---- */
 
 static double ulps(double moved, double size) { return moved / (DBL_EPSILON * fmax(size, 1.0)); }
 
@@ -133,7 +133,7 @@ static int solve_index1(spm *s, double t, double *y, double *yp)
   return rc != 0 ? rc : MBDAE_ERR_CONV;
 }
 
-/* ---- the base method ------------------------------------------------------------------------- */
+/* ---- the base method ---- */
 
 /* The stage values y~ + h sum_l a_il k_l over the differential components (the algebraic ones
  * keep their last values: the start of the index-1 solve). */
@@ -195,7 +195,7 @@ static void stage_start(spm *s, const double *y, const double *yp)
   }
 }
 
-/* ---- the projection -------------------------------------------------------------------------- */
+/* ---- the projection ---- */
 
 /* Both levels' gradients at (t, y): into gpos (nc x npos) and gvel (nc x nvel). */
 static int gradients(spm *s, double t, const double *y, const double *yp, double *gpos,
@@ -289,8 +289,7 @@ static int symmetric_step(spm *s, double t, double h, double tnew)
   return rc != 0 ? rc : MBDAE_ERR_CONV;
 }
 
-/* ---- the step and its continuous output -------------------------------------------------------
- */
+/* ---- the step and its continuous output ---- */
 
 /* The accepted step's end state: the multipliers and y' at ynew, then the state moves there. */
 static int accept(spm *s, double t, double h, double tnew)
@@ -359,7 +358,7 @@ static void spm_interpolate(const void *m, double t, double *yout)
   }
 }
 
-/* ---- the constant step ----------------------------------------------------------------------- */
+/* ---- the constant step ---- */
 
 /* The local error of Phi_h from (t, y, y'), by Richardson: |Phi_h - Phi_h/2 o Phi_h/2| / (1 -
  * 2^-4), in the norm max_j |e_j| / (atol + rtol |y_j|) over the differential components. */
@@ -436,13 +435,13 @@ static int choose_step(spm *s, const mbdae_options *opt, double t0, double tend,
   return rc;
 }
 
-/* ---- setting up a run ------------------------------------------------------------------------ */
+/* ---- setting up a run ---- */
 
 /* The work arrays of a run, in one block after the struct (n equations, nc constraints). */
 static spm *spm_allocate(int n, int nc)
 {
   size_t nn = (size_t)n, c = (size_t)nc, stages = (size_t)STAGES * nn;
-  size_t doubles = 3 * nn * nn + 9 * nn + 3 * stages + 4 * c * nn + 2 * c * c + 4 * c;
+  size_t doubles = 3 * nn * nn + 8 * nn + 3 * stages + 4 * c * nn + 2 * c * c + 4 * c;
   size_t ints = 2 * nn + 2 * c;
   spm *s = calloc(1, sizeof *s + sizeof(double) * doubles + sizeof(int) * ints);
   if (!s) {
@@ -458,7 +457,6 @@ static spm *spm_allocate(int n, int nc)
   for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++, d += nn) {
     *vec[k] = d;
   }
-  d += nn; /* spare */
   double **stage[] = {&s->stage_y, &s->k, &s->knew};
   for (size_t k = 0; k < sizeof stage / sizeof stage[0]; k++, d += stages) {
     *stage[k] = d;
