@@ -183,6 +183,8 @@ static void check_command(void)
   CHECK(row_number(find_row(out, "pendulum", "sst"), "scd") > 2.0, "pendulum: scd at t = 100");
   CHECK(strstr(find_row(out, "dpendulum", "spm"), "\"spec\": \"chain:n=2,tend=100,form=index1\""),
         "dpendulum's SPM row: the chain of two links over [0, 100]");
+  CHECK(strstr(find_row(out, "pendulum", "spm"), "\"solver\": \"spm\""),
+        "the SPM row names its solver");
   CHECK(strstr(find_row(out, "dpendulum", "sst"), "\"scd\": null") != NULL,
         "dpendulum over [0, 100]: no reference, scd null");
   /* bdf cannot project: the OPM row fails (exit 1) with no number; the other rows run. */

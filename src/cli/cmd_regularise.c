@@ -424,7 +424,7 @@ static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
     fprintf(out, ", \"paper_seconds\": %.17g, \"spec\": ", paper_of(rw)->seconds);
     mbdae_json_write_string(out, rw->spec);
     fputs(", \"solver\": ", out);
-    mbdae_json_write_string(out, a->solver);
+    mbdae_json_write_string(out, rw->m->solver ? rw->m->solver : a->solver);
     fprintf(out, ", \"rtol\": %.17g, \"tend\": %.17g, \"steps\": %ld, \"message\": ", a->rtol,
             a->tend, rw->steps);
     mbdae_json_write_string(out, rw->message);
