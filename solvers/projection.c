@@ -23,6 +23,7 @@
 #include "dense.h"
 #include "mbdae/mbdae.h"
 #include "problem_type.h"
+#include "projection.h"
 #include "smalldense.h"
 
 enum {
@@ -132,6 +133,27 @@ static int iterate(mbdae_projector *pr, int level, double t, double *y, const do
     previous = moved;
   }
   return rc != 0 ? rc : MBDAE_ERR_CONV;
+}
+
+int mbdae_projector_components(const mbdae_projector *pr, int level, const int **idx)
+{
+  *idx = level == 0 ? pr->pos : pr->vel;
+  return level == 0 ? pr->npos : pr->nvel;
+}
+
+int mbdae_projector_gradient(mbdae_projector *pr, int level, double t, const double *y,
+                             const double *yp, double *jac)
+{
+  const int *idx;
+  int m = mbdae_projector_components(pr, level, &idx);
+  for (int c = 0; c < m; c++) {
+    int rc = gradient_column(pr, level, t, y, yp, idx[c], c);
+    if (rc != 0) {
+      return rc;
+    }
+  }
+  memcpy(jac, pr->jac, sizeof(double) * (size_t)pr->nc * (size_t)m);
+  return 0;
 }
 
 int mbdae_projector_apply(void *projector, double t, double *y, double *yp)

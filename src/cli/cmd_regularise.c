@@ -7,9 +7,11 @@
  *   baumgarte_a_ne_b  form=baumgarte, alpha = 5, beta = 10 (eq. (4); the paper prints no values:
  *                     ours are an underdamped choice, and the critically damped one below);
  *   baumgarte_a_eq_b  form=baumgarte, alpha = beta = 10;
- *   pantelides, spm   not built here: a row with status "not implemented" and no number;
+ *   pantelides        not built here: a row with status "not implemented" and no number;
  *   opm               form=index1 and the orthogonal projection after every accepted step
  *                     (mbdae_projector: positions onto g = 0, velocities onto G v = 0);
+ *   spm               form=index1 with the solver spm (Hairer's symmetric projection around the
+ *                     2-stage Gauss method, solvers/spm.c), whatever --solver says;
  *   sst               form=ssf, the angles of eqs. (5), (7).
  * "max err" is the paper's "deviation from the circular paths": with the Cartesian positions of
  * the state after every accepted step (on_accept), e = | sqrt(x^2 + y^2) - 1 | for the pendulum,
@@ -21,7 +23,10 @@
  * seconds and their ratio.  scd at tend against the problem's reference where there is one for
  * that interval (pendulum: [0, 100]; the double pendulum's reference is at t = 10 only).
  * A problem whose interval is not [0, tend] is run as a user's problem over [0, tend] with the
- * same functions (the specs have no tend= key), without a reference. */
+ * same functions (the specs have no tend= key), without a reference; but spm needs the problem's
+ * constraints, which a user's problem cannot state, so its double pendulum over [0, 100] is the
+ * chain of two links (chain:n=2,tend=100: the same equations and start, DESIGN.md; over [0, 10]
+ * spm gives the same numbers on both, bit for bit). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,25 +47,33 @@ typedef struct method {
   const char *label;     /* Table 1's row label */
   const char *form;      /* spec keys of the form; NULL: not implemented */
   int projected;         /* 1: orthogonal projection after every step */
+  const char *solver;    /* the solver of the row; NULL: the command's --solver */
   paper_values paper[2]; /* [0] pendulum, [1] double pendulum */
 } method;
 
 static const method METHODS[] = {
-    {"dasc", "DaS C", "form=index1", 0, {{{24.731, 0}, 1.1}, {{1.008, 9.495}, 4.9}}},
+    {"dasc", "DaS C", "form=index1", 0, NULL, {{{24.731, 0}, 1.1}, {{1.008, 9.495}, 4.9}}},
     {"baumgarte_a_ne_b",
      "alpha != beta",
      "form=baumgarte,alpha=5,beta=10",
      0,
+     NULL,
      {{{1.909e-5, 0}, 1.7}, {{1.612e-4, 1.605e-4}, 11.7}}},
     {"baumgarte_a_eq_b",
      "alpha = beta",
      "form=baumgarte,alpha=10,beta=10",
      0,
+     NULL,
      {{{2.464e-4, 0}, 0.7}, {{2.242e-5, 0.013}, 3.8}}},
-    {"pantelides", "P", NULL, 0, {{{3.345e-4, 0}, 8.5}, {{1.550e-4, 2.677e-4}, 21.0}}},
-    {"opm", "OPM", "form=index1", 1, {{{5.551e-16, 0}, 76.2}, {{4.441e-16, 6.662e-16}, 166.6}}},
-    {"spm", "SPM", NULL, 0, {{{2.701e-8, 0}, 71.7}, {{2.538e-7, 4.764e-7}, 129.6}}},
-    {"sst", "SST", "form=ssf", 0, {{{2.221e-16, 0}, 0.6}, {{2.221e-16, 2.221e-16}, 3.7}}},
+    {"pantelides", "P", NULL, 0, NULL, {{{3.345e-4, 0}, 8.5}, {{1.550e-4, 2.677e-4}, 21.0}}},
+    {"opm",
+     "OPM",
+     "form=index1",
+     1,
+     NULL,
+     {{{5.551e-16, 0}, 76.2}, {{4.441e-16, 6.662e-16}, 166.6}}},
+    {"spm", "SPM", "form=index1", 0, "spm", {{{2.701e-8, 0}, 71.7}, {{2.538e-7, 4.764e-7}, 129.6}}},
+    {"sst", "SST", "form=ssf", 0, NULL, {{{2.221e-16, 0}, 0.6}, {{2.221e-16, 2.221e-16}, 3.7}}},
 };
 enum { NMETHODS = (int)(sizeof METHODS / sizeof METHODS[0]) };
 
@@ -244,7 +257,7 @@ static void run_method(row *rw, const reg_args *a, const mbdae_problem *p, const
   }
   double y[MAX_N], yp[MAX_N], yref[MAX_N];
   mbdae_result r;
-  rw->status = cli_solve(q, a->solver, &opt, 1, y, yp, &r);
+  rw->status = cli_solve(q, rw->m->solver ? rw->m->solver : a->solver, &opt, 1, y, yp, &r);
   mbdae_projector_destroy(pr);
   snprintf(rw->message, sizeof rw->message, "%s", r.message);
   rw->cpu = rw->status == MBDAE_OK ? r.cpu_seconds : NAN; /* a failed run's time means little */
@@ -273,6 +286,11 @@ static void run_row(row *rw, const reg_args *a, const study *st, const method *m
   snprintf(rw->spec, sizeof rw->spec, "%s:%s", st->id, m->form);
   mbdae_problem *p = NULL, *q = NULL;
   rw->status = mbdae_problem_create(rw->spec, &p, rw->message, sizeof rw->message);
+  if (rw->status == 0 && m->solver && mbdae_problem_tend(p) != a->tend) {
+    mbdae_problem_destroy(p); /* the chain of as many links: it has a tend= key */
+    snprintf(rw->spec, sizeof rw->spec, "chain:n=%d,tend=%.17g,%s", st->links, a->tend, m->form);
+    rw->status = mbdae_problem_create(rw->spec, &p, rw->message, sizeof rw->message);
+  }
   if (rw->status != 0) {
     return;
   }
@@ -406,7 +424,7 @@ static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
     fprintf(out, ", \"paper_seconds\": %.17g, \"spec\": ", paper_of(rw)->seconds);
     mbdae_json_write_string(out, rw->spec);
     fputs(", \"solver\": ", out);
-    mbdae_json_write_string(out, a->solver);
+    mbdae_json_write_string(out, rw->m->solver ? rw->m->solver : a->solver);
     fprintf(out, ", \"rtol\": %.17g, \"tend\": %.17g, \"steps\": %ld, \"message\": ", a->rtol,
             a->tend, rw->steps);
     mbdae_json_write_string(out, rw->message);

@@ -30,6 +30,7 @@ static const mbdae_solver_type *const solver_types[] = {
     &mbdae_solver_radau5,
     &mbdae_solver_radau,
     &mbdae_solver_bdf,
+    &mbdae_solver_spm,
 };
 enum { NSOLVERS = (int)(sizeof solver_types / sizeof solver_types[0]) };
 

@@ -12,6 +12,7 @@ extern const mbdae_solver_type mbdae_solver_ida;
 extern const mbdae_solver_type mbdae_solver_radau5;
 extern const mbdae_solver_type mbdae_solver_radau;
 extern const mbdae_solver_type mbdae_solver_bdf;
+extern const mbdae_solver_type mbdae_solver_spm;
 
 /* Fill r->status, r->t, r->h and r->message ("t = ..., h = ...: reason") for a failure. */
 int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt, ...)
