@@ -662,4 +662,4 @@ const mbdae_solver_type mbdae_solver_ida = {
     "ida",
     "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
     "Jacobian",
-    integrate};
+    integrate, NULL};

@@ -227,7 +227,7 @@ static void check_bad_plugins(void)
   expect_refused("/nonexistent/libnone.so", "", "cannot load it as a shared object");
   expect_refused(__FILE__, "", "cannot load it as a shared object");
   expect_refused(PLUGIN_FILE_NO_SYMBOL, "", "exports no mbdae_plugin_solvers");
-  expect_refused(PLUGIN_FILE_OLD_ABI, "", "refused plug-in ABI 1");
+  expect_refused(PLUGIN_FILE_OLD_ABI, "", "refused plug-in ABI 2");
   expect_refused(PLUGIN_FILE_BAD_ID, "", "[A-Za-z0-9_-]");
   expect_refused(PLUGIN_FILE_BUILTIN_ID, "", "solver id 'radau5' is a built-in solver's");
   expect_refused(PLUGIN_FILE_EULER, " --plugin " PLUGIN_FILE_EULER,

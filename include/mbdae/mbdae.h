@@ -24,9 +24,9 @@ extern "C" {
 #endif
 
 #define MBDAE_VERSION_MAJOR 0
-#define MBDAE_VERSION_MINOR 1
+#define MBDAE_VERSION_MINOR 2
 #define MBDAE_VERSION_PATCH 0
-#define MBDAE_VERSION "0.1.0"
+#define MBDAE_VERSION "0.2.0"
 
 /* What the shared library exports: the declarations marked MBDAE_API, nothing else (it is
  * built with hidden visibility). */
@@ -36,7 +36,7 @@ extern "C" {
 #define MBDAE_API
 #endif
 
-/* The version of the library linked at run time ("0.1.0"), and the versions of the libraries it
+/* The version of the library linked at run time ("0.2.0"), and the versions of the libraries it
  * uses, read from them at run time: "SUNDIALS 6.4.1, LAPACK 3.11.0" (for the records of a run). */
 MBDAE_API const char *mbdae_version(void);
 MBDAE_API void mbdae_dependency_versions(char *buf, size_t len);
@@ -421,6 +421,10 @@ typedef struct mbdae_solver_type {
    * r arrives zeroed; the harness does the timing and the repeats. */
   int (*integrate)(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                    mbdae_result *r);
+  /* NULL for a general solver (any problem of the test set); for a specialist, the problems it
+   * runs on, one line ("form=index1 of a mechanical problem, at most 200 equations"): the default
+   * solver lists of `mbdae sweep` and `mbdae bench` leave it out, `mbdae list` shows it. */
+  const char *runs_on;
 } mbdae_solver_type;
 
 #define MBDAE_REPEATS_MAX 100000 /* largest `repeats` of mbdae_solve and mbdae_solve_with */
@@ -573,7 +577,10 @@ MBDAE_API int mbdae_record_write_table_row(FILE *out, const mbdae_record *rec, i
  *   int mbdae_plugin_problems(int abi, const mbdae_problem_type *const **list);   (optional)
  * each returning the number of entries it points *list at, or -1 when it does not support abi
  * (the command passes MBDAE_PLUGIN_ABI). */
-#define MBDAE_PLUGIN_ABI 1
+/* ABI 2 (0.2.0): mbdae_problem_type gained its pattern fields and mbdae_solver_type runs_on,
+ * which the loader reads, so a plug-in built against 0.1's header (ABI 1, shorter structs) is
+ * refused rather than read past its end. */
+#define MBDAE_PLUGIN_ABI 2
 typedef int mbdae_plugin_solvers_fn(int abi, const mbdae_solver_type *const **list);
 typedef int mbdae_plugin_problems_fn(int abi, const mbdae_problem_type *const **list);
 

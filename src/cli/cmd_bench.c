@@ -189,12 +189,16 @@ int cmd_bench(int argc, char **argv)
   if (solver_list && (nsolvers = parse_solvers(solver_list, list, sizeof list, solvers)) < 0) {
     return EXIT_USAGE;
   }
-  if (nsolvers == 0) { /* every built-in solver, then the plug-ins' */
+  if (nsolvers == 0) { /* every general built-in solver, then the plug-ins' */
     for (int s = 0; s < mbdae_solver_count() && nsolvers < MAX_BENCH_SOLVERS; s++) {
-      solvers[nsolvers++] = mbdae_solver_id(s);
+      if (!mbdae_solver_get(s)->runs_on) {
+        solvers[nsolvers++] = mbdae_solver_id(s);
+      }
     }
     for (int s = 0; s < plugin_solver_count() && nsolvers < MAX_BENCH_SOLVERS; s++) {
-      solvers[nsolvers++] = plugin_solver(s)->id;
+      if (!plugin_solver(s)->runs_on) {
+        solvers[nsolvers++] = plugin_solver(s)->id;
+      }
     }
   }
   against a = {0};

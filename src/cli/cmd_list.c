@@ -64,7 +64,11 @@ int cmd_list(int argc, char **argv)
   }
   printf("\nsolvers:\n");
   for (int i = 0; i < mbdae_solver_count(); i++) {
+    const char *runs_on = mbdae_solver_get(i)->runs_on;
     printf("%-10s %s\n", mbdae_solver_id(i), mbdae_solver_title(i));
+    if (runs_on) {
+      printf("%-10s runs on: %s (not in the default lists of sweep and bench)\n", "", runs_on);
+    }
   }
   for (int i = 0; i < plugin_solver_count(); i++) {
     printf("%-10s %s (--plugin %s)\n", plugin_solver(i)->id, plugin_solver(i)->title,

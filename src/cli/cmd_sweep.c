@@ -272,10 +272,14 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     return parse_solvers(solver_list, solvers_buf, buflen, a);
   }
   for (int s = 0; s < mbdae_solver_count() && a->nsolvers < MAX_SPECS; s++) {
-    a->solvers[a->nsolvers++] = mbdae_solver_id(s);
+    if (!mbdae_solver_get(s)->runs_on) { /* a specialist only when named */
+      a->solvers[a->nsolvers++] = mbdae_solver_id(s);
+    }
   }
   for (int s = 0; s < plugin_solver_count() && a->nsolvers < MAX_SPECS; s++) {
-    a->solvers[a->nsolvers++] = plugin_solver(s)->id;
+    if (!plugin_solver(s)->runs_on) {
+      a->solvers[a->nsolvers++] = plugin_solver(s)->id;
+    }
   }
   return 0;
 }
