@@ -354,8 +354,8 @@ static void print_header(FILE *out, const study *st, const reg_args *a, int mark
 {
   const char *sep = markdown ? " | " : "  ";
   fprintf(out,
-          "%s%s over [0, %g] with %s, rtol = atol = %g (spec/004 Table 1: paper = MATLAB "
-          "R2012b; ratio = the paper's t(s) / ours)\n%s",
+          "%s%s over [0, %g] with %s (SPM: the spm solver), rtol = atol = %g (spec/004 Table 1: "
+          "paper = MATLAB R2012b; ratio = the paper's t(s) / ours)\n%s",
           markdown ? "### " : "", st->id, a->tend, a->solver, a->rtol, markdown ? "\n" : "");
   fprintf(out, markdown ? "| method" : "%-14s", markdown ? "" : "method");
   for (int k = 0; k < st->links; k++) {
