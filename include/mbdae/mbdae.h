@@ -566,7 +566,19 @@ MBDAE_API void mbdae_json_write_number(FILE *out, double v);
  * environment (mbdae, dependencies, machine, cpu) that apply to the rows after them. */
 MBDAE_API int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env);
 MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);
-/* Read runs.csv from in (name is for messages): columns found by name, every field checked (ids,
+/* A record of more than MBDAE_RECORD_INLINE_MAX components keeps its final vector out of its row:
+ * mbdae_record_write_csv_row_side writes names, y and yref to the side file dir/side_name
+ * (side_name: [A-Za-z0-9_.-], not starting with '.') and "@side_name" into those three fields
+ * (empty where the record has no such vector); a smaller record is written inline, as
+ * mbdae_record_write_csv_row writes it.  The side file (README, "runs.csv"): a line
+ * "# mbdae record vectors: neq N", then N lines "i name y yref" (%.17g, nan for a non-finite
+ * value, - where the record has no such vector).  0, or -1 (bad name, a write error). */
+#define MBDAE_RECORD_INLINE_MAX 1000
+MBDAE_API int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec, const char *dir,
+                                              const char *side_name);
+/* Read runs.csv from in (name is for messages, and its directory is where side files are: a
+ * field "@FILE" reads that side file, checked line by line; a missing or bad one refuses the row
+ * with "FILE:line: why"): columns found by name, every field checked (ids,
  * positive finite tolerances, counters from 0 to 10^15, codes from the table, vectors of neq
  * numbers); repeated header lines are skipped, "# key: value" lines set the environment of the
  * rows after them.  Returns 0 with *recs (release with mbdae_records_free) and *n, or -1 with
