@@ -231,6 +231,13 @@ typedef struct mbdae_functions {
   int (*constraints)(void *ctx, double t, const double *y, const double *yp, double *gpos,
                      double *gvel, double *gacc); /* as mbdae_problem_constraints */
   void *ctx;
+  /* Optional structure of a large DAE (zeroed, or kind MBDAE_JAC_DENSE: dense, jac is used).
+   * A pattern of kind MBDAE_JAC_BAND or _SPARSE makes the checks use jac_values (both matrices'
+   * values in the pattern's order, as mbdae_problem_jac_values; either output may be NULL),
+   * difference over groups of columns that share no row, and keep memory O(nnz + neq). */
+  mbdae_jac_pattern pattern;
+  int (*jac_values)(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                    double *dfdyp);
 } mbdae_functions;
 MBDAE_API void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
 
@@ -253,7 +260,11 @@ MBDAE_API int mbdae_problem_jac_approximate(const mbdae_problem *p);
  * that one variable makes over its typical size typ_k (ytyp for y, yptyp for y'; NULL: max(|v_k|,
  * 1)). Steps h_j = eps^(1/3) typ_j. r_ij = 16 eps size_i / h_j is what rounding in F_i alone can
  * make of D_ij (size_i = |F_i| + sum_k |D_ik y_k| + |D'_ik y'_k|); it is deducted only where the
- * comparison fails without it, and such entries are counted and the largest reported. */
+ * comparison fails without it, and such entries are counted and the largest reported.
+ * With a non-dense f->pattern the columns are differenced in groups that share no row (4
+ * residuals per group and matrix), only the pattern's entries are compared (s_i and size_i over
+ * them), and a difference quotient in a row outside the pattern that is not zero to rounding is
+ * an error too (noutside): a pattern that misses a nonzero fails the check. */
 typedef struct mbdae_jac_check {
   double err;          /* largest e_ij over both matrices */
   int ok;              /* err <= MBDAE_CHECK_TOL */
@@ -265,6 +276,9 @@ typedef struct mbdae_jac_check {
   int rounding_matrix; /* the entry with the largest such allowance (when nrounding > 0) */
   int rounding_row, rounding_col;
   double rounding; /* r_ij there */
+  int noutside;    /* non-dense pattern: rows whose difference quotient over a column group is not
+                      zero although no column of the group has the row in the pattern (judged
+                      as entries with J_ij = 0, j the group's first column; 0 when dense) */
 } mbdae_jac_check;
 MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
                     const double *ytyp, const double *yptyp, mbdae_jac_check *out);
@@ -556,7 +570,19 @@ MBDAE_API void mbdae_json_write_number(FILE *out, double v);
  * environment (mbdae, dependencies, machine, cpu) that apply to the rows after them. */
 MBDAE_API int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env);
 MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);
-/* Read runs.csv from in (name is for messages): columns found by name, every field checked (ids,
+/* A record of more than MBDAE_RECORD_INLINE_MAX components keeps its final vector out of its row:
+ * mbdae_record_write_csv_row_side writes names, y and yref to the side file dir/side_name
+ * (side_name: [A-Za-z0-9_.-], not starting with '.') and "@side_name" into those three fields
+ * (empty where the record has no such vector); a smaller record is written inline, as
+ * mbdae_record_write_csv_row writes it.  The side file (README, "runs.csv"): a line
+ * "# mbdae record vectors: neq N", then N lines "i name y yref" (%.17g, nan for a non-finite
+ * value, - where the record has no such vector).  0, or -1 (bad name, a write error). */
+#define MBDAE_RECORD_INLINE_MAX 1000
+MBDAE_API int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec, const char *dir,
+                                              const char *side_name);
+/* Read runs.csv from in (name is for messages, and its directory is where side files are: a
+ * field "@FILE" reads that side file, checked line by line; a missing or bad one refuses the row
+ * with "FILE:line: why"): columns found by name, every field checked (ids,
  * positive finite tolerances, counters from 0 to 10^15, codes from the table, vectors of neq
  * numbers); repeated header lines are skipped, "# key: value" lines set the environment of the
  * rows after them.  Returns 0 with *recs (release with mbdae_records_free) and *n, or -1 with

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_scale.h"
 #include "cli.h"
 #include "peer_runs.h"
 
@@ -146,18 +147,76 @@ static int load_against(const char *path, const char *map, char *buf, size_t len
   return parse_peer_map(map ? map : "radau5=radau5,radau=radau,bdf=mebdfi", buf, len, a);
 }
 
+/* --sizes, --tend, --rtol: the options of the scaling bench (bench_scale.c). */
+typedef struct scale_options {
+  const char *sizes, *tend;
+  double rtol;
+} scale_options;
+
+/* 1 when argv[*i] is an option of the scaling bench (taken, or -1 on a bad value), else 0. */
+static int scale_option(int argc, char **argv, int *i, scale_options *so)
+{
+  const char *v = NULL;
+  if (strcmp(argv[*i], "--sizes") == 0 || strcmp(argv[*i], "--tend") == 0) {
+    const char **to = argv[*i][2] == 's' ? &so->sizes : &so->tend;
+    double tend;
+    if (!(v = option_value(argc, argv, i)) ||
+        (to == &so->tend && parse_positive("--tend", v, &tend) != 0)) {
+      return -1;
+    }
+    *to = v;
+    return 1;
+  }
+  if (strcmp(argv[*i], "--rtol") == 0) {
+    return (v = option_value(argc, argv, i)) && parse_positive("--rtol", v, &so->rtol) == 0 ? 1
+                                                                                            : -1;
+  }
+  return 0;
+}
+
+static int run_scale(const char *spec, const scale_options *so, const char *const *solvers,
+                     int nsolvers, int repeat, int linsys)
+{
+  char buf[256];
+  const char *sizes[16];
+  int nsizes = split_items("--sizes", so->sizes, buf, sizeof buf, sizes, 16);
+  if (nsizes < 0) {
+    return EXIT_USAGE;
+  }
+  if (!spec || strcmp(spec, "all") == 0) {
+    return usage_error("--sizes needs one problem spec with a size key n, e.g. chain");
+  }
+  bench_scale_plan plan = {.spec = spec,
+                           .sizes = sizes,
+                           .nsizes = nsizes,
+                           .tend = so->tend,
+                           .rtol = so->rtol,
+                           .solvers = solvers,
+                           .nsolvers = nsolvers,
+                           .repeat = repeat,
+                           .linsys = linsys};
+  return bench_scale(&plan);
+}
+
 int cmd_bench(int argc, char **argv)
 {
   const char *spec = NULL, *solver_list = NULL, *against_path = NULL, *peer_map = NULL;
+  scale_options so = {.rtol = 1e-6};
+  int taken = 0, repeat_given = 0;
   const char *solvers[MAX_BENCH_SOLVERS];
   int nsolvers = 0, repeat = 11, linsys = MBDAE_JAC_AUTO;
   char list[256];
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
-    if (strcmp(argv[i], "--repeat") == 0) {
+    if ((taken = scale_option(argc, argv, &i, &so)) != 0) {
+      if (taken < 0) {
+        return EXIT_USAGE;
+      }
+    } else if (strcmp(argv[i], "--repeat") == 0) {
       if (!(v = option_value(argc, argv, &i)) || parse_int("--repeat", v, 1, 1000, &repeat) != 0) {
         return EXIT_USAGE;
       }
+      repeat_given = 1;
     } else if (strcmp(argv[i], "--linsys") == 0) {
       if (!(v = option_value(argc, argv, &i)) || parse_linsys("--linsys", v, &linsys) != 0) {
         return EXIT_USAGE;
@@ -177,7 +236,7 @@ int cmd_bench(int argc, char **argv)
       }
     } else if (argv[i][0] == '-') {
       return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat, "
-                         "--linsys, --against, --peer-map",
+                         "--linsys, --against, --peer-map, --sizes, --tend, --rtol",
                          argv[i]);
     } else if (spec) {
       return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
@@ -200,6 +259,15 @@ int cmd_bench(int argc, char **argv)
         solvers[nsolvers++] = plugin_solver(s)->id;
       }
     }
+  }
+  if (so.sizes) {
+    if (against_path || peer_map) {
+      return usage_error("--against and --peer-map do not go with --sizes");
+    }
+    return run_scale(spec, &so, solvers, nsolvers, repeat_given ? repeat : 1, linsys);
+  }
+  if (so.tend || so.rtol != 1e-6) {
+    return usage_error("--tend and --rtol go with --sizes");
   }
   against a = {0};
   char map[256];

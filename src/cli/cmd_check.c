@@ -33,6 +33,11 @@ static int print_jac(const mbdae_jac_check *c, int approximate)
            c->nrounding, c->nrounding == 1 ? "y" : "ies", c->rounding,
            MATRIX_NAME[c->rounding_matrix], c->rounding_row + 1, c->rounding_col + 1);
   }
+  if (c->noutside > 0) {
+    printf("               %d row%s with a nonzero difference quotient outside the stated "
+           "Jacobian pattern\n",
+           c->noutside, c->noutside == 1 ? "" : "s");
+  }
   return !c->ok && !approximate;
 }
 
@@ -64,6 +69,11 @@ static int check_points(const mbdae_problem *p)
   printf("check points: steps eps^(1/3) times each variable's typical size (from y0 and the "
          "reference); tolerance %.0e\n",
          MBDAE_CHECK_TOL);
+  if (f.pattern.colptr) {
+    printf("Jacobian pattern: %s, ml %d, mu %d, %zu entries; columns differenced in groups that "
+           "share no row, entries outside the pattern must difference to zero\n",
+           mbdae_jac_kind_name(f.pattern.kind), f.pattern.ml, f.pattern.mu, f.pattern.nnz);
+  }
   int bad = 0, approximate = mbdae_problem_jac_approximate(p);
   for (int k = 0; k < pts.npoints; k++) {
     printf("%s (t = %g):\n", pts.label[k], pts.t[k]);

@@ -486,10 +486,20 @@ static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
   }
   mbdae_environment_get(&env);
   mbdae_record_write_csv_header(out, &env);
-  for (int k = 0; k < nrows; k++) {
-    mbdae_record_write_csv_row(out, &rows[k]);
+  int side_errno = 0;
+  for (int k = 0; k < nrows; k++) { /* a large final vector goes to runs-<row>.vec beside it */
+    char side[32];
+    snprintf(side, sizeof side, "runs-%d.vec", k + 1);
+    if (mbdae_record_write_csv_row_side(out, &rows[k], dir, side) != 0 && !side_errno) {
+      side_errno = errno ? errno : EIO;
+    }
   }
-  return sweep_close_atomic(out, tmp, path);
+  int rc = sweep_close_atomic(out, tmp, path);
+  if (side_errno) {
+    errno = side_errno;
+    return -1;
+  }
+  return rc;
 }
 
 /* The pictures of workprecision.gp, each of them checked (gnuplot exits 0 on a full disk): EXIT_OK,

@@ -80,19 +80,56 @@ void print_drift(FILE *out, const mbdae_record *rec)
   }
 }
 
+/* A large final vector is shown in part: the first and last VECTOR_ENDS components and the one
+ * with the largest error against the reference (all of them are in --json and runs.csv). */
+enum { VECTOR_SHOWN_MAX = 40, VECTOR_ENDS = 10 };
+
+static int worst_component(const mbdae_record *rec)
+{
+  int worst = -1;
+  double worst_err = -1.0;
+  for (int i = 0; rec->yref && i < rec->neq; i++) {
+    double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
+    e = ref != 0.0 ? e / fabs(ref) : e;
+    if (e > worst_err || (isnan(e) && !isnan(worst_err))) {
+      worst = i, worst_err = e;
+    }
+  }
+  return worst;
+}
+
+static void print_component(FILE *out, const mbdae_problem *p, const mbdae_record *rec, int i)
+{
+  const char *name = rec->names ? rec->names[i] : "";
+  if (rec->yref) {
+    double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
+    fprintf(out, "%4d %-8s %24.16e %24.16e %10.2e %5s\n", i + 1, name, rec->y[i], ref,
+            ref != 0.0 ? e / fabs(ref) : e, mbdae_problem_in_scd(p, i) ? "*" : "");
+  } else {
+    fprintf(out, "%4d %-8s %24.16e %24s\n", i + 1, name, rec->y[i], "-");
+  }
+}
+
 void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec)
 {
   fprintf(out, "%4s %-8s %24s %24s %10s %5s\n", "i", "name", "y(tend)", "reference", "rel.err",
           "scd");
-  for (int i = 0; rec->y && i < rec->neq; i++) {
-    const char *name = rec->names ? rec->names[i] : "";
-    if (rec->yref) {
-      double ref = rec->yref[i], e = fabs(rec->y[i] - ref);
-      fprintf(out, "%4d %-8s %24.16e %24.16e %10.2e %5s\n", i + 1, name, rec->y[i], ref,
-              ref != 0.0 ? e / fabs(ref) : e, mbdae_problem_in_scd(p, i) ? "*" : "");
+  int n = rec->y ? rec->neq : 0, all = n <= VECTOR_SHOWN_MAX, worst = worst_component(rec);
+  int skipped = 0;
+  for (int i = 0; i < n; i++) {
+    if (all || i < VECTOR_ENDS || i >= n - VECTOR_ENDS || i == worst) {
+      if (skipped > 0) {
+        fprintf(out, "%4s (%d components not shown)\n", "...", skipped);
+        skipped = 0;
+      }
+      print_component(out, p, rec, i);
     } else {
-      fprintf(out, "%4d %-8s %24.16e %24s\n", i + 1, name, rec->y[i], "-");
+      skipped++;
     }
+  }
+  if (!all) {
+    fprintf(out, "%d components: shown the first and last %d%s; all of them in --json\n", n,
+            VECTOR_ENDS, worst >= 0 ? " and the largest error" : "");
   }
   fprintf(out, "reference: %s\n", mbdae_problem_ref_source(p));
 }

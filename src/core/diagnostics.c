@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dense.h"
+#include "jac_pattern.h"
 #include "mbdae/mbdae.h"
 #include "problem_type.h"
 
@@ -41,31 +42,47 @@ static const double ROUNDING_FACTOR = 16.0;
 static const double STEP_FACTOR = 6.1e-6;
 static const double LINE_STEP_FACTOR = 7.4e-4;
 
+/* size_i = sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| over the entries of pat (values in its
+ * order; dense: column-major). */
+static void term_size(const mbdae_jac_pattern *pat, const double *dfdy, const double *dfdyp,
+                      const double *y, const double *yp, double *size)
+{
+  size_t n = (size_t)pat->neq;
+  memset(size, 0, sizeof(double) * n);
+  for (size_t j = 0; j < n; j++) {
+    size_t begin = pat->colptr ? (size_t)pat->colptr[j] : j * n;
+    size_t end = pat->colptr ? (size_t)pat->colptr[j + 1] : begin + n;
+    for (size_t e = begin; e < end; e++) {
+      size_t i = pat->colptr ? (size_t)pat->rowind[e] : e - begin;
+      size[i] += fabs(dfdy[e] * y[j]) + fabs(dfdyp[e] * yp[j]);
+    }
+  }
+}
+
 int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel)
 {
   if (!p || !y || !yp || !max_abs || !max_rel) {
     return MBDAE_ERR_ARG;
   }
-  size_t n = (size_t)mbdae_problem_neq(p);
-  double *res = malloc(sizeof(double) * (n + 2 * n * n));
+  mbdae_jac_pattern pat;
+  mbdae_problem_jac_pattern(p, &pat);
+  size_t n = (size_t)pat.neq;
+  double *res = malloc(sizeof(double) * (2 * n + 2 * pat.nnz));
   if (!res) {
     return MBDAE_ERR_NOMEM;
   }
-  double *dfdy = res + n, *dfdyp = dfdy + n * n;
+  double *size = res + n, *dfdy = size + n, *dfdyp = dfdy + pat.nnz;
   int rc = mbdae_problem_res(p, t, y, yp, res);
   if (rc == 0) {
-    rc = mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp);
+    rc = mbdae_problem_jac_values(p, t, y, yp, dfdy, dfdyp);
   }
   if (rc == 0) {
+    term_size(&pat, dfdy, dfdyp, y, yp, size);
     double worst_abs = 0.0, worst_rel = 0.0;
     for (size_t i = 0; i < n; i++) {
-      double size = 0.0;
-      for (size_t j = 0; j < n; j++) {
-        size += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
-      }
       double a = fabs(res[i]);
-      double r = size > 0.0 ? a / size : a;
+      double r = size[i] > 0.0 ? a / size[i] : a;
       worst_abs = fmax(worst_abs, a);
       worst_rel = fmax(worst_rel, r);
     }
@@ -96,11 +113,19 @@ static int problem_constraints(void *ctx, double t, const double *y, const doubl
   return mbdae_problem_constraints(ctx, t, y, yp, gpos, gvel, gacc);
 }
 
+static int problem_jac_values(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                              double *dfdyp)
+{
+  return mbdae_problem_jac_values(ctx, t, y, yp, dfdy, dfdyp);
+}
+
 /* Constraints that hold by construction (form=ssf: those of the Cartesian state mapped from the
  * angles) are left out: g is identically zero in y, so its derivatives are rounding noise with
  * nothing to judge them against; their drift is still measured. */
 void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
 {
+  mbdae_problem_jac_pattern(p, &fns->pattern);
+  fns->jac_values = problem_jac_values;
   fns->neq = mbdae_problem_neq(p);
   fns->nconstraints = mbdae_problem_constraints_mapped(p) ? 0 : mbdae_problem_nconstraints(p);
   fns->res = problem_res;
@@ -110,6 +135,19 @@ void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
 }
 
 /* ---- Jacobian check ------------------------------------------------------------------------ */
+
+/* 1 when f states a non-dense pattern: its values come from jac_values, in the pattern's order. */
+static int has_pattern(const mbdae_functions *f)
+{
+  return (f->pattern.kind == MBDAE_JAC_BAND || f->pattern.kind == MBDAE_JAC_SPARSE) &&
+         f->pattern.colptr && f->pattern.rowind;
+}
+
+/* Entries of one matrix as the checks store it: the pattern's, or n^2. */
+static size_t matrix_len(const mbdae_functions *f)
+{
+  return has_pattern(f) ? f->pattern.nnz : (size_t)f->neq * (size_t)f->neq;
+}
 
 static double typical(const double *typ, const double *v, size_t j)
 {
@@ -208,17 +246,18 @@ static void row_sizes(size_t n, const double *const typ[2], jac_work *w)
   }
 }
 
-/* One entry: its error (rounding allowance deducted where the plain comparison fails). */
-static void judge_entry(const jac_work *w, size_t n, int m, size_t i, size_t j, double typ_j,
-                        mbdae_jac_check *out)
+/* One entry J_ij = jv against D_ij = dv, in a row of sizes size_i and rowmax_i, a column of step
+ * h_j and typical size typ_j: its error (rounding allowance deducted where the plain comparison
+ * fails), recorded in out where it is the largest so far; returns it. */
+static double judge_value(double jv, double dv, double size_i, double rowmax_i, double step_j,
+                          double typ_j, int m, size_t i, size_t j, mbdae_jac_check *out)
 {
-  double jv = MBDAE_AT(w->jac[m], n, i, j), dv = MBDAE_AT(w->fd[m], n, i, j);
-  double least = MBDAE_CHECK_ROW_FRACTION * w->rowmax[i] / typ_j;
+  double least = MBDAE_CHECK_ROW_FRACTION * rowmax_i / typ_j;
   double scale = fmax(fmax(fabs(jv), fabs(dv)), least);
   double diff = fabs(jv - dv), err = scale > 0.0 ? diff / scale : 0.0;
   out->nnz += jv != 0.0;
   if (err > MBDAE_CHECK_TOL) {
-    double allowance = ROUNDING_FACTOR * DBL_EPSILON * w->size[i] / w->steps[m][j];
+    double allowance = ROUNDING_FACTOR * DBL_EPSILON * size_i / step_j;
     err = fmax(diff - allowance, 0.0) / scale;
     if (err <= MBDAE_CHECK_TOL) {
       if (out->nrounding == 0 || allowance > out->rounding) {
@@ -238,12 +277,275 @@ static void judge_entry(const jac_work *w, size_t n, int m, size_t i, size_t j, 
     out->jac = jv;
     out->fd = dv;
   }
+  return err;
+}
+
+static void judge_entry(const jac_work *w, size_t n, int m, size_t i, size_t j, double typ_j,
+                        mbdae_jac_check *out)
+{
+  judge_value(MBDAE_AT(w->jac[m], n, i, j), MBDAE_AT(w->fd[m], n, i, j), w->size[i], w->rowmax[i],
+              w->steps[m][j], typ_j, m, i, j, out);
+}
+
+/* ---- Jacobian check over a pattern ---------------------------------------------------------- */
+
+/* The work of a check over a non-dense pattern: values J, J' and differences D, D' in the
+ * pattern's order (nnz each); per column its group, step and typical size; per row its sizes,
+ * the group column that owns it, and the largest difference quotient seen outside the pattern. */
+typedef struct pattern_work {
+  const mbdae_jac_pattern *pat;
+  double *jac[2], *fd[2];
+  double *y, *yp, *res, *rplus, *rminus, *narrow, *wide, *steps[2], *typ[2], *size, *rowmax;
+  double *outside[2];  /* row i: the difference quotient outside the pattern, largest so far */
+  int *outside_col[2]; /* ... and the column it was divided by; -1: none */
+  int *group, *order, *first, *owner;
+  int ngroups;
+} pattern_work;
+
+static void *pattern_work_alloc(const mbdae_jac_pattern *pat, pattern_work *w)
+{
+  size_t n = (size_t)pat->neq, nnz = pat->nnz;
+  double *block = malloc(sizeof(double) * (4 * nnz + 15 * n) + sizeof(int) * (6 * n + 1));
+  if (!block) {
+    return NULL;
+  }
+  double *v = block;
+  double **vec[] = {&w->y,      &w->yp,   &w->res,      &w->rplus,      &w->rminus,
+                    &w->narrow, &w->wide, &w->steps[0], &w->steps[1],   &w->typ[0],
+                    &w->typ[1], &w->size, &w->rowmax,   &w->outside[0], &w->outside[1]};
+  for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++) {
+    *vec[k] = v;
+    v += n;
+  }
+  for (int m = 0; m < 2; m++) {
+    w->jac[m] = v;
+    w->fd[m] = v + nnz;
+    v += 2 * nnz;
+  }
+  int *iv = (int *)v;
+  int **ivec[] = {&w->outside_col[0], &w->outside_col[1], &w->group, &w->order, &w->owner};
+  for (size_t k = 0; k < sizeof ivec / sizeof ivec[0]; k++) {
+    *ivec[k] = iv;
+    iv += n;
+  }
+  w->first = iv; /* ngroups + 1 <= n + 1 */
+  w->pat = pat;
+  return block;
+}
+
+/* Column groups (Curtis, Powell & Reid), their columns listed group by group: order[first[g]] ..
+ * order[first[g + 1] - 1]. */
+static int list_groups(pattern_work *w)
+{
+  size_t n = (size_t)w->pat->neq;
+  w->ngroups = mbdae_pattern_groups(w->pat, w->group);
+  if (w->ngroups < 0) {
+    return MBDAE_ERR_NOMEM;
+  }
+  memset(w->first, 0, sizeof(int) * ((size_t)w->ngroups + 1));
+  for (size_t j = 0; j < n; j++) {
+    w->first[w->group[j] + 1]++;
+  }
+  for (int g = 0; g < w->ngroups; g++) {
+    w->first[g + 1] += w->first[g];
+  }
+  for (size_t j = 0; j < n; j++) {
+    w->order[w->first[w->group[j]]++] = (int)j;
+  }
+  for (int g = w->ngroups; g > 0; g--) {
+    w->first[g] = w->first[g - 1];
+  }
+  w->first[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    w->owner[i] = -1;
+  }
+  return 0;
+}
+
+/* F(v + factor h) - F(v - factor h) into out, h the steps of the columns of group g of matrix m
+ * (v = y for m = 0, y' for m = 1; base is its unperturbed value). */
+static int group_change(const mbdae_functions *f, double t, pattern_work *w, int m,
+                        const double *base, int g, double factor, double *out)
+{
+  double *v = m == 0 ? w->y : w->yp;
+  int rc = 0;
+  for (int side = 0; rc == 0 && side < 2; side++) {
+    double s = side == 0 ? factor : -factor;
+    for (int k = w->first[g]; k < w->first[g + 1]; k++) {
+      v[w->order[k]] = base[w->order[k]] + s * w->steps[m][w->order[k]];
+    }
+    rc = f->res(f->ctx, t, w->y, w->yp, side == 0 ? w->rplus : w->rminus);
+  }
+  for (int k = w->first[g]; k < w->first[g + 1]; k++) {
+    v[w->order[k]] = base[w->order[k]];
+  }
+  for (size_t i = 0; rc == 0 && i < (size_t)f->neq; i++) {
+    out[i] = w->rplus[i] - w->rminus[i];
+  }
+  return rc;
+}
+
+/* Richardson's (4 D_h - D_2h) / 3 from the changes over steps h and 2h. */
+static double extrapolated(double narrow, double wide, double h)
+{
+  return (4.0 * (narrow / (2.0 * h)) - wide / (4.0 * h)) / 3.0;
+}
+
+/* Rows no column of group g has in the pattern: their quotient (divided by the group's first
+ * column's step; the criterion is the same for any column of the group, as h_j ~ typ_j) is kept
+ * where it is the largest so far relative to its column's typical size. */
+static void note_outside(pattern_work *w, int m, int g)
+{
+  int j0 = w->order[w->first[g]];
+  for (size_t i = 0; i < (size_t)w->pat->neq; i++) {
+    if (w->owner[i] >= 0) {
+      continue;
+    }
+    double d = extrapolated(w->narrow[i], w->wide[i], w->steps[m][j0]);
+    int jk = w->outside_col[m][i];
+    if (jk < 0 || fabs(d) * w->typ[m][j0] > fabs(w->outside[m][i]) * w->typ[m][jk]) {
+      w->outside[m][i] = d;
+      w->outside_col[m][i] = j0;
+    }
+  }
+}
+
+/* D (or D') at the pattern's entries of the columns of group g, and what lies outside. */
+static int difference_group(const mbdae_functions *f, double t, pattern_work *w, int m,
+                            const double *base, int g)
+{
+  const mbdae_jac_pattern *pat = w->pat;
+  int rc = group_change(f, t, w, m, base, g, 1.0, w->narrow);
+  if (rc == 0) {
+    rc = group_change(f, t, w, m, base, g, 2.0, w->wide);
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  for (int k = w->first[g]; k < w->first[g + 1]; k++) {
+    int j = w->order[k];
+    for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+      w->owner[pat->rowind[e]] = j;
+      w->fd[m][e] =
+          extrapolated(w->narrow[pat->rowind[e]], w->wide[pat->rowind[e]], w->steps[m][j]);
+    }
+  }
+  note_outside(w, m, g);
+  for (int k = w->first[g]; k < w->first[g + 1]; k++) {
+    int j = w->order[k];
+    for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+      w->owner[pat->rowind[e]] = -1;
+    }
+  }
+  return 0;
+}
+
+/* Steps and typical sizes of matrix m's columns, then its differences, group by group. */
+static int difference_pattern(const mbdae_functions *f, double t, pattern_work *w, int m,
+                              const double *base, const double *typ)
+{
+  size_t n = (size_t)f->neq;
+  for (size_t j = 0; j < n; j++) {
+    w->typ[m][j] = typical(typ, base, j);
+    w->steps[m][j] = (base[j] + STEP_FACTOR * w->typ[m][j]) - base[j];
+    w->outside_col[m][j] = -1;
+  }
+  int rc = 0;
+  for (int g = 0; rc == 0 && g < w->ngroups; g++) {
+    rc = difference_group(f, t, w, m, base, g);
+  }
+  return rc;
+}
+
+/* size_i and rowmax_i as row_sizes does, over the pattern's entries. */
+static void pattern_row_sizes(pattern_work *w)
+{
+  const mbdae_jac_pattern *pat = w->pat;
+  size_t n = (size_t)pat->neq;
+  for (size_t i = 0; i < n; i++) {
+    w->size[i] = fabs(w->res[i]);
+    w->rowmax[i] = 0.0;
+  }
+  for (int m = 0; m < 2; m++) {
+    const double *v = m == 0 ? w->y : w->yp;
+    for (size_t j = 0; j < n; j++) {
+      for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+        size_t i = (size_t)pat->rowind[e];
+        w->size[i] += fabs(w->fd[m][e] * v[j]);
+        w->rowmax[i] = fmax(w->rowmax[i], fabs(w->fd[m][e]) * w->typ[m][j]);
+      }
+    }
+  }
+}
+
+static void judge_pattern(pattern_work *w, mbdae_jac_check *out)
+{
+  const mbdae_jac_pattern *pat = w->pat;
+  size_t n = (size_t)pat->neq;
+  for (int m = 0; m < 2; m++) {
+    for (size_t j = 0; j < n; j++) {
+      for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+        size_t i = (size_t)pat->rowind[e];
+        judge_value(w->jac[m][e], w->fd[m][e], w->size[i], w->rowmax[i], w->steps[m][j],
+                    w->typ[m][j], m, i, j, out);
+      }
+    }
+  }
+  for (int m = 0; m < 2; m++) {
+    for (size_t i = 0; i < n; i++) {
+      int j = w->outside_col[m][i];
+      if (j >= 0 && judge_value(0.0, w->outside[m][i], w->size[i], w->rowmax[i], w->steps[m][j],
+                                w->typ[m][j], m, i, (size_t)j, out) > MBDAE_CHECK_TOL) {
+        out->noutside++;
+      }
+    }
+  }
+}
+
+static int check_jac_pattern(const mbdae_functions *f, double t, const double *y, const double *yp,
+                             const double *ytyp, const double *yptyp, mbdae_jac_check *out)
+{
+  pattern_work w;
+  void *block = pattern_work_alloc(&f->pattern, &w);
+  if (!block) {
+    return MBDAE_ERR_NOMEM;
+  }
+  size_t n = (size_t)f->neq;
+  memcpy(w.y, y, sizeof(double) * n);
+  memcpy(w.yp, yp, sizeof(double) * n);
+  int rc = list_groups(&w);
+  if (rc == 0) {
+    rc = f->jac_values(f->ctx, t, y, yp, w.jac[0], w.jac[1]);
+  }
+  if (rc == 0) {
+    rc = f->res(f->ctx, t, y, yp, w.res);
+  }
+  if (rc == 0) {
+    rc = difference_pattern(f, t, &w, 0, y, ytyp);
+  }
+  if (rc == 0) {
+    rc = difference_pattern(f, t, &w, 1, yp, yptyp);
+  }
+  if (rc == 0) {
+    pattern_row_sizes(&w);
+    judge_pattern(&w, out);
+    out->ok = out->err <= MBDAE_CHECK_TOL;
+  }
+  free(block);
+  return rc;
+}
+
+/* The callbacks the checks need: res, and jac (dense) or jac_values over a pattern of order neq. */
+static int functions_bad(const mbdae_functions *f)
+{
+  return !f || !f->res || f->neq <= 0 ||
+         (has_pattern(f) ? !f->jac_values || f->pattern.neq != f->neq : !f->jac);
 }
 
 static int jac_arguments_bad(const mbdae_functions *f, const double *y, const double *yp,
                              const mbdae_jac_check *out)
 {
-  return !f || !f->res || !f->jac || f->neq <= 0 || !y || !yp || !out;
+  return functions_bad(f) || !y || !yp || !out;
 }
 
 int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
@@ -252,14 +554,17 @@ int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const d
   if (jac_arguments_bad(f, y, yp, out)) {
     return MBDAE_ERR_ARG;
   }
+  memset(out, 0, sizeof *out);
+  out->row = out->col = -1;
+  if (has_pattern(f)) {
+    return check_jac_pattern(f, t, y, yp, ytyp, yptyp, out);
+  }
   size_t n = (size_t)f->neq;
   jac_work w;
   double *block = jac_work_alloc(n, &w);
   if (!block) {
     return MBDAE_ERR_NOMEM;
   }
-  memset(out, 0, sizeof *out);
-  out->row = out->col = -1;
   memcpy(w.y, y, sizeof(double) * n);
   memcpy(w.yp, yp, sizeof(double) * n);
   int rc = f->jac(f->ctx, t, y, yp, w.jac[0], w.jac[1]);
@@ -293,31 +598,63 @@ int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const d
 
 /* ---- hidden constraints -------------------------------------------------------------------- */
 
-/* y' with the differential rows of F solved: F is K y' - f with K diagonal (checked), so one
- * Newton step y'_i -= F_i / K_ii on the rows with K_ii != 0 is exact up to rounding.  kmat and
- * res are work arrays (n x n and n). */
-static int consistent_yp(const mbdae_functions *f, double t, const double *y, double *yp,
-                         double *kmat, double *res)
+/* The diagonal of dF/dy' (kmat, as the checks store a matrix) into diag;
+ * MBDAE_ERR_UNSUPPORTED when an entry off the diagonal is not zero. */
+static int mass_diagonal(const mbdae_functions *f, const double *kmat, double *diag)
 {
   size_t n = (size_t)f->neq;
-  int rc = f->jac(f->ctx, t, y, yp, NULL, kmat);
-  if (rc == 0) {
-    rc = f->res(f->ctx, t, y, yp, res);
-  }
-  if (rc != 0) {
-    return rc;
-  }
-  for (size_t j = 0; j < n; j++) {
+  if (!has_pattern(f)) {
+    for (size_t j = 0; j < n; j++) {
+      for (size_t i = 0; i < n; i++) {
+        if (i != j && MBDAE_AT(kmat, n, i, j) != 0.0) {
+          return MBDAE_ERR_UNSUPPORTED;
+        }
+      }
+    }
     for (size_t i = 0; i < n; i++) {
-      if (i != j && MBDAE_AT(kmat, n, i, j) != 0.0) {
+      diag[i] = MBDAE_AT(kmat, n, i, i);
+    }
+    return 0;
+  }
+  const mbdae_jac_pattern *pat = &f->pattern;
+  memset(diag, 0, sizeof(double) * n);
+  for (size_t j = 0; j < n; j++) {
+    for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+      if ((size_t)pat->rowind[e] == j) {
+        diag[j] = kmat[e];
+      } else if (kmat[e] != 0.0) {
         return MBDAE_ERR_UNSUPPORTED;
       }
     }
   }
+  return 0;
+}
+
+/* Work of consistent_yp: dF/dy' as the checks store it, then its diagonal. */
+static size_t kmat_len(const mbdae_functions *f) { return matrix_len(f) + (size_t)f->neq; }
+
+/* y' with the differential rows of F solved: F is K y' - f with K diagonal (checked), so one
+ * Newton step y'_i -= F_i / K_ii on the rows with K_ii != 0 is exact up to rounding.  kmat and
+ * res are work arrays (kmat_len and n). */
+static int consistent_yp(const mbdae_functions *f, double t, const double *y, double *yp,
+                         double *kmat, double *res)
+{
+  size_t n = (size_t)f->neq;
+  double *diag = kmat + matrix_len(f);
+  int rc = has_pattern(f) ? f->jac_values(f->ctx, t, y, yp, NULL, kmat)
+                          : f->jac(f->ctx, t, y, yp, NULL, kmat);
+  if (rc == 0) {
+    rc = f->res(f->ctx, t, y, yp, res);
+  }
+  if (rc == 0) {
+    rc = mass_diagonal(f, kmat, diag);
+  }
+  if (rc != 0) {
+    return rc;
+  }
   for (size_t i = 0; i < n; i++) {
-    double k = MBDAE_AT(kmat, n, i, i);
-    if (k != 0.0) {
-      yp[i] -= res[i] / k;
+    if (diag[i] != 0.0) {
+      yp[i] -= res[i] / diag[i];
     }
   }
   return 0;
@@ -332,9 +669,10 @@ typedef struct con_work {
                           moves by its typical size */
 } con_work;
 
-static double *con_work_alloc(size_t n, size_t nc, con_work *w)
+static double *con_work_alloc(const mbdae_functions *f, con_work *w)
 {
-  double *block = malloc(sizeof(double) * (13 * nc + 5 * n + n * n));
+  size_t n = (size_t)f->neq, nc = (size_t)f->nconstraints;
+  double *block = malloc(sizeof(double) * (13 * nc + 5 * n + kmat_len(f)));
   if (!block) {
     return NULL;
   }
@@ -505,7 +843,7 @@ static int constraint_check_run(const mbdae_functions *f, double t, const double
 int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
                             const double *ytyp, mbdae_constraint_check *out)
 {
-  if (!f || !f->res || !f->jac || f->neq <= 0 || f->nconstraints < 0 || !y || !yp || !out ||
+  if (functions_bad(f) || f->nconstraints < 0 || !y || !yp || !out ||
       (f->nconstraints > 0 && !f->constraints)) {
     return MBDAE_ERR_ARG;
   }
@@ -516,7 +854,7 @@ int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y,
     return 0;
   }
   con_work w;
-  double *block = con_work_alloc((size_t)f->neq, (size_t)f->nconstraints, &w);
+  double *block = con_work_alloc(f, &w);
   if (!block) {
     return MBDAE_ERR_NOMEM;
   }
@@ -588,6 +926,15 @@ static int known_states(const mbdae_problem *q, double *y0, double *yp0, double 
   return 1;
 }
 
+/* 1 when the work array kmat sized for p also holds what consistent_yp stores for q. */
+static int fits_kmat(const mbdae_problem *q, const mbdae_problem *p)
+{
+  mbdae_functions fq, fp;
+  mbdae_problem_functions(q, &fq);
+  mbdae_problem_functions(p, &fp);
+  return kmat_len(&fq) <= kmat_len(&fp);
+}
+
 /* Initial values, the reference, and the typical sizes, widened by the states of the problem's
  * default configuration (its variants share the physical scales; crank:init=2 starts from
  * q = 0 and has no reference).  Sizes no state gives are 1. */
@@ -607,7 +954,7 @@ static int fixed_points(const mbdae_problem *p, mbdae_check_points *pts, double 
   pts->npoints = 1 + has_ref;
   mbdae_problem *def = NULL;
   if (mbdae_problem_create(mbdae_problem_name(p), &def, NULL, 0) == 0 &&
-      mbdae_problem_neq(def) == (int)n) {
+      mbdae_problem_neq(def) == (int)n && fits_kmat(def, p)) {
     int rc = known_states(def, scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, pts->ytyp,
                           pts->yptyp, kmat, res);
     has_ref = rc < 0 ? rc : has_ref;
@@ -657,7 +1004,7 @@ int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts)
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
   size_t n = (size_t)f.neq, npt = MBDAE_CHECK_MAX_POINTS;
-  double *block = calloc(2 * npt * n + 7 * n + n * n, sizeof(double));
+  double *block = calloc(2 * npt * n + 7 * n + kmat_len(&f), sizeof(double));
   if (!block) {
     return MBDAE_ERR_NOMEM;
   }

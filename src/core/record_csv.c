@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "record_columns.h"
+#include "record_side.h"
 
 enum { MAX_FIELDS = 64 };
 
@@ -56,8 +57,13 @@ static void csv_vector(FILE *out, const double *v, int n)
   }
 }
 
-static void csv_field(FILE *out, const mbdae_record *r, const record_column *c)
+/* side: the side file holding the vectors ("@side" in their fields), or NULL: inline. */
+static void csv_field(FILE *out, const mbdae_record *r, const record_column *c, const char *side)
 {
+  if (side && (c->kind == KIND_VECTOR || c->kind == KIND_NAMES) && record_pointer(r, c)) {
+    fprintf(out, "@%s", side);
+    return;
+  }
   double v;
   switch (c->kind) {
   case KIND_ID:
@@ -122,16 +128,41 @@ int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env)
   return ferror(out) ? -1 : 0;
 }
 
-int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec)
+static int write_row(FILE *out, const mbdae_record *rec, const char *side)
 {
   for (int c = 0; c < record_ncolumns; c++) {
     if (c > 0) {
       fputc(',', out);
     }
-    csv_field(out, rec, &record_columns[c]);
+    csv_field(out, rec, &record_columns[c], side);
   }
   fputc('\n', out);
   return ferror(out) ? -1 : 0;
+}
+
+int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec)
+{
+  return write_row(out, rec, NULL);
+}
+
+int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec, const char *dir,
+                                    const char *side_name)
+{
+  if (!out || !rec || !dir || !side_name || !record_side_name_ok(side_name)) {
+    return -1;
+  }
+  if (rec->neq <= MBDAE_RECORD_INLINE_MAX || (!rec->y && !rec->yref && !rec->names)) {
+    return write_row(out, rec, NULL);
+  }
+  size_t len = strlen(dir) + strlen(side_name) + 2;
+  char *path = malloc(len);
+  int rc = path ? 0 : -1;
+  if (path) {
+    snprintf(path, len, "%s/%s", dir, side_name);
+    rc = record_side_write(path, rec);
+    free(path);
+  }
+  return rc == 0 ? write_row(out, rec, side_name) : -1;
 }
 
 /* ---- reading: fields ---------------------------------------------------------------------- */
@@ -326,10 +357,34 @@ static const char *expected(column_kind kind)
 
 /* What one row's fields say beyond the record: the status column, the lengths of the lists. */
 typedef struct row_extra {
-  int ok;     /* status column: 1 ok, 0 fail */
-  long count; /* length of the first list read, -1 before one */
-  int mixed;  /* two lists of different lengths */
+  int ok;             /* status column: 1 ok, 0 fail */
+  long count;         /* length of the first list read, -1 before one */
+  int mixed;          /* two lists of different lengths */
+  const char *dir;    /* where side files are ("@FILE" fields) */
+  char side_why[400]; /* why a side file was refused */
 } row_extra;
+
+/* A list field "@FILE": the list from the side file FILE next to runs.csv; 0, -1 (not a side
+ * file name) or -2 (the file refused: why in x->side_why). */
+static int side_field(const record_column *c, const char *s, row_extra *x, void **out, long *n)
+{
+  if (!record_side_name_ok(s + 1)) {
+    return -1;
+  }
+  size_t len = strlen(x->dir) + strlen(s) + 1;
+  char *path = malloc(len);
+  if (!path) {
+    snprintf(x->side_why, sizeof x->side_why, "out of memory");
+    return -2;
+  }
+  snprintf(path, len, "%s/%s", x->dir, s + 1);
+  int what = c->kind == KIND_NAMES                    ? RECORD_SIDE_NAMES
+             : c->offset == offsetof(mbdae_record, y) ? RECORD_SIDE_Y
+                                                      : RECORD_SIDE_YREF;
+  int rc = record_side_read(path, path, what, out, n, x->side_why, sizeof x->side_why);
+  free(path);
+  return rc == 0 ? 0 : -2;
+}
 
 static void note_count(row_extra *x, long n)
 {
@@ -385,14 +440,14 @@ static int store_field(mbdae_record *r, const record_column *c, const char *s, r
     return 0;
   case KIND_VECTOR: {
     double *vec = NULL;
-    int rc = read_vector(s, &vec, &n);
+    int rc = s[0] == '@' ? side_field(c, s, x, (void **)&vec, &n) : read_vector(s, &vec, &n);
     memcpy(dst, &vec, sizeof vec);
     note_count(x, n);
     return rc;
   }
   case KIND_NAMES: {
     char **names = NULL;
-    int rc = read_names(s, &names, &n);
+    int rc = s[0] == '@' ? side_field(c, s, x, (void **)&names, &n) : read_names(s, &names, &n);
     memcpy(dst, &names, sizeof names);
     note_count(x, n);
     return rc;
@@ -444,6 +499,7 @@ typedef struct reader {
   mbdae_environment env;
   mbdae_record *recs;
   size_t n, cap;
+  char dir[4096]; /* the directory of the file read: where its side files are */
 } reader;
 
 /* A header line: every column of the table once, nothing else. */
@@ -495,11 +551,13 @@ static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
   mbdae_record *r = &rd->recs[rd->n];
   memset(r, 0, sizeof *r);
   r->env = rd->env;
-  row_extra x = {0, -1, 0};
+  row_extra x = {.count = -1, .dir = rd->dir};
   int rc = 0;
   for (int c = 0; c < record_ncolumns && rc == 0; c++) {
     const char *s = rd->where[c] >= 0 ? fields[rd->where[c]] : record_columns[c].absent;
-    if ((rc = store_field(r, &record_columns[c], s, &x)) != 0) {
+    if ((rc = store_field(r, &record_columns[c], s, &x)) == -2) {
+      snprintf(why, len, "column %s: %.400s", record_columns[c].name, x.side_why);
+    } else if (rc != 0) {
       field_error(&record_columns[c], s, why, len);
     }
   }
@@ -566,7 +624,7 @@ int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_
 {
   reader rd;
   memset(&rd, 0, sizeof rd);
-  char *line = NULL, why[200];
+  char *line = NULL, why[600];
   size_t linecap = 0;
   ssize_t len;
   long lineno = 0;
@@ -574,6 +632,11 @@ int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_
   *recs = NULL;
   *n = 0;
   name = name ? name : "(stream)";
+  const char *slash = strrchr(name, '/');
+  snprintf(rd.dir, sizeof rd.dir, "%.*s", slash ? (int)(slash - name) : 1, slash ? name : ".");
+  if (slash == name) {
+    snprintf(rd.dir, sizeof rd.dir, "/");
+  }
   while (rc == 0 && (len = getline(&line, &linecap, in)) >= 0) {
     lineno++;
     while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) {

@@ -12,10 +12,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Evaluate everything the API offers at the initial values of p. */
-/* The dense calls (Jacobian, residual size, Jacobian check) need neq^2 doubles; a spec such as
- * chain:n=5555 is valid and would ask for 12 GB of them.  They are exercised up to this size;
- * larger instances get the calls whose memory grows like neq (sparse layouts: issue 15). */
-enum { DENSE_MAX_NEQ = 300 };
+/* The dense Jacobian call needs neq^2 doubles; a spec such as chain:n=5555 is valid and would
+ * ask for 12 GB of them.  It is exercised up to DENSE_MAX_NEQ; the residual size and the
+ * Jacobian check, O(nnz + neq) for a band or sparse pattern (issue 15), run up to
+ * PATTERN_MAX_NEQ for such a problem. */
+enum { DENSE_MAX_NEQ = 300, PATTERN_MAX_NEQ = 100000 };
 
 static void exercise(const mbdae_problem *p)
 {
@@ -44,6 +45,10 @@ static void exercise(const mbdae_problem *p)
     mbdae_problem_constraints(p, t0, y, yp, g, gv, ga);
     if (nn > 0) {
       mbdae_problem_jac(p, t0, y, yp, dfdy, dfdyp);
+    }
+    mbdae_jac_pattern pat;
+    mbdae_problem_jac_pattern(p, &pat);
+    if (nn > 0 || (pat.colptr && n <= PATTERN_MAX_NEQ)) {
       mbdae_problem_residual_size(p, t0, y, yp, &e1, &e2);
       mbdae_jac_check jc;
       mbdae_problem_check_jac(p, t0, y, yp, &jc);

@@ -1,0 +1,172 @@
+/* Side files of runs.csv: the final vector of a record of more than MBDAE_RECORD_INLINE_MAX
+ * components, kept out of the CSV row (whose names, y and yref fields then read "@FILE").
+ *
+ * Format (one file per row, next to runs.csv):
+ *   # mbdae record vectors: neq N
+ *   i name y yref          (N lines, i = 1..N in order; y and yref %.17g, "nan" for a non-finite
+ *                           value, "-" where the record has no such vector)
+ * The reader checks every line and refuses a missing file, a wrong count, a bad name or number
+ * with "FILE:line: why". */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record_side.h"
+
+int record_side_name_ok(const char *s)
+{
+  if (!*s || *s == '.') {
+    return 0;
+  }
+  for (; *s; s++) {
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *s)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void side_number(FILE *out, const double *v, int i)
+{
+  if (!v) {
+    fputs(" -", out);
+  } else if (isfinite(v[i])) {
+    fprintf(out, " %.17g", v[i]);
+  } else {
+    fputs(" nan", out);
+  }
+}
+
+int record_side_write(const char *path, const mbdae_record *r)
+{
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    return -1;
+  }
+  fprintf(out, "# mbdae record vectors: neq %d\n", r->neq);
+  for (int i = 0; i < r->neq; i++) {
+    fprintf(out, "%d %s", i + 1, r->names ? r->names[i] : "-");
+    side_number(out, r->y, i);
+    side_number(out, r->yref, i);
+    fputc('\n', out);
+  }
+  int bad = ferror(out);
+  return fclose(out) != 0 || bad ? -1 : 0;
+}
+
+/* One component line "i name y yref" into slot i - 1 of what is asked for. */
+static int side_line(char *line, long want_index, int what, void *out, char **name_at)
+{
+  char *fields[4], *save = NULL;
+  int nf = 0;
+  for (char *tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (nf == 4) {
+      return -1;
+    }
+    fields[nf++] = tok;
+  }
+  char *end;
+  if (nf != 4 || strtol(fields[0], &end, 10) != want_index || *end) {
+    return -1;
+  }
+  if (what == RECORD_SIDE_NAMES) {
+    *name_at = fields[1];
+    return strcmp(fields[1], "-") != 0 ? 0 : -1;
+  }
+  const char *s = fields[what == RECORD_SIDE_Y ? 2 : 3];
+  double v = strcmp(s, "nan") == 0 ? NAN : strtod(s, &end);
+  if (strcmp(s, "nan") != 0 && (end == s || *end || !isfinite(v))) {
+    return -1;
+  }
+  ((double *)out)[want_index - 1] = v;
+  return 0;
+}
+
+/* The count line; the number of components, or -1. */
+static long side_count(FILE *in, char **line, size_t *cap)
+{
+  long neq = -1;
+  char *end;
+  if (getline(line, cap, in) > 0 && strncmp(*line, "# mbdae record vectors: neq ", 28) == 0) {
+    neq = strtol(*line + 28, &end, 10);
+    neq = (*end == '\n' || *end == '\0') && neq > 0 && neq <= 1000000000L ? neq : -1;
+  }
+  return neq;
+}
+
+/* Names into one block as mbdae_record_init makes it: pointers, then the strings. */
+static int keep_names(char **text, long n, size_t total, char ***out)
+{
+  char **names = malloc(sizeof(char *) * (size_t)n + total);
+  if (!names) {
+    return -1;
+  }
+  char *dst = (char *)(names + n);
+  for (long i = 0; i < n; i++) {
+    size_t len = strlen(text[i]) + 1;
+    memcpy(dst, text[i], len);
+    names[i] = dst;
+    dst += len;
+  }
+  *out = names;
+  return 0;
+}
+
+int record_side_read(const char *path, const char *shown, int what, void **out, long *n, char *why,
+                     size_t len)
+{
+  *out = NULL;
+  *n = 0;
+  FILE *in = fopen(path, "r");
+  if (!in) {
+    snprintf(why, len, "%s: %s", shown, strerror(errno));
+    return -1;
+  }
+  char *line = NULL;
+  size_t cap = 0, total = 0;
+  long neq = side_count(in, &line, &cap), i = 0;
+  void *vals =
+      neq > 0 ? calloc((size_t)neq, what == RECORD_SIDE_NAMES ? sizeof(char *) : sizeof(double))
+              : NULL;
+  char **names = vals;
+  int bad = !vals;
+  for (ssize_t got; !bad && i < neq && (got = getline(&line, &cap, in)) > 0; i++) {
+    line[got - (line[got - 1] == '\n')] = '\0';
+    char *name = NULL;
+    bad = side_line(line, i + 1, what, vals, &name) != 0;
+    if (!bad && name) {
+      names[i] = strdup(name);
+      bad = !names[i];
+      total += bad ? 0 : strlen(name) + 1;
+    }
+  }
+  int extra = !bad && i == neq && getline(&line, &cap, in) > 0;
+  if (neq <= 0 || bad || i < neq || extra) {
+    long at = neq <= 0 ? 1 : (extra ? neq + 2 : (bad ? i + 1 : i + 2));
+    snprintf(why, len, "%s:%ld: %s", shown, at,
+             neq <= 0 ? "not '# mbdae record vectors: neq N'"
+             : extra  ? "more lines than neq"
+             : bad    ? "not 'i name y yref' for this component"
+                      : "fewer lines than neq");
+  }
+  int rc = neq > 0 && !bad && i == neq && !extra ? 0 : -1;
+  if (what == RECORD_SIDE_NAMES && names) {
+    char **block = NULL;
+    rc = rc == 0 ? keep_names(names, neq, total, &block) : rc;
+    for (long k = 0; k < i; k++) {
+      free(names[k]);
+    }
+    free(names);
+    vals = block;
+  }
+  if (rc != 0) {
+    free(vals);
+    vals = NULL;
+  }
+  free(line);
+  fclose(in);
+  *out = vals;
+  *n = rc == 0 ? neq : 0;
+  return rc;
+}
