@@ -1,16 +1,18 @@
 /* What one unit of a solver's work costs on a problem (mbdae_problem_unit_costs): residual,
- * Jacobian, and the real and complex factorizations of the iteration matrix through the same
- * linear-system layer (solvers/linsys.h) the built-in solvers use, timed on the process CPU clock.
+ * Jacobian, and the real and complex factorizations of the iteration matrix, through the same
+ * Jacobian store and linear-system layer (solvers/jacobian.h, solvers/linsys.h) the built-in
+ * solvers use, in the storage the problem suggests (its pattern's kind: dense, band or KLU), so
+ * that a large banded problem costs O(nnz) memory here too.  Timed on the process CPU clock.
  * `mbdae bench` turns a run's counters into shares of its time with these. */
 #include <stdlib.h>
 
 #include "cpu_time.h"
+#include "jacobian.h"
 #include "linsys.h"
 #include "mbdae/mbdae.h"
 
-/* One block: y, yp, res, J, M (n + n + n + n^2 + n^2 doubles), then the linear system. */
-static void time_evaluations(const mbdae_problem *p, int reps, double *y, double *yp, double *res,
-                             double *J, double *M, mbdae_unit_costs *c)
+static void time_evaluations(const mbdae_problem *p, int reps, const double *y, const double *yp,
+                             double *res, mbdae_jacobian *jac, mbdae_unit_costs *c)
 {
   double t0 = mbdae_problem_t0(p);
   double start = cpu_now();
@@ -20,27 +22,30 @@ static void time_evaluations(const mbdae_problem *p, int reps, double *y, double
   c->res = (cpu_now() - start) / reps;
   start = cpu_now();
   for (int k = 0; k < reps; k++) {
-    mbdae_problem_jac(p, t0, y, yp, J, M);
+    mbdae_jacobian_eval(jac, p, t0, y, yp);
   }
   c->jac = (cpu_now() - start) / reps;
 }
 
-static void time_factorizations(int n, int reps, const double *J, const double *M, void *mem,
-                                mbdae_unit_costs *c)
+/* The mean time of reps factorizations of J + 1e3 M (real) or J + 1e3 (1 + i) M (complex). */
+static int time_factorization(const mbdae_jacobian *jac, int is_complex, int reps, double *out)
 {
-  mbdae_linsys ls;
-  mbdae_linsys_init(&ls, n, 0, mem);
+  mbdae_itmat m;
+  int rc = mbdae_itmat_create(&m, jac, is_complex);
+  if (rc != 0) {
+    return rc;
+  }
   double start = cpu_now();
   for (int k = 0; k < reps; k++) {
-    mbdae_linsys_factor(&ls, J, M, 1e3);
+    if (is_complex) {
+      mbdae_itmat_factor_shift(&m, 1e3, 1e3);
+    } else {
+      mbdae_itmat_factor(&m, 1e3);
+    }
   }
-  c->lu_real = (cpu_now() - start) / reps;
-  mbdae_linsys_init(&ls, n, 1, mem);
-  start = cpu_now();
-  for (int k = 0; k < reps; k++) {
-    mbdae_linsys_factor_shift(&ls, J, M, 1e3, 1e3);
-  }
-  c->lu_complex = (cpu_now() - start) / reps;
+  *out = (cpu_now() - start) / reps;
+  mbdae_itmat_free(&m);
+  return 0;
 }
 
 int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c)
@@ -48,25 +53,22 @@ int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs 
   if (!p || !c || reps < 1) {
     return MBDAE_ERR_ARG;
   }
-  int n = mbdae_problem_neq(p);
-  size_t nn = (size_t)n * (size_t)n;
-  size_t doubles = 3 * (size_t)n + 2 * nn;
-  size_t sys = mbdae_linsys_bytes(n, 1);
-  /* the linear system after the doubles, rounded up to the alignment of double complex */
-  size_t offset = (doubles * sizeof(double) + 15) / 16 * 16;
-  char *block = malloc(offset + sys);
-  if (!block) {
+  size_t n = (size_t)mbdae_problem_neq(p);
+  double *y = malloc(sizeof(double) * 3 * n);
+  if (!y) {
     return MBDAE_ERR_NOMEM;
   }
-  double *y = (double *)(void *)block, *yp = y + n, *res = yp + n, *J = res + n, *M = J + nn;
-  int rc = mbdae_problem_init(p, y, yp);
+  double *yp = y + n, *res = yp + n;
+  mbdae_jacobian jac = {0};
+  int rc = mbdae_jacobian_create(&jac, p, MBDAE_JAC_AUTO, NULL, 0);
+  rc = rc == 0 ? mbdae_problem_init(p, y, yp) : rc;
+  rc = rc == 0 ? mbdae_jacobian_eval(&jac, p, mbdae_problem_t0(p), y, yp) : rc;
   if (rc == 0) {
-    rc = mbdae_problem_jac(p, mbdae_problem_t0(p), y, yp, J, M);
+    time_evaluations(p, reps, y, yp, res, &jac, c);
+    rc = time_factorization(&jac, 0, reps, &c->lu_real);
   }
-  if (rc == 0) {
-    time_evaluations(p, reps, y, yp, res, J, M, c);
-    time_factorizations(n, reps, J, M, block + offset, c);
-  }
-  free(block);
+  rc = rc == 0 ? time_factorization(&jac, 1, reps, &c->lu_complex) : rc;
+  mbdae_jacobian_free(&jac);
+  free(y);
   return rc;
 }
