@@ -12,7 +12,8 @@
 #include "check.h"
 #include "mbdae/mbdae.h"
 
-static const char *const FORMS[] = {"index3", "index2", "ggl", "index1", "baumgarte"};
+static const char *const FORMS[] = {"index3", "index2", "ggl", "index1",
+                                    "baumgarte,alpha=3,beta=7"};
 enum { NFORMS = 5 };
 /* Expected bandwidths (ml, mu) per form, reached from three links on. */
 static const int BANDS[NFORMS][2] = {{9, 7}, {9, 7}, {11, 11}, {14, 7}, {14, 7}};
