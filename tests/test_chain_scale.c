@@ -3,7 +3,8 @@
  * points, with analytic pattern values equal to the dense ones to rounding; the O(n) start of a
  * long chain (tridiagonal rod forces) agrees with the state-space form's kinetic-metric solve;
  * ggl's hidden constraints (the reaction's rate) agree with a direct evaluation; and a chain of
- * 10^4 links is created, started, evaluated and checked with O(n) pattern and memory. */
+ * 10^4 links is created, started, evaluated and checked (mbdae_problem_residual_size, which
+ * `mbdae run` calls, included) with O(n) pattern and memory. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,9 @@ static void ten_thousand_links(void)
     rc = rc ? rc : mbdae_problem_res(p, 0.0, y, yp, r);
     rc = rc ? rc : mbdae_problem_jac_values(p, 0.0, y, yp, values, values + pat.nnz);
     rc = rc ? rc : mbdae_problem_constraints(p, 0.0, y, yp, g, g + N, g + 2 * N);
+    double rabs = 1.0, rrel = 1.0; /* the run's check of the start: over the pattern */
+    rc = rc ? rc : mbdae_problem_residual_size(p, 0.0, y, yp, &rabs, &rrel);
+    CHECK(rc == 0 && rrel < 1e-12, "%s: relative residual at the start %g", spec, rrel);
     double worst = 0.0;
     for (size_t i = 0; rc == 0 && i < neq; i++) {
       worst = fmax(worst, fabs(r[i]));

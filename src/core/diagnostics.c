@@ -40,6 +40,32 @@ static const double ROUNDING_FACTOR = 16.0;
 static const double STEP_FACTOR = 6.1e-6;
 static const double LINE_STEP_FACTOR = 7.4e-4;
 
+/* Equation i's size, sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j|, over the Jacobian's pattern
+ * (every entry when dense), j increasing, into size (n, zero on entry). */
+static int equation_sizes(const mbdae_problem *p, double t, const double *y, const double *yp,
+                      double *size)
+{
+  mbdae_jac_pattern pat;
+  mbdae_problem_jac_pattern(p, &pat);
+  double *dfdy = malloc(sizeof(double) * 2 * (pat.nnz ? pat.nnz : 1));
+  if (!dfdy) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *dfdyp = dfdy + pat.nnz;
+  int rc = mbdae_problem_jac_values(p, t, y, yp, dfdy, dfdyp);
+  size_t n = (size_t)pat.neq;
+  for (size_t j = 0; rc == 0 && j < n; j++) {
+    size_t first = pat.colptr ? (size_t)pat.colptr[j] : j * n;
+    size_t last = pat.colptr ? (size_t)pat.colptr[j + 1] : (j + 1) * n;
+    for (size_t s = first; s < last; s++) {
+      size_t i = pat.colptr ? (size_t)pat.rowind[s] : s - first;
+      size[i] += fabs(dfdy[s] * y[j]) + fabs(dfdyp[s] * yp[j]);
+    }
+  }
+  free(dfdy);
+  return rc;
+}
+
 int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *max_abs, double *max_rel)
 {
@@ -47,24 +73,19 @@ int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *
     return MBDAE_ERR_ARG;
   }
   size_t n = (size_t)mbdae_problem_neq(p);
-  double *res = malloc(sizeof(double) * (n + 2 * n * n));
+  double *res = calloc(2 * n, sizeof(double)), *size = res + n;
   if (!res) {
     return MBDAE_ERR_NOMEM;
   }
-  double *dfdy = res + n, *dfdyp = dfdy + n * n;
   int rc = mbdae_problem_res(p, t, y, yp, res);
   if (rc == 0) {
-    rc = mbdae_problem_jac(p, t, y, yp, dfdy, dfdyp);
+    rc = equation_sizes(p, t, y, yp, size);
   }
   if (rc == 0) {
     double worst_abs = 0.0, worst_rel = 0.0;
     for (size_t i = 0; i < n; i++) {
-      double size = 0.0;
-      for (size_t j = 0; j < n; j++) {
-        size += fabs(MBDAE_AT(dfdy, n, i, j) * y[j]) + fabs(MBDAE_AT(dfdyp, n, i, j) * yp[j]);
-      }
       double a = fabs(res[i]);
-      double r = size > 0.0 ? a / size : a;
+      double r = size[i] > 0.0 ? a / size[i] : a;
       worst_abs = fmax(worst_abs, a);
       worst_rel = fmax(worst_rel, r);
     }
