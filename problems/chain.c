@@ -10,7 +10,12 @@
  * q = (x1, y1, ..., xn, yn), M = diag(m_k, m_k), f = m_k g e_y, W = G/2; hidden constraints
  * g_k' = 2 d_k.d_k', g_k'' = 2 (|d_k'|^2 + d_k.d_k'').  y is ordered link by link,
  * (x1, y1, vx1, vy1, F1, x2, ...) (mech_model.groups = n): each link couples only to its
- * neighbours, so dF/dy + c dF/dy' is banded.
+ * neighbours, so dF/dy + c dF/dy' is banded.  The Cartesian forms state that band
+ * (MBDAE_JAC_BAND; the entries link by link in problems/chain_links.c, which the dense model
+ * callbacks below emit too): per link 20 entries (index3), 24 (index2), 36 (ggl), 31 (index1,
+ * baumgarte), bandwidths ml/mu 9/7, 9/7, 11/11, 14/7, 14/7.  Their residual, hidden constraints,
+ * start and pattern values take O(n) time and memory (M is diagonal: mech_model.mass_diag; the
+ * reaction's rate: mech_model.reaction_rate); form=ssf stays dense (its kinetic metric is full).
  *
  * State space (form=ssf): the angles theta_k of the rods from the downward vertical (spec/001
  * (3.3.1)), d_k = l_k (sin theta_k, cos theta_k), and omega = theta'.  With mu_k = m_k + ... + m_n
@@ -21,8 +26,9 @@
  *     = -sum_j mu_ij l_i l_j sin(theta_i - theta_j) omega_j^2 - g mu_i l_i sin theta_i,
  * solved by the layer's Gaussian elimination (the matrix is the kinetic metric: positive
  * definite).  The same equations give consistent Cartesian accelerations for a start from
- * theta= and omega= (spec/001 section 3.3), and the forces follow from the last link back:
- * F_k l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.
+ * theta= and omega= (spec/001 section 3.3) of up to DENSE_START_MAX links, and the forces follow
+ * from the last link back: F_k l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.  A longer
+ * chain's start solves the tridiagonal system of the forces instead (start_forces), O(n).
  *
  * References: for the default configuration of n = 1..8 links (every rod horizontal at rest,
  * unit masses and lengths, t_end = 10) the values of refsol/chain_n<N>.txt, computed by

@@ -43,7 +43,11 @@ static int slot_of(const link_sink *s, int row, int col)
     if (s->rowind[mid] == row) {
       return mid;
     }
-    *(s->rowind[mid] < row ? &lo : &hi) = s->rowind[mid] < row ? mid + 1 : mid - 1;
+    if (s->rowind[mid] < row) {
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
   }
   return -1;
 }
@@ -57,7 +61,7 @@ static void emit(link_sink *s, int link, int comp, int kind, int col_link, int c
   int row = s->row_fixed >= 0 ? s->row_fixed : link * s->row_stride + s->row_base + comp;
   int col = col_link * s->col_stride[kind] + s->col_base[kind] + col_comp;
   double v = s->row_weight[comp] == 1.0 ? value : s->row_weight[comp] * value;
-  if (s->mode == LINK_DENSE && s->dense[kind]) {
+  if (s->mode == LINK_DENSE && s->dense[kind]) { /* the first store as is: -0 stays -0 */
     double *at = &MBDAE_AT(s->dense[kind], s->ld, row, col);
     *at = *at == 0.0 ? v : *at + v;
   } else if (s->mode == LINK_COUNT) {

@@ -5,7 +5,8 @@
  *
  * index1 and baumgarte need the acceleration the dynamics give, a = -M^{-1} R(t,q,v,0,lambda):
  * M is factored here by Gaussian elimination with partial pivoting (Golub & Van Loan, Matrix
- * Computations, 3.4), nq being small.  The instance is immutable and may be used from several
+ * Computations, 3.4), nq being small; a model with a diagonal M (mech_model.mass_diag) has its
+ * residual divide instead, in O(nq).  The instance is immutable and may be used from several
  * threads at once, so work arrays belong to the call: a bounded buffer on the stack, the heap only
  * for a model too large for it (scratch below). */
 #include <math.h>

@@ -16,6 +16,8 @@
 static const char *const FORMS[] = {"index3", "index2", "ggl", "index1",
                                     "baumgarte,alpha=3,beta=7"};
 enum { NFORMS = 5 };
+/* Offsets in a link's block of y: x (y at +1), vx (vy at +1), F, and ggl's mu; LINK values. */
+enum { AT_VEL = 2, AT_F = 4, AT_MU = 5, LINK = 5, LINK_GGL = 6 };
 /* Expected bandwidths (ml, mu) per form, reached from three links on. */
 static const int BANDS[NFORMS][2] = {{9, 7}, {9, 7}, {11, 11}, {14, 7}, {14, 7}};
 
@@ -144,16 +146,16 @@ static void long_start_matches_the_kinetic_metric(void)
   mbdae_problem *cart = create(spec);
   varied_spec(N, "ssf", spec, sizeof spec);
   mbdae_problem *ssf = create(spec);
-  double y[5 * N], yp[5 * N], z[2 * N], zp[2 * N], r[5 * N], worst = 0.0, res = 0.0;
+  double y[LINK * N], yp[LINK * N], z[2 * N], zp[2 * N], r[LINK * N], worst = 0.0, res = 0.0;
   int rc = cart && ssf ? mbdae_problem_init(cart, y, yp) | mbdae_problem_init(ssf, z, zp) : -1;
   rc |= cart ? mbdae_problem_res(cart, 0.0, y, yp, r) : -1;
   for (int k = 0; rc == 0 && k < N; k++) {
-    double dax = yp[5 * k + 2] - (k ? yp[5 * k - 3] : 0.0);
-    double day = yp[5 * k + 3] - (k ? yp[5 * k - 2] : 0.0);
+    double dax = yp[LINK * k + AT_VEL] - (k ? yp[LINK * (k - 1) + AT_VEL] : 0.0);
+    double day = yp[LINK * k + AT_VEL + 1] - (k ? yp[LINK * (k - 1) + AT_VEL + 1] : 0.0);
     double l = link_length(k), alpha = (dax * cos(z[k]) - day * sin(z[k])) / l;
     worst = fmax(worst, fabs(alpha - zp[N + k]) / (1.0 + fabs(zp[N + k])));
   }
-  for (int i = 0; rc == 0 && i < 5 * N; i++) {
+  for (int i = 0; rc == 0 && i < LINK * N; i++) {
     res = fmax(res, fabs(r[i]));
   }
   CHECK(rc == 0 && worst < 1e-12, "alpha of the tridiagonal start: rc %d, error %g", rc, worst);
@@ -175,17 +177,18 @@ static void rod_of(const double *y, int s, int off, int k, double d[2])
 static double reaction(const double *pos, const double *mult, int off, int n, int k, int c)
 {
   double d[2], dn[2] = {0.0, 0.0};
-  rod_of(pos, 6, 0, k, d);
+  rod_of(pos, LINK_GGL, 0, k, d);
   if (k + 1 < n) {
-    rod_of(pos, 6, 0, k + 1, dn);
+    rod_of(pos, LINK_GGL, 0, k + 1, dn);
   }
-  return mult[6 * k + off] * d[c] - (k + 1 < n ? mult[6 * k + 6 + off] * dn[c] : 0.0);
+  return mult[LINK_GGL * k + off] * d[c] -
+         (k + 1 < n ? mult[LINK_GGL * (k + 1) + off] * dn[c] : 0.0);
 }
 
 /* ggl's g' and g'' along q' = u = v - W^T mu, u' = v' - (W^T mu)' (mechanical.h), directly. */
 static void ggl_hidden_constraints(void)
 {
-  enum { N = 12, S = 6 };
+  enum { N = 12, S = LINK_GGL };
   char spec[1024];
   varied_spec(N, "ggl", spec, sizeof spec);
   mbdae_problem *p = create(spec);
@@ -199,12 +202,13 @@ static void ggl_hidden_constraints(void)
   rc |= p ? mbdae_problem_constraints(p, 0.0, y, yp, NULL, gv, ga) : -1;
   for (int k = 0; k < N; k++) { /* u, then u', into the q slots of u and du */
     for (int c = 0; c < 2; c++) {
-      u[S * k + c] = y[S * k + 2 + c] - reaction(y, y, 5, N, k, c);
+      u[S * k + c] = y[S * k + AT_VEL + c] - reaction(y, y, AT_MU, N, k, c);
     }
   }
   for (int k = 0; k < N; k++) { /* (W^T mu)' = W^T mu' + (W^T mu along u): bilinear */
     for (int c = 0; c < 2; c++) {
-      du[S * k + c] = yp[S * k + 2 + c] - reaction(y, yp, 5, N, k, c) - reaction(u, y, 5, N, k, c);
+      du[S * k + c] =
+          yp[S * k + AT_VEL + c] - reaction(y, yp, AT_MU, N, k, c) - reaction(u, y, AT_MU, N, k, c);
     }
   }
   for (int k = 0; rc == 0 && k < N; k++) {
