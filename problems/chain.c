@@ -10,7 +10,12 @@
  * q = (x1, y1, ..., xn, yn), M = diag(m_k, m_k), f = m_k g e_y, W = G/2; hidden constraints
  * g_k' = 2 d_k.d_k', g_k'' = 2 (|d_k'|^2 + d_k.d_k'').  y is ordered link by link,
  * (x1, y1, vx1, vy1, F1, x2, ...) (mech_model.groups = n): each link couples only to its
- * neighbours, so dF/dy + c dF/dy' is banded.
+ * neighbours, so dF/dy + c dF/dy' is banded.  The Cartesian forms state that band
+ * (MBDAE_JAC_BAND; the entries link by link in problems/chain_links.c, which the dense model
+ * callbacks below emit too): per link 20 entries (index3), 24 (index2), 36 (ggl), 31 (index1,
+ * baumgarte), bandwidths ml/mu 9/7, 9/7, 11/11, 14/7, 14/7.  Their residual, hidden constraints,
+ * start and pattern values take O(n) time and memory (M is diagonal: mech_model.mass_diag; the
+ * reaction's rate: mech_model.reaction_rate); form=ssf stays dense (its kinetic metric is full).
  *
  * State space (form=ssf): the angles theta_k of the rods from the downward vertical (spec/001
  * (3.3.1)), d_k = l_k (sin theta_k, cos theta_k), and omega = theta'.  With mu_k = m_k + ... + m_n
@@ -21,8 +26,9 @@
  *     = -sum_j mu_ij l_i l_j sin(theta_i - theta_j) omega_j^2 - g mu_i l_i sin theta_i,
  * solved by the layer's Gaussian elimination (the matrix is the kinetic metric: positive
  * definite).  The same equations give consistent Cartesian accelerations for a start from
- * theta= and omega= (spec/001 section 3.3), and the forces follow from the last link back:
- * F_k l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.
+ * theta= and omega= (spec/001 section 3.3) of up to DENSE_START_MAX links, and the forces follow
+ * from the last link back: F_k l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.  A longer
+ * chain's start solves the tridiagonal system of the forces instead (start_forces), O(n).
  *
  * References: for the default configuration of n = 1..8 links (every rod horizontal at rest,
  * unit masses and lengths, t_end = 10) the values of refsol/chain_n<N>.txt, computed by
@@ -34,10 +40,14 @@
 #include <string.h>
 
 #include "chain_config.h"
+#include "chain_links.h"
 #include "dense.h"
 #include "mechanical.h"
 
 enum { NREF = 8 }; /* committed references: n = 1..NREF */
+/* Starts of up to this many links take the kinetic-metric solve (as the committed references
+ * were made); longer chains the tridiagonal one, O(n) (start_forces). */
+enum { DENSE_START_MAX = NREF };
 
 typedef struct chain_params {
   mech_params mech; /* first: the layer's view (its model is the one below) */
@@ -51,8 +61,10 @@ static const chain_config *config(const void *par) { return &((const chain_param
 /* d_k = p_k - p_{k-1} of a position-like vector (positions, velocities, accelerations). */
 static void rod(const double *q, int k, double *dx, double *dy)
 {
-  *dx = k ? q[2 * k] - q[2 * k - 2] : q[0];
-  *dy = k ? q[2 * k + 1] - q[2 * k - 1] : q[1];
+  double d[2];
+  chain_rod(q, k, d);
+  *dx = d[0];
+  *dy = d[1];
 }
 
 static void zero(double *m, size_t n) { memset(m, 0, sizeof(double) * n); }
@@ -77,34 +89,48 @@ static int dyn(const void *par, double t, const double *q, const double *v, cons
   return 0;
 }
 
-/* d(W^T F)/dq (nq x nq): mass k feels F_k d_k - F_{k+1} d_{k+1}. */
-static void reaction_q(int n, const double *lam, double *m)
+/* d(W^T F)/dq (nq x nq, into wq) and W^T (nq x n, into wt), either NULL: mass k feels
+ * F_k d_k - F_{k+1} d_{k+1} (problems/chain_links.c emits the entries). */
+static void reaction_matrices(int n, const double *q, const double *lam, double *wq, double *wt)
 {
-  int nq = 2 * n;
-  zero(m, (size_t)nq * (size_t)nq);
-  for (int k = 0; k < n; k++) {
-    double next = k + 1 < n ? lam[k + 1] : 0.0;
-    for (int xy = 0; xy < 2; xy++) {
-      int i = 2 * k + xy;
-      MBDAE_AT(m, nq, i, i) = lam[k] + next;
-      if (k > 0) {
-        MBDAE_AT(m, nq, i, i - 2) = -lam[k];
-      }
-      if (k + 1 < n) {
-        MBDAE_AT(m, nq, i, i + 2) = -next;
-      }
-    }
+  size_t nq = 2 * (size_t)n;
+  link_sink s = chain_sink(LINK_DENSE, 2, 0);
+  s.ld = 2 * n;
+  s.col_stride[LINK_Q] = 2;
+  s.col_base[LINK_Q] = wq ? 0 : -1;
+  s.dense[LINK_Q] = wq;
+  s.col_stride[LINK_LAM] = 1;
+  s.col_base[LINK_LAM] = wt ? 0 : -1;
+  s.dense[LINK_LAM] = wt;
+  if (wq) {
+    zero(wq, nq * nq);
   }
+  if (wt) {
+    zero(wt, nq * (size_t)n);
+  }
+  for (int k = 0; k < n; k++) {
+    chain_reaction_entries(&s, n, q, lam, k);
+  }
+}
+
+static int mass_diag(const void *par, double t, const double *q, double *m)
+{
+  (void)t, (void)q;
+  const chain_config *c = config(par);
+  for (int i = 0; i < 2 * c->n; i++) {
+    m[i] = chain_value(&c->mass, i / 2);
+  }
+  return 0;
 }
 
 static int dyn_jac(const void *par, double t, const double *q, const double *v, const double *a,
                    const double *lam, double *rq, double *rv, double *mass)
 {
-  (void)t, (void)q, (void)v, (void)a;
+  (void)t, (void)v, (void)a;
   const chain_config *c = config(par);
   size_t nq = 2 * (size_t)c->n;
   if (rq) {
-    reaction_q(c->n, lam, rq);
+    reaction_matrices(c->n, q, lam, rq, NULL);
   }
   if (rv) {
     zero(rv, nq * nq);
@@ -123,18 +149,46 @@ static int dyn_jac(const void *par, double t, const double *q, const double *v, 
  * d g''/dv (velocities, 4). */
 static void rod_rows(int n, const double *vec, double factor, double *m)
 {
-  int nq = 2 * n;
-  zero(m, (size_t)n * (size_t)nq);
+  zero(m, (size_t)n * 2 * (size_t)n);
+  link_sink s = chain_sink(LINK_DENSE, 1, 0);
+  s.ld = n;
+  s.col_stride[LINK_Q] = 2;
+  s.col_base[LINK_Q] = 0;
+  s.dense[LINK_Q] = m;
   for (int k = 0; k < n; k++) {
-    double dx, dy;
-    rod(vec, k, &dx, &dy);
-    MBDAE_AT(m, n, k, 2 * k) = factor * dx;
-    MBDAE_AT(m, n, k, 2 * k + 1) = factor * dy;
-    if (k > 0) {
-      MBDAE_AT(m, n, k, 2 * k - 2) = -factor * dx;
-      MBDAE_AT(m, n, k, 2 * k - 1) = -factor * dy;
-    }
+    chain_rod_entries(&s, vec, factor, k, LINK_Q);
   }
+}
+
+/* (W^T lam)_k = lam_k d_k - lam_{k+1} d_{k+1}, the reaction on mass k, into out (2). */
+static void reaction_of_mass(int n, const double *q, const double *lam, int k, double *out)
+{
+  double dx, dy;
+  rod(q, k, &dx, &dy);
+  out[0] = lam[k] * dx;
+  out[1] = lam[k] * dy;
+  if (k + 1 < n) {
+    rod(q, k + 1, &dx, &dy);
+    out[0] -= lam[k + 1] * dx;
+    out[1] -= lam[k + 1] * dy;
+  }
+}
+
+/* The reaction's rate along q' = u, lambda' = lamdot: W^T lam is bilinear in (d, lam) and d is
+ * linear in q, so it is the reaction of (u, lam) plus that of (q, lamdot). */
+static int reaction_rate(const void *par, double t, const double *q, const double *lam,
+                         const double *u, const double *lamdot, double *rate)
+{
+  (void)t;
+  int n = config(par)->n;
+  for (int k = 0; k < n; k++) {
+    double along_u[2], along_lam[2];
+    reaction_of_mass(n, u, lam, k, along_u);
+    reaction_of_mass(n, q, lamdot, k, along_lam);
+    rate[2 * k] = along_u[0] + along_lam[0];
+    rate[2 * k + 1] = along_u[1] + along_lam[1];
+  }
+  return 0;
 }
 
 static int reaction(const void *par, double t, const double *q, const double *lam, double *wtl,
@@ -143,32 +197,9 @@ static int reaction(const void *par, double t, const double *q, const double *la
   (void)t;
   int n = config(par)->n, nq = 2 * n;
   for (int k = 0; wtl && k < n; k++) {
-    double dx, dy;
-    rod(q, k, &dx, &dy);
-    wtl[2 * k] = lam[k] * dx;
-    wtl[2 * k + 1] = lam[k] * dy;
-    if (k + 1 < n) {
-      rod(q, k + 1, &dx, &dy);
-      wtl[2 * k] -= lam[k + 1] * dx;
-      wtl[2 * k + 1] -= lam[k + 1] * dy;
-    }
+    reaction_of_mass(n, q, lam, k, wtl + 2 * k);
   }
-  if (wt) { /* W^T = (G/2)^T */
-    double *w = malloc(sizeof(double) * (size_t)n * (size_t)nq);
-    if (!w) {
-      return MBDAE_ERR_NOMEM;
-    }
-    rod_rows(n, q, 1.0, w);
-    for (int i = 0; i < nq; i++) {
-      for (int k = 0; k < n; k++) {
-        MBDAE_AT(wt, nq, i, k) = MBDAE_AT(w, n, k, i);
-      }
-    }
-    free(w);
-  }
-  if (wtlq) {
-    reaction_q(n, lam, wtlq);
-  }
+  reaction_matrices(n, q, lam, wtlq, wt); /* W^T = (G/2)^T */
   if (wtlt) {
     zero(wtlt, (size_t)nq);
   }
@@ -367,6 +398,48 @@ static void accelerations_and_forces(const chain_config *cfg, const double *q, c
   }
 }
 
+/* The rod forces of a Cartesian start from g_k'' = 0 with the dynamics' accelerations
+ * a_k = g e_y - (F_k d_k - F_{k+1} d_{k+1}) / m_k (a_0 = 0 at the hinge), a symmetric positive
+ * definite tridiagonal system (G M^{-1} G^T up to a factor):
+ *   F_k |d_k|^2 (1/m_k + 1/m_{k-1}) - F_{k-1} d_{k-1}.d_k / m_{k-1} - F_{k+1} d_k.d_{k+1} / m_k
+ *     = |d_k'|^2 (+ g d_{1,y} for the first link, which has no 1/m_{k-1} term),
+ * solved by the Thomas algorithm (elimination without pivoting, stable for such a matrix);
+ * then a.  O(n) time and memory. */
+static int start_forces(const chain_config *cfg, const double *q, const double *v, double *a,
+                        double *lam)
+{
+  int n = cfg->n;
+  double *sup = malloc(sizeof(double) * (size_t)n); /* the eliminated superdiagonal */
+  if (!sup) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double prev_d[2] = {0.0, 0.0}, prev_m = 1.0;
+  for (int k = 0; k < n; k++) { /* forward elimination: lam holds the reduced right side */
+    double d[2], e[2], dn[2] = {0.0, 0.0}, m = chain_value(&cfg->mass, k);
+    chain_rod(q, k, d);
+    chain_rod(v, k, e);
+    if (k + 1 < n) {
+      chain_rod(q, k + 1, dn);
+    }
+    double len2 = d[0] * d[0] + d[1] * d[1];
+    double diag = len2 / m + (k ? len2 / prev_m : 0.0);
+    double sub = k ? -(prev_d[0] * d[0] + prev_d[1] * d[1]) / prev_m : 0.0;
+    double rhs = e[0] * e[0] + e[1] * e[1] + (k ? 0.0 : CHAIN_GRAVITY * d[1]);
+    double pivot = diag - (k ? sub * sup[k - 1] : 0.0);
+    sup[k] = -(d[0] * dn[0] + d[1] * dn[1]) / m / pivot;
+    lam[k] = (rhs - (k ? sub * lam[k - 1] : 0.0)) / pivot;
+    prev_d[0] = d[0], prev_d[1] = d[1], prev_m = m;
+  }
+  for (int k = n - 2; k >= 0; k--) {
+    lam[k] -= sup[k] * lam[k + 1];
+  }
+  for (int k = 0; k < n; k++) {
+    chain_dynamic_acc(cfg, q, lam, k, a + 2 * k);
+  }
+  free(sup);
+  return 0;
+}
+
 static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
   const chain_config *cfg = config(par);
@@ -386,6 +459,9 @@ static int init(const void *par, double *q, double *v, double *a, double *lam)
       lam[k] = 0.0;
     }
     return 0;
+  }
+  if (n > DENSE_START_MAX) {
+    return start_forces(cfg, q, v, a, lam);
   }
   double *zw = malloc(sizeof(double) * 3 * (size_t)n);
   if (!zw) {
@@ -481,7 +557,9 @@ static void set_defaults(void *params)
                           .init = init,
                           .ssf = &p->ssf,
                           .name = name,
-                          .ssf_name = ssf_name};
+                          .ssf_name = ssf_name,
+                          .mass_diag = mass_diag,
+                          .reaction_rate = reaction_rate};
   p->ssf = (mech_ssf){.acc = ssf_acc, .from_cartesian = ssf_from_cartesian};
   configure(p);
   mbdae_mech_defaults(&p->mech, &p->model);
@@ -527,10 +605,33 @@ static int finish(const void *params, char *msg, size_t msglen)
   return mbdae_mech_finish(params, msg, msglen);
 }
 
+static chain_form form_of(const void *params)
+{
+  const mech_params *mp = params;
+  return (chain_form){.form = mp->form, .alpha = mp->alpha, .beta = mp->beta};
+}
+
 static void describe(const void *params, problem_info *info)
 {
   mbdae_mech_describe(params, info);
   info->tend = config(params)->tend;
+  info->jac_kind =
+      ((const mech_params *)params)->form == MECH_SSF ? MBDAE_JAC_DENSE : MBDAE_JAC_BAND;
+}
+
+/* The Cartesian forms' banded pattern and its values (problems/chain_links.c). */
+static int jac_pattern(const void *params, int *colptr, int *rowind)
+{
+  chain_form f = form_of(params);
+  return chain_form_pattern(config(params), &f, colptr, rowind);
+}
+
+static int jac_values(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                      double *dfdyp)
+{
+  (void)t;
+  chain_form f = form_of(params);
+  return chain_form_values(config(params), &f, y, yp, dfdy, dfdyp);
 }
 
 const problem_type mbdae_problem_chain = {
@@ -556,4 +657,6 @@ const problem_type mbdae_problem_chain = {
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
     .constraints = mbdae_mech_constraints,
+    .jac_pattern = jac_pattern,
+    .jac_values = jac_values,
 };

@@ -5,7 +5,8 @@
  *
  * index1 and baumgarte need the acceleration the dynamics give, a = -M^{-1} R(t,q,v,0,lambda):
  * M is factored here by Gaussian elimination with partial pivoting (Golub & Van Loan, Matrix
- * Computations, 3.4), nq being small.  The instance is immutable and may be used from several
+ * Computations, 3.4), nq being small; a model with a diagonal M (mech_model.mass_diag) has its
+ * residual divide instead, in O(nq).  The instance is immutable and may be used from several
  * threads at once, so work arrays belong to the call: a bounded buffer on the stack, the heap only
  * for a model too large for it (scratch below). */
 #include <math.h>
@@ -379,13 +380,33 @@ static void scratch_release(scratch *s)
 typedef struct acc_work {
   double *a, *zero, *mass, *rq, *rv, *wt, *x, *g, *gv, *ga, *gq, *gvq, *gaq, *gav, *tmp;
   int *piv;
+  int diagonal; /* 1: mass holds M's diagonal (mech_model.mass_diag), no matrix is allocated */
   scratch buf;
 } acc_work;
 
-static int acc_work_get(const layout *l, acc_work *w)
+/* diagonal: the residual's work of a model with mass_diag (vectors only), else all of it. */
+static int acc_work_get(const layout *l, int diagonal, acc_work *w)
 {
-  size_t nq = (size_t)l->nq, nc = (size_t)l->nc, nx = 2 * nq + nc;
-  size_t doubles = 2 * nq + 3 * nq * nq + nq * nc + nq * nx + 3 * nc + 4 * nc * nq + nc * nx;
+  size_t nq = (size_t)l->nq, nc = (size_t)l->nc, nx = 2 * nq + nc, mat = diagonal ? 0 : 1;
+  size_t sizes[] = {nq,
+                    nq,
+                    diagonal ? nq : nq * nq,
+                    mat * nq * nq,
+                    mat * nq * nq,
+                    mat * nq * nc,
+                    mat * nq * nx,
+                    nc,
+                    nc,
+                    nc,
+                    mat * nc * nq,
+                    mat * nc * nq,
+                    mat * nc * nq,
+                    mat * nc * nq,
+                    mat * nc * nx};
+  size_t doubles = 0;
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    doubles += sizes[k];
+  }
   size_t piv_doubles = (sizeof(int) * nq + sizeof(double) - 1) / sizeof(double);
   double *v = scratch_get(&w->buf, doubles + piv_doubles);
   if (!v) {
@@ -393,23 +414,31 @@ static int acc_work_get(const layout *l, acc_work *w)
   }
   double **vec[] = {&w->a,  &w->zero, &w->mass, &w->rq,  &w->rv,  &w->wt,  &w->x,  &w->g,
                     &w->gv, &w->ga,   &w->gq,   &w->gvq, &w->gaq, &w->gav, &w->tmp};
-  size_t sizes[] = {nq, nq, nq * nq, nq * nq, nq * nq, nq * nc, nq * nx, nc,
-                    nc, nc, nc * nq, nc * nq, nc * nq, nc * nq, nc * nx};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     *vec[k] = v;
     v += sizes[k];
   }
   w->piv = (int *)(void *)v;
+  w->diagonal = diagonal;
   memset(w->zero, 0, sizeof(double) * nq);
   return 0;
 }
 
-/* a = -M^{-1} R(t,q,v,0,lambda), M left factored in w->mass. */
+/* a = -M^{-1} R(t,q,v,0,lambda), M left factored in w->mass (or, diagonal work, its diagonal:
+ * the elimination of a diagonal M swaps nothing and subtracts only zeros, so -R_i / M_ii is its
+ * result bit for bit). */
 static int dynamic_acc(const mech_params *mp, double t, const double *y, acc_work *w)
 {
   const mech_model *m = mp->model;
   const double *q = y, *v = y + m->nq, *lam = y + 2 * m->nq;
   int rc = m->dyn(mp, t, q, v, w->zero, lam, w->a);
+  if (rc == 0 && w->diagonal) {
+    rc = m->mass_diag(mp, t, q, w->mass);
+    for (int i = 0; rc == 0 && i < m->nq; i++) {
+      w->a[i] = -w->a[i] / w->mass[i];
+    }
+    return rc;
+  }
   if (rc == 0) {
     rc = m->dyn_jac(mp, t, q, v, w->zero, lam, NULL, NULL, w->mass);
   }
@@ -621,7 +650,7 @@ static int accvar_jac(const mech_params *mp, double t, const double *y, double *
 {
   layout l = layout_of(mp);
   acc_work w;
-  int rc = acc_work_get(&l, &w);
+  int rc = acc_work_get(&l, 0, &w);
   if (rc != 0) {
     return rc;
   }
@@ -664,7 +693,7 @@ static int constraint_rows(const mech_params *mp, double t, const double *y, dou
   }
   if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
     acc_work w;
-    rc = acc_work_get(&l, &w);
+    rc = acc_work_get(&l, m->mass_diag != NULL, &w);
     rc = rc == 0 ? acc_rows(mp, t, y, &w, r + l.L) : rc;
     scratch_release(&w.buf);
   }
@@ -849,7 +878,7 @@ static int jac_blocks(const void *params, double t, const double *y, const doubl
   }
   layout l = layout_of(mp);
   acc_work w;
-  int rc = acc_work_get(&l, &w);
+  int rc = acc_work_get(&l, 0, &w);
   if (rc != 0) {
     return rc;
   }
@@ -865,6 +894,31 @@ static int jac_blocks(const void *params, double t, const double *y, const doubl
 
 /* ---- hidden constraints --------------------------------------------------------------------- */
 
+/* ggl_levels below with the model's reaction_rate: O(nq) work. */
+static int ggl_levels_by_rate(const mech_params *mp, double t, const double *y, const double *yp,
+                              double *gvel, double *gacc)
+{
+  const mech_model *m = mp->model;
+  layout l = layout_of(mp);
+  size_t nq = (size_t)l.nq;
+  double *u = malloc(sizeof(double) * 2 * nq), *du = u ? u + nq : NULL;
+  if (!u) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = m->reaction(mp, t, y, y + l.MU, u, NULL, NULL, NULL);
+  for (size_t i = 0; rc == 0 && i < nq; i++) {
+    u[i] = y[l.V + i] - u[i];
+  }
+  rc = rc == 0 ? m->reaction_rate(mp, t, y, y + l.MU, u, yp + l.MU, du) : rc;
+  for (size_t i = 0; rc == 0 && i < nq; i++) {
+    du[i] = yp[l.V + i] - du[i];
+  }
+  rc = rc == 0 ? m->con_vel(mp, t, y, u, gvel, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, y, u, du, gacc, NULL, NULL) : rc;
+  free(u);
+  return rc;
+}
+
 /* ggl: g' and g'' along q' = u = v - W^T mu, u' = v' - d(W^T mu)/dq u - d(W^T mu)/dt - W^T mu'. */
 static int ggl_levels(const mech_params *mp, double t, const double *y, const double *yp,
                       double *gvel, double *gacc)
@@ -872,6 +926,9 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   size_t nq = (size_t)l.nq;
+  if (m->reaction_rate) {
+    return ggl_levels_by_rate(mp, t, y, yp, gvel, gacc);
+  }
   scratch buf;
   double *work = scratch_get(&buf, 3 * nq + nq * nq + nq * (size_t)l.nc);
   if (!work) {

@@ -119,6 +119,15 @@ typedef struct mech_model {
    * index2 and (acc_vars) index1 uses it.  NULL: dyn, then con, con_vel or con_acc. */
   int (*dyn_con)(const void *par, double t, const double *q, const double *v, const double *a,
                  const double *lam, int level, double *r, double *c);
+  /* Optional, for a large model: the diagonal of a diagonal M (nq) at (t, q).  The residuals of
+   * index1 and baumgarte then take a = -R(t,q,v,0,lambda) / M_ii (what the elimination gives
+   * for a diagonal M, bit for bit) in O(nq), without an nq x nq matrix.  NULL: M is factored. */
+  int (*mass_diag)(const void *par, double t, const double *q, double *m);
+  /* Optional, for a large model: the rate of the reaction along q' = u, lambda' = lamdot,
+   * d(W^T lambda)/dq u + d(W^T lambda)/dt + W^T lamdot (nq), without nq x nq matrices (ggl's
+   * hidden constraints).  NULL: from reaction's matrices. */
+  int (*reaction_rate)(const void *par, double t, const double *q, const double *lam,
+                       const double *u, const double *lamdot, double *rate);
 } mech_model;
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's

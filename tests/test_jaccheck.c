@@ -66,6 +66,10 @@ static void mutant_functions(mutant *m, mbdae_functions *f)
   f->jac = mutant_jac;
   f->constraints = f->nconstraints > 0 ? mutant_constraints : NULL;
   f->ctx = m;
+  /* the dense check path, whose matrices the mutations index (a banded problem's pattern path is
+   * mutated in test_jaccheck_pattern, its values compared with these in test_chain_scale) */
+  memset(&f->pattern, 0, sizeof f->pattern);
+  f->jac_values = NULL;
 }
 
 /* 1 when the Jacobian check flags the mutation at some point. */
