@@ -374,17 +374,40 @@ static int at_rest_horizontal(const chain_config *cfg)
   return 1;
 }
 
-/* a from the angular accelerations, then F from the last link back (see the header). */
-static void accelerations_and_forces(const chain_config *cfg, const double *q, const double *alpha,
-                                     double *a, double *lam)
+/* The Cartesian state of angles z, angular velocities w and accelerations alpha:
+ * p_k = p_{k-1} + l_k (sin z_k, cos z_k), differentiated twice (v, a may be NULL).  The start
+ * and form=ssf's hidden constraints (mech_ssf.to_cartesian) use it. */
+static void angles_to_cartesian(const chain_config *cfg, const double *z, const double *w,
+                                const double *alpha, double *q, double *v, double *a)
+{
+  for (int k = 0; k < cfg->n; k++) {
+    double s, c, om = w[k], l = chain_value(&cfg->length, k);
+    chain_direction(z[k], &s, &c);
+    q[2 * k] = (k ? q[2 * k - 2] : 0.0) + l * s;
+    q[2 * k + 1] = (k ? q[2 * k - 1] : 0.0) + l * c;
+    if (v) {
+      v[2 * k] = (k ? v[2 * k - 2] : 0.0) + l * om * c;
+      v[2 * k + 1] = (k ? v[2 * k - 1] : 0.0) - l * om * s;
+    }
+    if (a) {
+      a[2 * k] = (k ? a[2 * k - 2] : 0.0) + l * (alpha[k] * c - om * om * s);
+      a[2 * k + 1] = (k ? a[2 * k - 1] : 0.0) + l * (-alpha[k] * s - om * om * c);
+    }
+  }
+}
+
+static int ssf_to_cartesian(const void *par, const double *z, const double *w, const double *wdot,
+                            double *q, double *v, double *a)
+{
+  angles_to_cartesian(config(par), z, w, wdot, q, v, a);
+  return 0;
+}
+
+/* F from the last link back (see the header), with a = q'' given. */
+static void forces_from_accelerations(const chain_config *cfg, const double *q, const double *a,
+                                      double *lam)
 {
   int n = cfg->n;
-  for (int k = 0; k < n; k++) {
-    double s, c, om = chain_value(&cfg->omega, k), l = chain_value(&cfg->length, k);
-    chain_direction(chain_value(&cfg->theta, k), &s, &c);
-    a[2 * k] = (k ? a[2 * k - 2] : 0.0) + l * (alpha[k] * c - om * om * s);
-    a[2 * k + 1] = (k ? a[2 * k - 1] : 0.0) + l * (-alpha[k] * s - om * om * c);
-  }
   for (int k = n - 1; k >= 0; k--) {
     double m = chain_value(&cfg->mass, k), l = chain_value(&cfg->length, k), dx, dy;
     double fx = -m * a[2 * k], fy = m * CHAIN_GRAVITY - m * a[2 * k + 1];
@@ -443,27 +466,8 @@ static int start_forces(const chain_config *cfg, const double *q, const double *
 static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
   const chain_config *cfg = config(par);
-  int n = cfg->n;
-  for (int k = 0; k < n; k++) {
-    double s, c, om = chain_value(&cfg->omega, k), l = chain_value(&cfg->length, k);
-    chain_direction(chain_value(&cfg->theta, k), &s, &c);
-    q[2 * k] = (k ? q[2 * k - 2] : 0.0) + l * s;
-    q[2 * k + 1] = (k ? q[2 * k - 1] : 0.0) + l * c;
-    v[2 * k] = (k ? v[2 * k - 2] : 0.0) + l * om * c;
-    v[2 * k + 1] = (k ? v[2 * k - 1] : 0.0) - l * om * s;
-  }
-  if (at_rest_horizontal(cfg)) {
-    for (int k = 0; k < n; k++) {
-      a[2 * k] = 0.0;
-      a[2 * k + 1] = CHAIN_GRAVITY;
-      lam[k] = 0.0;
-    }
-    return 0;
-  }
-  if (n > DENSE_START_MAX) {
-    return start_forces(cfg, q, v, a, lam);
-  }
-  double *zw = malloc(sizeof(double) * 3 * (size_t)n);
+  int n = cfg->n, rc = 0;
+  double *zw = calloc(3 * (size_t)n, sizeof(double)); /* zeroed: -Wmaybe-uninitialized */
   if (!zw) {
     return MBDAE_ERR_NOMEM;
   }
@@ -472,9 +476,18 @@ static int init(const void *par, double *q, double *v, double *a, double *lam)
     z[k] = chain_value(&cfg->theta, k);
     w[k] = chain_value(&cfg->omega, k);
   }
-  int rc = ssf_acc(par, 0.0, z, w, alpha, NULL, NULL);
-  if (rc == 0) {
-    accelerations_and_forces(cfg, q, alpha, a, lam);
+  angles_to_cartesian(cfg, z, w, NULL, q, v, NULL);
+  if (at_rest_horizontal(cfg)) {
+    for (int k = 0; k < n; k++) {
+      a[2 * k] = 0.0;
+      a[2 * k + 1] = CHAIN_GRAVITY;
+      lam[k] = 0.0;
+    }
+  } else if (n > DENSE_START_MAX) {
+    rc = start_forces(cfg, q, v, a, lam);
+  } else if ((rc = ssf_acc(par, 0.0, z, w, alpha, NULL, NULL)) == 0) {
+    angles_to_cartesian(cfg, z, w, alpha, q, v, a); /* q, v again: the same values */
+    forces_from_accelerations(cfg, q, a, lam);
   }
   free(zw);
   return rc;
@@ -560,7 +573,8 @@ static void set_defaults(void *params)
                           .ssf_name = ssf_name,
                           .mass_diag = mass_diag,
                           .reaction_rate = reaction_rate};
-  p->ssf = (mech_ssf){.acc = ssf_acc, .from_cartesian = ssf_from_cartesian};
+  p->ssf = (mech_ssf){
+      .acc = ssf_acc, .from_cartesian = ssf_from_cartesian, .to_cartesian = ssf_to_cartesian};
   configure(p);
   mbdae_mech_defaults(&p->mech, &p->model);
 }
