@@ -89,13 +89,11 @@ MBDAE_API void mbdae_problem_destroy(mbdae_problem *p); /* NULL is a no-op */
 
 MBDAE_API const char *mbdae_problem_name(const mbdae_problem *p);  /* the id: "caraxis" ... */
 MBDAE_API const char *mbdae_problem_title(const mbdae_problem *p); /* "Car axis problem" */
-MBDAE_API const char *
-mbdae_problem_spec(const mbdae_problem *p); /* canonical spec, all keys spelled out */
+MBDAE_API const char *mbdae_problem_spec(const mbdae_problem *p);  /* canonical spec, all keys spelled out */
 MBDAE_API int mbdae_problem_neq(const mbdae_problem *p);
 MBDAE_API double mbdae_problem_t0(const mbdae_problem *p);
 MBDAE_API double mbdae_problem_tend(const mbdae_problem *p);
-MBDAE_API const int *
-mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
+MBDAE_API const int *mbdae_problem_index(const mbdae_problem *p); /* differentiation index per variable, 0..3 */
 /* 1 when component i (0-based) enters scd, 0 otherwise (see mbdae_scd). */
 MBDAE_API int mbdae_problem_in_scd(const mbdae_problem *p, int i);
 /* The name of component i (0-based): "x_l", "vy2", "lambda3" (the source's names where it has
@@ -104,10 +102,10 @@ MBDAE_API const char *mbdae_problem_component(const mbdae_problem *p, int i);
 
 MBDAE_API int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
 MBDAE_API int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
-                                double *res);
+                      double *res);
 /* dense, column-major, neq x neq; either of dfdy, dfdyp may be NULL */
 MBDAE_API int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
-                                double *dfdy, double *dfdyp);
+                      double *dfdy, double *dfdyp);
 /* The reference solution at tend; MBDAE_ERR_NOREF for a configuration without one. */
 MBDAE_API int mbdae_problem_ref(const mbdae_problem *p, double *yref);
 /* Where the reference comes from (method, precision, publication); never NULL. */
@@ -118,8 +116,8 @@ MBDAE_API const char *mbdae_problem_ref_source(const mbdae_problem *p);
  * (acceleration level), evaluated from y and y'.  Any output pointer may be NULL.
  * mbdae_problem_nconstraints is 0 for a problem without constraints. */
 MBDAE_API int mbdae_problem_nconstraints(const mbdae_problem *p);
-MBDAE_API int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y,
-                                        const double *yp, double *gpos, double *gvel, double *gacc);
+MBDAE_API int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
+                              double *gpos, double *gvel, double *gacc);
 
 /* How the test set runs a problem: rtol = atol = 10^-(4 + m/m_div), m = 0..m_max;
  * h0 = h0_factor * rtol; the run-characteristics table uses table_rtol[0..ntable-1]. */
@@ -150,12 +148,7 @@ MBDAE_API int mbdae_problem_jac_nres(const mbdae_problem *p);
  *   MBDAE_JAC_SPARSE any other pattern: a sparse LU (KLU) suits it.
  * MBDAE_JAC_AUTO is "let the library choose" where a kind is asked for (mbdae_options.linsys,
  * mbdae_problem_type.jac_kind); a pattern's kind is never AUTO. */
-enum mbdae_jac_kind {
-  MBDAE_JAC_AUTO = 0,
-  MBDAE_JAC_DENSE = 1,
-  MBDAE_JAC_BAND = 2,
-  MBDAE_JAC_SPARSE = 3
-};
+enum mbdae_jac_kind { MBDAE_JAC_AUTO = 0, MBDAE_JAC_DENSE = 1, MBDAE_JAC_BAND = 2, MBDAE_JAC_SPARSE = 3 };
 /* The kind's name ("auto", "dense", "band", "sparse"); NULL for a value outside the enum. */
 MBDAE_API const char *mbdae_jac_kind_name(int kind);
 
@@ -196,7 +189,7 @@ typedef struct mbdae_problem_type {
   int (*jac)(void *ctx, double t, const double *y, const double *yp, double *dfdy, double *dfdyp);
   int (*ref)(void *ctx, double *yref); /* y(tend); NULL: no reference (MBDAE_ERR_NOREF) */
   const char *ref_source;              /* how ref was computed; NULL when ref is NULL */
-  const char *const *names;            /* neq component names, [A-Za-z0-9_]+; NULL: y1, y2, ... */
+  const char *const *names; /* neq component names, [A-Za-z0-9_]+; NULL: y1, y2, ... */
   /* Optional structure of a large problem (mbdae_jac_pattern); all 0 / NULL: dense.
    * jac_colptr (neq + 1) and jac_rowind (jac_colptr[neq]) give the pattern of dF/dy + c dF/dy',
    * rows increasing within each column; they must outlive the instance.  jac_kind: MBDAE_JAC_BAND
@@ -215,16 +208,16 @@ typedef struct mbdae_problem_type {
  * spec is the id, and it runs at the test-set defaults of the tolerance plan
  * (rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = rtol, table rows 1e-4, 1e-7, 1e-10; run: 1e-6).
  * A type that breaks a rule above is refused with MBDAE_ERR_ARG and a message. */
-MBDAE_API int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx,
-                                      mbdae_problem **out, char *msg, size_t msglen);
+MBDAE_API int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_problem **out,
+                            char *msg, size_t msglen);
 
 /* ---- diagnostics ------------------------------------------------------------------------- */
 
 /* How well (t, y, y') satisfies F = 0: the largest |F_i|, and the largest |F_i| / size_i where
  * size_i = sum_j |dF_i/dy_j y_j| + |dF_i/dy'_j y'_j| is the size of the terms of equation i
  * (first order), so that a residual can be judged against what it is the difference of. */
-MBDAE_API int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y,
-                                          const double *yp, double *max_abs, double *max_rel);
+MBDAE_API int mbdae_problem_residual_size(const mbdae_problem *p, double t, const double *y, const double *yp,
+                                double *max_abs, double *max_rel);
 
 /* A DAE given by callbacks over one context: what the checks below examine, so that a caller can
  * check functions of its own, or wrap a problem's (mbdae_problem_functions fills one with the
@@ -274,7 +267,7 @@ typedef struct mbdae_jac_check {
   double rounding; /* r_ij there */
 } mbdae_jac_check;
 MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
-                              const double *ytyp, const double *yptyp, mbdae_jac_check *out);
+                    const double *ytyp, const double *yptyp, mbdae_jac_check *out);
 
 /* The hidden constraints' derivative levels at one point: g' against the derivative of g, and
  * g'' against the derivative of g', along (t + s, y + s y'), s -> 0, by central differences.
@@ -290,9 +283,8 @@ typedef struct mbdae_constraint_check {
   int index;        /* 0-based constraint */
   double value, fd; /* the problem's g' (or g'') there, and the difference quotient */
 } mbdae_constraint_check;
-MBDAE_API int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y,
-                                      const double *yp, const double *ytyp,
-                                      mbdae_constraint_check *out);
+MBDAE_API int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+                            const double *ytyp, mbdae_constraint_check *out);
 
 /* The points a problem is checked at: its consistent initial values; the reference at tend where
  * one exists; MBDAE_CHECK_RANDOM random states (deterministic seed) y0 + typ u, u uniform in
@@ -313,13 +305,13 @@ MBDAE_API void mbdae_check_points_free(mbdae_check_points *pts);
 
 /* Both checks at every point (jac[k], con[k]: npoints entries each); what `mbdae check` and the
  * tests run.  Returns 0, or the first failure of a callback. */
-MBDAE_API int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts,
-                              mbdae_jac_check *jac, mbdae_constraint_check *con);
+MBDAE_API int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
+                    mbdae_constraint_check *con);
 
 /* mbdae_check_jac with the problem's own functions at (t, y, y'), typical sizes from its check
  * points. */
-MBDAE_API int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y,
-                                      const double *yp, mbdae_jac_check *out);
+MBDAE_API int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
+                            mbdae_jac_check *out);
 
 /* What one unit of a solver's work costs on this problem, in CPU seconds: a residual, a Jacobian
  * (both matrices), a factorization of J + c M (c real) and of J + s M (s complex, Radau IIA's
@@ -341,8 +333,8 @@ MBDAE_API double mbdae_scd(const mbdae_problem *p, const double *y, const double
 /* mescd = -log10(max_i |y_i - yref_i| / (atol/rtol + |yref_i|)) over all components.
  * A maximum of exactly 0 is replaced by 1e-16 in both.  mescd is NaN unless rtol and atol are
  * positive and finite (the tolerances of the run, which mbdae_solve requires to be so). */
-MBDAE_API double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref,
-                             double rtol, double atol);
+MBDAE_API double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref, double rtol,
+                   double atol);
 
 /* ---- solvers ----------------------------------------------------------------------------- */
 
@@ -399,15 +391,15 @@ typedef struct mbdae_stats {
 } mbdae_stats;
 
 typedef struct mbdae_result {
-  int status;         /* MBDAE_OK or a negative code */
-  double t;           /* where the run ended: tend, or the point of failure */
-  double h;           /* the last step size tried */
-  char message[320];  /* "" on success; otherwise where and why it failed */
-  mbdae_stats stats;  /* counters of the (last) run */
-  double cpu_seconds; /* in-process CPU time; with repeats the median after dropping min, max */
-  double cpu_min;     /* fastest of the repeats */
-  double cpu_max;     /* slowest of the repeats */
-  int repeats;        /* number of runs timed */
+  int status;          /* MBDAE_OK or a negative code */
+  double t;            /* where the run ended: tend, or the point of failure */
+  double h;            /* the last step size tried */
+  char message[320];   /* "" on success; otherwise where and why it failed */
+  mbdae_stats stats;   /* counters of the (last) run */
+  double cpu_seconds;  /* in-process CPU time; with repeats the median after dropping min, max */
+  double cpu_min;      /* fastest of the repeats */
+  double cpu_max;      /* slowest of the repeats */
+  int repeats;         /* number of runs timed */
   /* Constraint drift (the hidden constraints of mbdae_problem_constraints): the largest
    * max_i |g_i| (position level) and max_i |g'_i| (velocity level, G v + g_t) over the accepted
    * states of the (last) run and the state where it ended, and their values at that end (tend,
@@ -439,13 +431,11 @@ typedef struct mbdae_solver_type {
 
 #define MBDAE_REPEATS_MAX 100000 /* largest `repeats` of mbdae_solve and mbdae_solve_with */
 
-MBDAE_API int mbdae_solver_count(void);                     /* built-in solvers */
-MBDAE_API const mbdae_solver_type *mbdae_solver_get(int i); /* NULL when i is out of range */
-MBDAE_API const mbdae_solver_type *
-mbdae_solver_find(const char *id);            /* built-in; NULL when unknown */
-MBDAE_API const char *mbdae_solver_id(int i); /* mbdae_solver_get(i)->id; NULL when out of range */
-MBDAE_API const char *
-mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
+MBDAE_API int mbdae_solver_count(void);                               /* built-in solvers */
+MBDAE_API const mbdae_solver_type *mbdae_solver_get(int i);           /* NULL when i is out of range */
+MBDAE_API const mbdae_solver_type *mbdae_solver_find(const char *id); /* built-in; NULL when unknown */
+MBDAE_API const char *mbdae_solver_id(int i);    /* mbdae_solver_get(i)->id; NULL when out of range */
+MBDAE_API const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
 /* NULL when the type keeps the rules above (id, title, integrate), else what is wrong. */
 MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
 
@@ -458,12 +448,12 @@ MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
  * (see mbdae_options) return MBDAE_ERR_ARG before anything runs; yp is written only when an
  * integration ran (not when the initial values fail). */
 MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
-                               const mbdae_options *opt, int repeats, double *y, double *yp,
-                               mbdae_result *r);
+                     const mbdae_options *opt, int repeats, double *y, double *yp,
+                     mbdae_result *r);
 /* mbdae_solve_with the built-in solver named `solver` (MBDAE_ERR_UNKNOWN_SOLVER with the valid
  * names in r->message when there is none). */
-MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt,
-                          int repeats, double *y, double *yp, mbdae_result *r);
+MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
+                double *y, double *yp, mbdae_result *r);
 
 /* form=dummy (Mattsson & Soederlind's dummy derivatives, pendulum and dpendulum) run with its
  * state selection switched where it degenerates: p is a form=dummy instance, y, yp its initial
