@@ -78,7 +78,8 @@ static int run_switched(const char *spec, const char *solver, double rtol, int *
   mbdae_options opt;
   test_options(p, rtol, &opt);
   int rc = mbdae_problem_init(p, y, yp);
-  rc = rc == 0 ? mbdae_solve_dummy(p, solver, &opt, y, yp, r, switches) : rc;
+  rc =
+      rc == 0 ? mbdae_solve_dummy(p, mbdae_solver_find(solver), 0.0, &opt, y, yp, r, switches) : rc;
   CHECK(rc == 0, "%s %s: %s", solver, spec, r->message);
   *scd = rc == 0 && mbdae_problem_ref(p, yref) == 0 ? mbdae_scd(p, y, yref) : 0.0;
   mbdae_problem_destroy(p);

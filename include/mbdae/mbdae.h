@@ -457,7 +457,8 @@ MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbda
 
 /* form=dummy (Mattsson & Soederlind's dummy derivatives, pendulum and dpendulum) run with its
  * state selection switched where it degenerates: p is a form=dummy instance, y, yp its initial
- * values.  Segment after segment, solver integrates p's configuration with the current
+ * values; the run ends at tend (0: p's own).  Segment after segment, solver (which must honour
+ * options.stop) integrates p's configuration with the current
  * selection S until, after an accepted step, |det G_S| drops below half that of the selection
  * complete pivoting of G picks there (G = dg/dq); it then restarts from the same physical state
  * in the new selection's variables (the dummies the true derivatives) at that time.  On return
@@ -466,11 +467,10 @@ MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbda
  * repeats 1), the drift over every segment's accepted states, and status and message of the
  * last segment.  opt as for mbdae_solve, max_steps counting all segments; opt->on_accept sees
  * each state in p's variables; output times, projection and stop are refused
- * (MBDAE_ERR_UNSUPPORTED), as is a problem not in form=dummy (MBDAE_ERR_ARG).  The solver must
- * honour options.stop. */
-MBDAE_API int mbdae_solve_dummy(const mbdae_problem *p, const char *solver,
-                                const mbdae_options *opt, double *y, double *yp, mbdae_result *r,
-                                int *switches);
+ * (MBDAE_ERR_UNSUPPORTED), as is a problem not in form=dummy (MBDAE_ERR_ARG). */
+MBDAE_API int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver,
+                                double tend, const mbdae_options *opt, double *y, double *yp,
+                                mbdae_result *r, int *switches);
 
 /* ---- projection onto the constraint manifold ---------------------------------------------- */
 

@@ -32,6 +32,7 @@ typedef struct segment {
   double t0;                   /* where the segment starts */
   const double *y0, *yp0;      /* its initial values (cur's variables) */
   const mbdae_options *opt;    /* the caller's options */
+  double tend;                 /* the end of the run */
   double *gpos, *gvel;         /* nc each: constraint values */
   double *ymap, *ypmap;        /* n each: a state in p's variables for the caller's on_accept */
   double pos_max, vel_max;     /* drift over the accepted states */
@@ -121,15 +122,15 @@ static int selection_instance(const mbdae_problem *p, unsigned long long selecte
 }
 
 /* One segment from s->t0 (start s->y0, s->yp0) until tend or a switch: y, yp at its end. */
-static int run_segment(segment *s, const char *solver, long max_steps, double *y, double *yp,
-                       mbdae_result *rs)
+static int run_segment(segment *s, const mbdae_solver_type *solver, long max_steps, double *y,
+                       double *yp, mbdae_result *rs)
 {
   mbdae_problem_type type = {
       .id = "dummy_segment",
       .title = "form=dummy, one selection",
       .neq = mbdae_problem_neq(s->cur),
       .t0 = s->t0,
-      .tend = mbdae_problem_tend(s->p),
+      .tend = s->tend,
       .index = mbdae_problem_index(s->cur),
       .init = seg_init,
       .res = seg_res,
@@ -147,7 +148,7 @@ static int run_segment(segment *s, const char *solver, long max_steps, double *y
   o.on_accept_ctx = s;
   o.stop = must_switch;
   o.stop_ctx = s;
-  rc = mbdae_solve(seg, solver, &o, 1, y, yp, rs);
+  rc = mbdae_solve_with(seg, solver, &o, 1, y, yp, rs);
   mbdae_problem_destroy(seg);
   return rc;
 }
@@ -190,8 +191,8 @@ static int switch_selection(segment *s, mbdae_problem **own, double t, const dou
 }
 
 /* The segments one after another from the caller's y, yp; y, yp at the end in cur's variables. */
-static int run_segments(segment *s, const char *solver, double *y, double *yp, double *work,
-                        int *switches, mbdae_result *r)
+static int run_segments(segment *s, const mbdae_solver_type *solver, double *y, double *yp,
+                        double *work, int *switches, mbdae_result *r)
 {
   size_t n = (size_t)mbdae_problem_neq(s->p);
   double *y0 = work, *yp0 = work + n;
@@ -210,7 +211,7 @@ static int run_segments(segment *s, const char *solver, double *y, double *yp, d
     r->t = one.t;
     r->h = one.h;
     memcpy(r->message, one.message, sizeof r->message);
-    if (rc != 0 || one.t >= mbdae_problem_tend(s->p)) {
+    if (rc != 0 || one.t >= s->tend) {
       break;
     }
     if (r->stats.steps >= max_steps) { /* a segment that used up the steps left ended on a stop */
@@ -266,8 +267,9 @@ static int is_dummy_form(const mbdae_problem *p)
   return colon && (strstr(colon, ":form=dummy,") || strstr(colon, ",form=dummy,"));
 }
 
-int mbdae_solve_dummy(const mbdae_problem *p, const char *solver, const mbdae_options *opt,
-                      double *y, double *yp, mbdae_result *r, int *switches)
+int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, double tend,
+                      const mbdae_options *opt, double *y, double *yp, mbdae_result *r,
+                      int *switches)
 {
   if (!r) {
     return MBDAE_ERR_ARG;
@@ -293,20 +295,16 @@ int mbdae_solve_dummy(const mbdae_problem *p, const char *solver, const mbdae_op
     snprintf(r->message, sizeof r->message, "out of memory");
     return r->status;
   }
-  segment s = {p,
-               p,
-               params_of(p)->selected,
-               mbdae_problem_t0(p),
-               NULL,
-               NULL,
-               opt,
-               work + 4 * n,
-               work + 4 * n + nc,
-               work + 2 * n,
-               work + 3 * n,
-               0.0,
-               0.0,
-               0};
+  segment s = {.p = p,
+               .cur = p,
+               .selected = params_of(p)->selected,
+               .t0 = mbdae_problem_t0(p),
+               .opt = opt,
+               .tend = tend > 0.0 ? tend : mbdae_problem_tend(p),
+               .gpos = work + 4 * n,
+               .gvel = work + 4 * n + nc,
+               .ymap = work + 2 * n,
+               .ypmap = work + 3 * n};
   *switches = 0;
   double start = cpu_now();
   int rc = run_segments(&s, solver, y, yp, work, switches, r);
