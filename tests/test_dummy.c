@@ -64,6 +64,108 @@ static void check_stop(void)
   mbdae_problem_destroy(p);
 }
 
+/* ---- the form: residual, Jacobian, specs ------------------------------------------------- */
+
+/* max |F| at (t, y, y'). */
+static double residual_norm(const mbdae_problem *p, double t, const double *y, const double *yp)
+{
+  double res[MAX_N], m = 0.0;
+  if (mbdae_problem_res(p, t, y, yp, res) != 0) {
+    return INFINITY;
+  }
+  for (int i = 0; i < mbdae_problem_neq(p); i++) {
+    m = fmax(m, fabs(res[i]));
+  }
+  return m;
+}
+
+/* Consistent states along a switched run (mbdae_solve_dummy's on_accept, in p's variables): the
+ * points the Jacobian is checked at (random states would not be consistent). */
+typedef struct states {
+  int n, count, every;
+  long seen;
+  double t[8], y[8][MAX_N], yp[8][MAX_N];
+} states;
+
+static void keep_state(void *ctx, double t, const double *y, const double *yp)
+{
+  states *s = ctx;
+  if (s->count < 8 && s->seen++ % s->every == 0) {
+    s->t[s->count] = t;
+    memcpy(s->y[s->count], y, sizeof(double) * (size_t)s->n);
+    memcpy(s->yp[s->count], yp, sizeof(double) * (size_t)s->n);
+    s->count++;
+  }
+}
+
+/* The Jacobian with 1 added to entry (row, col) of dF/dy: the check must flag it. */
+typedef struct mutated {
+  const mbdae_problem *p;
+  int row, col;
+} mutated;
+
+static int mutated_res(void *ctx, double t, const double *y, const double *yp, double *res)
+{
+  return mbdae_problem_res(((const mutated *)ctx)->p, t, y, yp, res);
+}
+
+static int mutated_jac(void *ctx, double t, const double *y, const double *yp, double *dfdy,
+                       double *dfdyp)
+{
+  const mutated *m = ctx;
+  int rc = mbdae_problem_jac(m->p, t, y, yp, dfdy, dfdyp);
+  if (rc == 0 && dfdy) {
+    dfdy[m->row + (size_t)m->col * (size_t)mbdae_problem_neq(m->p)] += 1.0;
+  }
+  return rc;
+}
+
+/* spec's residual vanishes at its initial values and reference; its Jacobian passes the check
+ * at consistent states over [0, 3] (every state of the run mapped to spec's selection), and one
+ * with an entry of the g'' rows (the last) changed does not. */
+static void check_form(const char *spec)
+{
+  mbdae_problem *p = create_problem(spec);
+  if (!p) {
+    return;
+  }
+  int n = mbdae_problem_neq(p), switches = 0;
+  double y[MAX_N], yp[MAX_N], yref[MAX_N], res[MAX_N];
+  CHECK(mbdae_problem_init(p, y, yp) == 0 && residual_norm(p, 0.0, y, yp) == 0.0,
+        "%s: consistent initial values", spec);
+  if (mbdae_problem_ref(p, yref) == 0) { /* y' enters only in rows of unselected coordinates */
+    CHECK(mbdae_problem_res(p, mbdae_problem_tend(p), yref, yp, res) == 0, "%s: reference", spec);
+  }
+  states s = {.n = n, .every = 50};
+  mbdae_options opt;
+  test_options(p, 1e-9, &opt);
+  opt.on_accept = keep_state;
+  opt.on_accept_ctx = &s;
+  mbdae_result r;
+  int rc = mbdae_solve_dummy(p, mbdae_solver_find("radau5"), 3.0, &opt, y, yp, &r, &switches);
+  CHECK(rc == 0 && s.count >= 6 && switches > 0, "%s: %d states, %d switches (%s)", spec, s.count,
+        switches, r.message);
+  mutated m = {p, n - 1, 0};
+  mbdae_functions wrong = {n, 0, mutated_res, mutated_jac, NULL, &m}, own;
+  mbdae_problem_functions(p, &own);
+  int mismatches = 0, flagged = 0;
+  double worst = 0.0;
+  for (int k = 0; k < s.count; k++) {
+    mbdae_jac_check jc;
+    rc = mbdae_check_jac(&own, s.t[k], s.y[k], s.yp[k], NULL, NULL, &jc);
+    mismatches += rc != 0 || !jc.ok;
+    worst = fmax(worst, jc.err);
+    CHECK(residual_norm(p, s.t[k], s.y[k], s.yp[k]) < 1e-5, "%s: state %d consistent", spec, k);
+    rc = mbdae_check_jac(&wrong, s.t[k], s.y[k], s.yp[k], NULL, NULL, &jc);
+    flagged += rc == 0 && !jc.ok;
+  }
+  CHECK(mismatches == 0, "%s: %d of %d states with Jacobian mismatches (worst %.2e)", spec,
+        mismatches, s.count, worst);
+  CHECK(flagged == s.count, "%s: the changed entry flagged at %d of %d states", spec, flagged,
+        s.count);
+  mbdae_problem_destroy(p);
+}
+
 /* ---- the switched run ----------------------------------------------------------------------- */
 
 /* A run of mbdae_solve_dummy on spec: status, switches, scd against the reference. */
@@ -102,6 +204,11 @@ static void check_switched_pendulum(void)
 
 int main(void)
 {
+  check_form("pendulum:form=dummy,select=x");
+  check_form("pendulum:form=dummy,select=y");
+  check_form("dpendulum:form=dummy,select=x1+x2");
+  check_form("dpendulum:form=dummy,select=y1+x2");
+  check_form("dpendulum:form=dummy,select=x1+y1");
   check_stop();
   check_switched_pendulum();
   return check_summary("test_dummy");

@@ -461,7 +461,8 @@ MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbda
  * options.stop) integrates p's configuration with the current
  * selection S until, after an accepted step, |det G_S| drops below half that of the selection
  * complete pivoting of G picks there (G = dg/dq); it then restarts from the same physical state
- * in the new selection's variables (the dummies the true derivatives) at that time.  On return
+ * in the new selection's variables (the dummies the true derivatives) at that time (also at t0
+ * when p's own selection is poor there: select=y at the pendulum's start).  On return
  * y, yp hold the end state in p's own variables (p's selection), *switches the number of
  * switches; r has the summed counters, the CPU time of the whole run (switches included,
  * repeats 1), the drift over every segment's accepted states, and status and message of the

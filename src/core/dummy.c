@@ -198,35 +198,38 @@ static int run_segments(segment *s, const mbdae_solver_type *solver, double *y, 
   double *y0 = work, *yp0 = work + n;
   long max_steps = s->opt->max_steps > 0 ? s->opt->max_steps : 1000000L;
   mbdae_problem *own = NULL;
-  memcpy(y0, y, sizeof(double) * n);
-  memcpy(yp0, yp, sizeof(double) * n);
-  s->y0 = y0;
-  s->yp0 = yp0;
+  double t = s->t0;
   int rc = 0;
-  for (;;) {
+  for (;;) { /* the state at t in y, yp: switch where the selection is poor, then run on */
+    if (must_switch(s, t, y, yp)) {
+      rc = switch_selection(s, &own, t, y, yp, y0, yp0, r);
+      if (rc != 0) {
+        break;
+      }
+      ++*switches;
+    } else {
+      memcpy(y0, y, sizeof(double) * n);
+      memcpy(yp0, yp, sizeof(double) * n);
+      s->t0 = t;
+      s->y0 = y0;
+      s->yp0 = yp0;
+    }
     mbdae_result one;
     rc = run_segment(s, solver, max_steps - r->stats.steps, y, yp, &one);
     add_stats(&r->stats, &one.stats);
     r->status = one.status;
-    r->t = one.t;
+    r->t = t = one.t;
     r->h = one.h;
     memcpy(r->message, one.message, sizeof r->message);
-    if (rc != 0 || one.t >= s->tend) {
+    if (rc != 0 || t >= s->tend) {
       break;
     }
     if (r->stats.steps >= max_steps) { /* a segment that used up the steps left ended on a stop */
       rc = r->status = MBDAE_ERR_MAX_STEPS;
-      snprintf(r->message, sizeof r->message, "t = %.17g: maximum number of steps (%ld) reached",
-               r->t, max_steps);
+      snprintf(r->message, sizeof r->message, "t = %.17g: maximum number of steps (%ld) reached", t,
+               max_steps);
       break;
     }
-    rc = switch_selection(s, &own, one.t, y, yp, y0, yp0, r);
-    if (rc != 0) {
-      break;
-    }
-    memcpy(y, y0, sizeof(double) * n);
-    memcpy(yp, yp0, sizeof(double) * n);
-    ++*switches;
   }
   if (s->cur != s->p) { /* the end state in p's variables */
     int mapped =
