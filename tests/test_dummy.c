@@ -188,18 +188,105 @@ static int run_switched(const char *spec, const char *solver, double rtol, int *
   return rc;
 }
 
+/* scd of index1 with the orthogonal projection after every step (radau5): what P is compared
+ * with. */
+static double projected_scd(double rtol)
+{
+  mbdae_problem *p = create_problem("pendulum:form=index1");
+  mbdae_projector *pr = NULL;
+  double y[MAX_N], yp[MAX_N], yref[MAX_N], scd = 0.0;
+  mbdae_options opt;
+  test_options(p, rtol, &opt);
+  if (p && mbdae_projector_create(p, &pr, NULL, 0) == 0) {
+    opt.project = mbdae_projector_apply;
+    opt.project_ctx = pr;
+    mbdae_result r;
+    if (mbdae_solve(p, "radau5", &opt, 1, y, yp, &r) == 0 && mbdae_problem_ref(p, yref) == 0) {
+      scd = mbdae_scd(p, y, yref);
+    }
+  }
+  mbdae_projector_destroy(pr);
+  mbdae_problem_destroy(p);
+  return scd;
+}
+
+/* One selection alone fails where its pivot vanishes (x = 0 on the first swing, t ~ 0.59); the
+ * switched run crosses [0, 100] through many switches, |g| at tolerance level, and scd near
+ * index1's with projection. */
 static void check_switched_pendulum(void)
 {
-  const char *solvers[] = {"radau5", "ida"};
-  for (int i = 0; i < 2; i++) {
+  mbdae_problem *fixed = create_problem("pendulum:form=dummy,select=x");
+  double y[MAX_N], yp[MAX_N];
+  mbdae_options opt;
+  test_options(fixed, 1e-7, &opt);
+  mbdae_result r;
+  int rc = mbdae_solve(fixed, "radau5", &opt, 1, y, yp, &r);
+  CHECK(rc != 0 && r.t > 0.5 && r.t < 0.7, "select=x alone should fail where x = 0: t = %g", r.t);
+  mbdae_problem_destroy(fixed);
+  const double rtol = 1e-7;
+  double scd_proj = projected_scd(rtol);
+  const char *solvers[] = {"radau5", "radau", "bdf", "ida"};
+  for (int i = 0; i < 4; i++) {
     int switches = 0;
     double scd = 0.0;
     mbdae_result r;
-    run_switched("pendulum:form=dummy", solvers[i], 1e-7, &switches, &scd, &r);
-    printf("pendulum %s: switches %d, scd %.2f, max |g| %.2e, max |g'| %.2e, steps %ld, cpu %.3f\n",
-           solvers[i], switches, scd, r.drift_pos_max, r.drift_vel_max, r.stats.steps,
+    run_switched("pendulum:form=dummy", solvers[i], rtol, &switches, &scd, &r);
+    printf("pendulum %s: switches %d, scd %.2f (index1 + projection, radau5: %.2f), max |g| "
+           "%.2e, max |g'| %.2e, steps %ld, cpu %.3f\n",
+           solvers[i], switches, scd, scd_proj, r.drift_pos_max, r.drift_vel_max, r.stats.steps,
            r.cpu_seconds);
+    CHECK(switches >= 150 && switches <= 200, "%s: %d switches (4 per period of 2.37)", solvers[i],
+          switches);
+    CHECK(r.drift_pos_max < 100.0 * rtol && r.t == 100.0, "%s: max |g| %.2e, t = %g", solvers[i],
+          r.drift_pos_max, r.t);
+    CHECK(scd > 1.0, "%s: scd %.2f", solvers[i], scd);
+    if (strcmp(solvers[i], "radau5") == 0) {
+      CHECK(scd > scd_proj - 1.0, "radau5: scd %.2f against %.2f with projection", scd, scd_proj);
+    }
   }
+}
+
+/* Bad keys and arguments are refused with a message naming what is valid. */
+static void check_refusals(void)
+{
+  static const char *const bad[][2] = {
+      {"pendulum:form=dummy,select=z", "from: x, y"},
+      {"pendulum:form=dummy,select=x+y", "1 distinct coordinate"},
+      {"pendulum:form=dummy,select=", "select=NAME+NAME"},
+      {"dpendulum:form=dummy,select=x1+x1", "from: x1, y1, x2, y2"},
+      {"dpendulum:form=dummy,select=x1", "2 distinct coordinate"},
+      {"dpendulum:form=dummy,select=x1+vx1", "from: x1, y1, x2, y2"},
+      {"pendulum:select=x", "select= belongs to form=dummy"},
+      {"chain:n=3,form=dummy", "form=index3|index2|ggl|index1|baumgarte|ssf"},
+      {"caraxis:form=dummy", "not offered"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    mbdae_problem *p = NULL;
+    char msg[256] = "";
+    int rc = mbdae_problem_create(bad[i][0], &p, msg, sizeof msg);
+    CHECK(rc == MBDAE_ERR_SPEC && !p && strstr(msg, bad[i][1]), "%s: %d '%s'", bad[i][0], rc, msg);
+    mbdae_problem_destroy(p);
+  }
+  mbdae_problem *p = create_problem("dpendulum:form=dummy");
+  CHECK(p && strcmp(mbdae_problem_spec(p), "dpendulum:form=dummy,select=x1+x2") == 0 &&
+            strcmp(mbdae_problem_component(p, 10), "dx1") == 0 &&
+            strcmp(mbdae_problem_component(p, 13), "dvx2") == 0,
+        "the default selection at the start, spelled out");
+  mbdae_problem *other = create_problem("pendulum:form=index1");
+  double y[MAX_N], yp[MAX_N];
+  mbdae_options opt;
+  mbdae_options_default(&opt);
+  mbdae_result r;
+  int switches;
+  const mbdae_solver_type *radau5 = mbdae_solver_find("radau5");
+  CHECK(mbdae_solve_dummy(other, radau5, 0.0, &opt, y, yp, &r, &switches) == MBDAE_ERR_ARG,
+        "not form=dummy: %s", r.message);
+  opt.ntout = 1;
+  opt.tout = &opt.rtol;
+  CHECK(mbdae_solve_dummy(p, radau5, 0.0, &opt, y, yp, &r, &switches) == MBDAE_ERR_UNSUPPORTED,
+        "output times: %s", r.message);
+  mbdae_problem_destroy(other);
+  mbdae_problem_destroy(p);
 }
 
 int main(void)
@@ -210,6 +297,7 @@ int main(void)
   check_form("dpendulum:form=dummy,select=y1+x2");
   check_form("dpendulum:form=dummy,select=x1+y1");
   check_stop();
+  check_refusals();
   check_switched_pendulum();
   return check_summary("test_dummy");
 }
