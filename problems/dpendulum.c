@@ -307,6 +307,7 @@ static const mech_model dpendulum_model = {
     .init = init,
     .ref = ref,
     .ssf = &dpendulum_ssf,
+    .dummy = 1,
 };
 
 static void set_defaults(void *params)
@@ -328,7 +329,7 @@ const problem_type mbdae_problem_dpendulum = {
                    .table_rtol = {1e-4, 1e-7, 1e-10},
                    .default_rtol = 1e-7},
     .params_size = sizeof(dpendulum_params),
-    .options_help = MECH_OPTIONS_HELP,
+    .options_help = MECH_OPTIONS_HELP_DUMMY,
     .set_defaults = set_defaults,
     .set_option = mbdae_mech_option,
     .finish = mbdae_mech_finish,

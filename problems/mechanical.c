@@ -17,8 +17,8 @@
 #include "dense.h"
 #include "mechanical.h"
 
-static const char *const FORM_NAMES[MECH_NFORMS] = {"index3", "index2",    "ggl",
-                                                    "index1", "baumgarte", "ssf"};
+static const char *const FORM_NAMES[MECH_NFORMS] = {"index3",    "index2", "ggl",  "index1",
+                                                    "baumgarte", "ssf",    "dummy"};
 
 /* Baumgarte's parameters when the spec gives none: alpha = beta, the critically damped choice,
  * with the constraint error decaying like t e^(-10 t).  Hafner & Poell do not print theirs. */
@@ -71,13 +71,117 @@ void mbdae_mech_defaults(mech_params *mp, const mech_model *model)
   mp->alpha = BAUMGARTE_DEFAULT;
   mp->beta = BAUMGARTE_DEFAULT;
   mp->alpha_set = mp->beta_set = 0;
+  mp->selected = 0;
+  mp->select_set = 0;
+}
+
+/* ---- form=dummy's selection key ------------------------------------------------------------- */
+
+static int select_at(const mech_params *mp, double t, const double *q, double *current,
+                     unsigned long long *best, double *best_pivot);
+
+/* Name of variable i of the index-3 order (q, v, lambda) into buf. */
+static void variable_name(const mech_params *mp, int i, char *buf, size_t len)
+{
+  if (mp->model->names) {
+    snprintf(buf, len, "%s", mp->model->names[i]);
+  } else {
+    mp->model->name(mp, i, buf, len);
+  }
+}
+
+/* The names of the selected coordinates joined by sep into buf. */
+static void selection_names(const mech_params *mp, unsigned long long selected, const char *sep,
+                            char *buf, size_t len)
+{
+  buf[0] = '\0';
+  for (int j = 0; j < mp->model->nq; j++) {
+    if ((selected >> j) & 1ULL) {
+      char name[PROBLEM_NAME_LEN];
+      variable_name(mp, j, name, sizeof name);
+      size_t used = strlen(buf);
+      snprintf(buf + used, len - used, "%s%s", used ? sep : "", name);
+    }
+  }
+}
+
+static int refuse_selection(const mech_params *mp, const char *value, char *msg, size_t msglen)
+{
+  const mech_model *m = mp->model;
+  char names[MECH_DUMMY_MAX_NQ * PROBLEM_NAME_LEN];
+  selection_names(mp, (m->nq < 64 ? (1ULL << m->nq) : 0ULL) - 1ULL, ", ", names, sizeof names);
+  if (msg && msglen > 0) {
+    snprintf(msg, msglen,
+             "bad value '%s' for select= of problem '%s': %d distinct coordinate name(s) joined "
+             "by '+', from: %s",
+             value, m->type->id, m->nc, names);
+  }
+  return MBDAE_ERR_SPEC;
+}
+
+/* select=NAME+NAME...: nc distinct coordinates. */
+static int parse_selection(mech_params *mp, const char *value, char *msg, size_t msglen)
+{
+  const mech_model *m = mp->model;
+  unsigned long long set = 0;
+  int count = 0;
+  for (const char *p = value; m->dummy;) {
+    size_t len = strcspn(p, "+");
+    int found = -1;
+    for (int j = 0; j < m->nq && found < 0; j++) {
+      char name[PROBLEM_NAME_LEN];
+      variable_name(mp, j, name, sizeof name);
+      found = strlen(name) == len && strncmp(name, p, len) == 0 ? j : -1;
+    }
+    if (found < 0 || ((set >> found) & 1ULL)) {
+      return refuse_selection(mp, value, msg, msglen);
+    }
+    set |= 1ULL << found;
+    count++;
+    if (p[len] == '\0') {
+      break;
+    }
+    p += len + 1;
+  }
+  if (count != m->nc) {
+    return refuse_selection(mp, value, msg, msglen);
+  }
+  mp->selected = set;
+  mp->select_set = 1;
+  return 0;
+}
+
+/* The selection complete pivoting of G picks at the initial state (mechanical.h). */
+static int default_selection(mech_params *mp, char *msg, size_t msglen)
+{
+  const mech_model *m = mp->model;
+  size_t nq = (size_t)m->nq;
+  double *q = malloc(sizeof(double) * (3 * nq + (size_t)m->nc));
+  double pivot = 0.0, *none = NULL;
+  int rc = q ? m->init(mp, q, q + nq, q + 2 * nq, q + 3 * nq) : MBDAE_ERR_NOMEM;
+  rc = rc == 0 ? select_at(mp, m->type->t0, q, none, &mp->selected, &pivot) : rc;
+  free(q);
+  if (rc == 0 && pivot == 0.0) {
+    rc = MBDAE_ERR_SPEC;
+  }
+  if (rc != 0 && msg && msglen > 0) {
+    snprintf(msg, msglen, "form=dummy of problem '%s': no selection at the initial state (%s)",
+             m->type->id, rc == MBDAE_ERR_SPEC ? "G is rank deficient" : mbdae_strerror(rc));
+  }
+  return rc;
+}
+
+/* 1 when the model offers form f. */
+static int offers(const mech_model *m, int f)
+{
+  return (f != MECH_SSF || m->ssf) && (f != MECH_DUMMY || m->dummy);
 }
 
 static void offered_forms(const mech_params *mp, char *buf, size_t len)
 {
   buf[0] = '\0';
   for (int f = 0; f < MECH_NFORMS; f++) {
-    if (f != MECH_SSF || mp->model->ssf) {
+    if (offers(mp->model, f)) {
       size_t used = strlen(buf);
       snprintf(buf + used, len - used, "%s%s", f ? "|" : "", FORM_NAMES[f]);
     }
@@ -115,10 +219,13 @@ int mbdae_mech_set_option(mech_params *mp, const char *key, const char *value, c
 {
   if (strcmp(key, "form") == 0) {
     for (int f = 0; f < MECH_NFORMS; f++) {
-      if (strcmp(value, FORM_NAMES[f]) == 0 && (f != MECH_SSF || mp->model->ssf)) {
+      if (strcmp(value, FORM_NAMES[f]) == 0 && offers(mp->model, f)) {
         mp->form = (mech_form)f;
-        return 0;
+        return f == MECH_DUMMY && !mp->select_set ? default_selection(mp, msg, msglen) : 0;
       }
+    }
+    if (strcmp(value, FORM_NAMES[MECH_DUMMY]) == 0) {
+      return refuse_form(mp, "form not offered", value, msg, msglen);
     }
     int known = 0;
     for (int f = 0; f < MECH_NFORMS; f++) {
@@ -126,6 +233,9 @@ int mbdae_mech_set_option(mech_params *mp, const char *key, const char *value, c
     }
     return refuse_form(mp, known ? "no global minimal parametrisation for form" : "unknown form",
                        value, msg, msglen);
+  }
+  if (strcmp(key, "select") == 0) {
+    return parse_selection(mp, value, msg, msglen);
   }
   if (strcmp(key, "alpha") == 0) {
     mp->alpha_set = 1;
@@ -159,6 +269,12 @@ int mbdae_mech_finish(const void *params, char *msg, size_t msglen)
     }
     return MBDAE_ERR_SPEC;
   }
+  if (mp->select_set && mp->form != MECH_DUMMY) {
+    if (msg && msglen > 0) {
+      snprintf(msg, msglen, "select= belongs to form=dummy, not form=%s", FORM_NAMES[mp->form]);
+    }
+    return MBDAE_ERR_SPEC;
+  }
   return 0;
 }
 
@@ -169,13 +285,21 @@ void mbdae_mech_format_options(const void *params, char *buf, size_t len)
   if (mp->form == MECH_BAUMGARTE && used >= 0 && (size_t)used < len) {
     snprintf(buf + used, len - (size_t)used, ",alpha=%.17g,beta=%.17g", mp->alpha, mp->beta);
   }
+  if (mp->form == MECH_DUMMY && used >= 0 && (size_t)used < len) {
+    char names[MECH_DUMMY_MAX_NQ * PROBLEM_NAME_LEN];
+    selection_names(mp, mp->selected, "+", names, sizeof names);
+    snprintf(buf + used, len - (size_t)used, ",select=%s", names);
+  }
 }
 
 /* ---- size, index, names --------------------------------------------------------------------- */
 
 /* Index per variable (DESIGN.md table): q, v, lambda, mu. */
 static const int FORM_INDEX[MECH_NFORMS][4] = {{1, 2, 3, 0}, {1, 1, 2, 0}, {1, 1, 2, 2},
-                                               {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 0}};
+                                               {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 0},
+                                               {1, 1, 1, 1}};
+
+static void dummy_describe(const mech_params *mp, problem_info *info);
 
 static void describe_ssf(const mech_params *mp, problem_info *info)
 {
@@ -199,7 +323,7 @@ static void describe_ssf(const mech_params *mp, problem_info *info)
 
 /* Index per variable (mechanical.h): q, v, a, lambda, mu. */
 static const int ACC_FORM_INDEX[MECH_NFORMS][5] = {
-    {1, 2, 3, 3, 0}, {1, 1, 2, 2, 0}, {1, 1, 2, 2, 2}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}, {0}};
+    {1, 2, 3, 3, 0}, {1, 1, 2, 2, 0}, {1, 1, 2, 2, 2}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}, {0}, {0}};
 
 static void accvar_describe(const mech_params *mp, problem_info *info)
 {
@@ -228,6 +352,10 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   info->ref_source = m->ref_source ? m->ref_source : "no reference for this problem";
   if (mp->form == MECH_SSF) {
     describe_ssf(mp, info);
+    return;
+  }
+  if (mp->form == MECH_DUMMY) {
+    dummy_describe(mp, info);
     return;
   }
   if (m->acc_vars) {
@@ -664,6 +792,363 @@ static int accvar_jac(const mech_params *mp, double t, const double *y, double *
   return rc;
 }
 
+/* ---- form=dummy: dummy derivatives over a state selection ----------------------------------- */
+
+/* Offsets of form=dummy's y = (q, v, lambda, d, e) and its rows (qd - v, R, g, g', g''), and the
+ * selected coordinates in increasing order. */
+typedef struct dummy_layout {
+  int nq, nc, n;
+  int V, L, D, E;              /* offsets of v, lambda, d, e */
+  int GV, GA;                  /* rows of -g' and -g'' (the rows of -g start at L) */
+  int sel[MECH_DUMMY_MAX_NQ];  /* S, nc entries */
+  int slot[MECH_DUMMY_MAX_NQ]; /* slot[j] = k when sel[k] = j, -1 outside S */
+} dummy_layout;
+
+static dummy_layout dummy_layout_of(const mech_params *mp, unsigned long long selected)
+{
+  const mech_model *m = mp->model;
+  int nq = m->nq, nc = m->nc;
+  dummy_layout l = {nq,
+                    nc,
+                    2 * nq + 3 * nc,
+                    nq,
+                    2 * nq,
+                    2 * nq + nc,
+                    2 * nq + 2 * nc,
+                    2 * nq + nc,
+                    2 * nq + 2 * nc,
+                    {0},
+                    {0}};
+  for (int j = 0, k = 0; j < nq; j++) {
+    int in = (selected >> j) & 1ULL;
+    l.slot[j] = in && k < nc ? k : -1;
+    if (l.slot[j] >= 0) {
+      l.sel[k++] = j;
+    }
+  }
+  return l;
+}
+
+static void dummy_describe(const mech_params *mp, problem_info *info)
+{
+  const mech_model *m = mp->model;
+  dummy_layout l = dummy_layout_of(mp, mp->selected);
+  info->neq = l.n;
+  info->nconstraints = l.nc;
+  if (!info->index) {
+    return;
+  }
+  for (int i = 0; i < l.n; i++) {
+    info->index[i] = 1;
+    info->in_scd[i] = i >= l.D || !m->in_scd ? 1 : m->in_scd[i];
+    char *name = info->names + (size_t)i * PROBLEM_NAME_LEN, base[PROBLEM_NAME_LEN];
+    if (i < l.D) {
+      variable_name(mp, i, name, PROBLEM_NAME_LEN);
+      continue;
+    }
+    int k = i < l.E ? i - l.D : i - l.E; /* d_j = q_j', e_j = v_j' of j = sel[k] */
+    variable_name(mp, l.sel[k] + (i < l.E ? 0 : l.nq), base, sizeof base);
+    snprintf(name, PROBLEM_NAME_LEN, "d%.*s", PROBLEM_NAME_LEN - 2, base);
+  }
+}
+
+/* q' and v' as the form sees them: y' outside S, the dummies d, e inside. */
+static void dummy_derivatives(const dummy_layout *l, const double *y, const double *yp, double *qd,
+                              double *a)
+{
+  for (int j = 0; j < l->nq; j++) {
+    int k = l->slot[j];
+    qd[j] = k < 0 ? yp[j] : y[l->D + k];
+    a[j] = k < 0 ? yp[l->V + j] : y[l->E + k];
+  }
+}
+
+static int dummy_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
+{
+  const mech_model *m = mp->model;
+  dummy_layout l = dummy_layout_of(mp, mp->selected);
+  scratch buf;
+  double *qd = scratch_get(&buf, 2 * (size_t)l.nq);
+  if (!qd) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *a = qd + l.nq;
+  const double *q = y, *v = y + l.V;
+  dummy_derivatives(&l, y, yp, qd, a);
+  int rc = m->dyn(mp, t, q, v, a, y + l.L, r + l.V);
+  rc = rc == 0 ? m->con(mp, t, q, r + l.L, NULL) : rc;
+  rc = rc == 0 ? m->con_vel(mp, t, q, v, r + l.GV, NULL) : rc;
+  rc = rc == 0 ? m->con_acc(mp, t, q, v, a, r + l.GA, NULL, NULL) : rc;
+  for (int i = 0; i < l.nq; i++) {
+    r[i] = qd[i] - v[i];
+  }
+  negate(r + l.L, 3 * l.nc);
+  scratch_release(&buf);
+  return rc;
+}
+
+/* dF/dy' of form=dummy (zero on entry): q' and v' of the unselected coordinates. */
+static void dummy_jac_yp(const dummy_layout *l, const acc_work *w, double *dfdyp)
+{
+  for (int j = 0; j < l->nq; j++) {
+    if (l->slot[j] >= 0) {
+      continue;
+    }
+    MBDAE_AT(dfdyp, l->n, j, j) = 1.0;
+    put_block(dfdyp, l->n, l->V, l->V + j, l->nq, 1, w->mass + (size_t)j * (size_t)l->nq, 1.0);
+    put_block(dfdyp, l->n, l->GA, l->V + j, l->nc, 1, w->gq + (size_t)j * (size_t)l->nc, -1.0);
+  }
+}
+
+/* dF/dy of form=dummy (zero on entry), the model's derivatives in w. */
+static void dummy_jac_y(const dummy_layout *l, const acc_work *w, double *dfdy)
+{
+  int n = l->n, nq = l->nq, nc = l->nc;
+  for (int j = 0; j < nq; j++) {
+    MBDAE_AT(dfdy, n, j, l->V + j) = -1.0;
+  }
+  put_block(dfdy, n, l->V, 0, nq, nq, w->rq, 1.0);
+  put_block(dfdy, n, l->V, l->V, nq, nq, w->rv, 1.0);
+  put_block(dfdy, n, l->V, l->L, nq, nc, w->wt, 1.0);
+  put_block(dfdy, n, l->L, 0, nc, nq, w->gq, -1.0);
+  put_block(dfdy, n, l->GV, 0, nc, nq, w->gvq, -1.0);
+  put_block(dfdy, n, l->GV, l->V, nc, nq, w->gq, -1.0);
+  put_block(dfdy, n, l->GA, 0, nc, nq, w->gaq, -1.0);
+  put_block(dfdy, n, l->GA, l->V, nc, nq, w->gav, -1.0);
+  for (int k = 0; k < nc; k++) {
+    size_t j = (size_t)l->sel[k];
+    MBDAE_AT(dfdy, n, l->sel[k], l->D + k) = 1.0;
+    put_block(dfdy, n, l->V, l->E + k, nq, 1, w->mass + j * (size_t)nq, 1.0);
+    put_block(dfdy, n, l->GA, l->E + k, nc, 1, w->gq + j * (size_t)nc, -1.0);
+  }
+}
+
+static int dummy_jac(const mech_params *mp, double t, const double *y, const double *yp,
+                     double *dfdy, double *dfdyp)
+{
+  const mech_model *m = mp->model;
+  dummy_layout dl = dummy_layout_of(mp, mp->selected);
+  layout l = layout_of(mp);
+  acc_work w;
+  int rc = acc_work_get(&l, 0, &w);
+  if (rc != 0) {
+    return rc;
+  }
+  const double *q = y, *v = y + dl.V, *lam = y + dl.L;
+  double *qd = w.tmp, *a = w.a; /* tmp holds nc (2 nq + nc) >= nq doubles */
+  dummy_derivatives(&dl, y, yp, qd, a);
+  rc = m->dyn_jac(mp, t, q, v, a, lam, w.rq, w.rv, w.mass);
+  rc = rc == 0 ? m->reaction(mp, t, q, lam, NULL, w.wt, NULL, NULL) : rc;
+  rc = rc == 0 ? m->con(mp, t, q, NULL, w.gq) : rc;
+  rc = rc == 0 ? m->con_vel(mp, t, q, v, NULL, w.gvq) : rc;
+  rc = rc == 0 ? m->con_acc(mp, t, q, v, a, NULL, w.gaq, w.gav) : rc;
+  if (rc == 0) {
+    zero_matrix(dfdy, dl.n);
+    zero_matrix(dfdyp, dl.n);
+  }
+  if (rc == 0 && dfdyp) {
+    dummy_jac_yp(&dl, &w, dfdyp);
+  }
+  if (rc == 0 && dfdy) {
+    dummy_jac_y(&dl, &w, dfdy);
+  }
+  scratch_release(&w.buf);
+  return rc;
+}
+
+/* g, g', g'' along the form's own derivatives. */
+static int dummy_levels(const mech_params *mp, double t, const double *y, const double *yp,
+                        double *gpos, double *gvel, double *gacc)
+{
+  const mech_model *m = mp->model;
+  dummy_layout l = dummy_layout_of(mp, mp->selected);
+  scratch buf;
+  double *qd = scratch_get(&buf, 2 * (size_t)l.nq);
+  if (!qd) {
+    return MBDAE_ERR_NOMEM;
+  }
+  dummy_derivatives(&l, y, yp, qd, qd + l.nq);
+  int rc = gpos ? m->con(mp, t, y, gpos, NULL) : 0;
+  rc = rc == 0 && gvel ? m->con_vel(mp, t, y, y + l.V, gvel, NULL) : rc;
+  rc = rc == 0 && gacc ? m->con_acc(mp, t, y, y + l.V, qd + l.nq, gacc, NULL, NULL) : rc;
+  scratch_release(&buf);
+  return rc;
+}
+
+/* y, y' (NULL: not wanted) of the selection `to` from q, v, lambda (block order), a = q'' and
+ * lambda' (NULL: 0). */
+static void dummy_state(const mech_params *mp, unsigned long long to, const double *qvl,
+                        const double *a, const double *lamdot, double *y, double *yp)
+{
+  dummy_layout l = dummy_layout_of(mp, to);
+  memcpy(y, qvl, sizeof(double) * (size_t)l.D);
+  if (yp) {
+    memset(yp, 0, sizeof(double) * (size_t)l.n);
+    memcpy(yp, qvl + l.V, sizeof(double) * (size_t)l.nq);
+    memcpy(yp + l.V, a, sizeof(double) * (size_t)l.nq);
+  }
+  if (yp && lamdot) {
+    memcpy(yp + l.L, lamdot, sizeof(double) * (size_t)l.nc);
+  }
+  for (int k = 0; k < l.nc; k++) {
+    y[l.D + k] = qvl[l.V + l.sel[k]];
+    y[l.E + k] = a[l.sel[k]];
+  }
+}
+
+static int dummy_init(const mech_params *mp, double *y0, double *yp0)
+{
+  const mech_model *m = mp->model;
+  dummy_layout l = dummy_layout_of(mp, mp->selected);
+  scratch buf;
+  double *qvl = scratch_get(&buf, (size_t)(l.D + l.nq));
+  if (!qvl) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *a = qvl + l.D;
+  int rc = m->init(mp, qvl, qvl + l.V, a, qvl + l.L);
+  if (rc == 0) {
+    dummy_state(mp, mp->selected, qvl, a, NULL, y0, yp0);
+  }
+  scratch_release(&buf);
+  return rc;
+}
+
+/* The reference: q, v, lambda at tend; a (for the dummies e) from the dynamics there. */
+static int dummy_ref(const mech_params *mp, double *yref)
+{
+  const mech_model *m = mp->model;
+  if (!m->ref) {
+    return MBDAE_ERR_NOREF;
+  }
+  layout l = layout_of(mp);
+  dummy_layout dl = dummy_layout_of(mp, mp->selected);
+  acc_work w;
+  int rc = acc_work_get(&l, 0, &w);
+  if (rc != 0) {
+    return rc;
+  }
+  double *qvl = w.tmp; /* nc (2 nq + nc) >= 2 nq + nc doubles */
+  rc = m->ref(mp, qvl, qvl + dl.V, qvl + dl.L);
+  rc = rc == 0 ? dynamic_acc(mp, m->type->tend, qvl, &w) : rc;
+  if (rc == 0) {
+    dummy_state(mp, mp->selected, qvl, w.a, NULL, yref, NULL);
+  }
+  scratch_release(&w.buf);
+  return rc;
+}
+
+/* |det| of the nc x nc matrix a (overwritten), 0 when singular. */
+static double abs_det(int nc, double *a, int *piv)
+{
+  if (lu_factor(nc, a, piv) != 0) {
+    return 0.0;
+  }
+  double det = 1.0;
+  for (int k = 0; k < nc; k++) {
+    det *= fabs(MBDAE_AT(a, nc, k, k));
+  }
+  return det;
+}
+
+/* The columns complete pivoting picks in the nc x nq matrix g (overwritten; Golub & Van Loan
+ * 3.4.9): each step the largest remaining |entry|, its row eliminated from the other rows.  The
+ * product of the pivots' magnitudes into *pivot (0 when g has rank < nc, the set then short). */
+static unsigned long long complete_pivoting(int nc, int nq, double *g, double *pivot)
+{
+  unsigned long long cols = 0, rows = 0;
+  *pivot = 1.0;
+  for (int step = 0; step < nc; step++) {
+    int pr = -1, pc = -1;
+    for (int j = 0; j < nq; j++) {
+      for (int i = 0; i < nc && !((cols >> j) & 1ULL); i++) {
+        int better = pr < 0 || fabs(MBDAE_AT(g, nc, i, j)) > fabs(MBDAE_AT(g, nc, pr, pc));
+        if (!((rows >> i) & 1ULL) && better) {
+          pr = i, pc = j;
+        }
+      }
+    }
+    if (pr < 0) {
+      *pivot = 0.0;
+      return cols;
+    }
+    double p = MBDAE_AT(g, nc, pr, pc);
+    *pivot *= fabs(p);
+    if (p == 0.0) {
+      return cols;
+    }
+    rows |= 1ULL << pr;
+    cols |= 1ULL << pc;
+    for (int i = 0; i < nc; i++) {
+      double f = (rows >> i) & 1ULL ? 0.0 : MBDAE_AT(g, nc, i, pc) / p;
+      for (int j = 0; j < nq && f != 0.0; j++) {
+        MBDAE_AT(g, nc, i, j) -= f * MBDAE_AT(g, nc, pr, j);
+      }
+    }
+  }
+  return cols;
+}
+
+/* The selection at q (and |det G_S| of mp's own into *current when not NULL). */
+static int select_at(const mech_params *mp, double t, const double *q, double *current,
+                     unsigned long long *best, double *best_pivot)
+{
+  const mech_model *m = mp->model;
+  size_t nq = (size_t)m->nq, nc = (size_t)m->nc;
+  scratch buf;
+  double *g = scratch_get(&buf, 2 * nc * nq + nc * nc + nc);
+  if (!g) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *gs = g + nc * nq, *copy = gs + nc * nc;
+  int *piv = (int *)(void *)(copy + nc * nq);
+  int rc = m->con(mp, t, q, NULL, g);
+  if (rc == 0 && current) {
+    dummy_layout l = dummy_layout_of(mp, mp->selected);
+    for (size_t k = 0; k < nc; k++) {
+      memcpy(gs + k * nc, g + (size_t)l.sel[k] * nc, sizeof(double) * nc);
+    }
+    *current = abs_det((int)nc, gs, piv);
+  }
+  if (rc == 0) {
+    memcpy(copy, g, sizeof(double) * nc * nq);
+    *best = complete_pivoting((int)nc, (int)nq, copy, best_pivot);
+  }
+  scratch_release(&buf);
+  return rc;
+}
+
+int mbdae_mech_dummy_pivots(const void *params, double t, const double *y, double *current,
+                            unsigned long long *best, double *best_pivot)
+{
+  const mech_params *mp = params;
+  if (mp->form != MECH_DUMMY) {
+    return MBDAE_ERR_ARG;
+  }
+  return select_at(mp, t, y, current, best, best_pivot);
+}
+
+int mbdae_mech_dummy_remap(const void *params, unsigned long long to, const double *y,
+                           const double *yp, double *y_to, double *yp_to)
+{
+  const mech_params *mp = params;
+  if (mp->form != MECH_DUMMY) {
+    return MBDAE_ERR_ARG;
+  }
+  dummy_layout l = dummy_layout_of(mp, mp->selected);
+  scratch buf;
+  double *qvl = scratch_get(&buf, (size_t)(l.D + 2 * l.nq));
+  if (!qvl) {
+    return MBDAE_ERR_NOMEM;
+  }
+  double *qd = qvl + l.D, *a = qd + l.nq;
+  memcpy(qvl, y, sizeof(double) * (size_t)l.D);
+  dummy_derivatives(&l, y, yp, qd, a);
+  dummy_state(mp, to, qvl, a, yp + l.L, y_to, yp_to);
+  scratch_release(&buf);
+  return 0;
+}
+
 /* ---- residual ------------------------------------------------------------------------------- */
 
 static int ssf_res(const mech_params *mp, double t, const double *y, const double *yp, double *r)
@@ -707,6 +1192,9 @@ static int res_blocks(const void *params, double t, const double *y, const doubl
   const mech_model *m = mp->model;
   if (mp->form == MECH_SSF) {
     return ssf_res(mp, t, y, yp, r);
+  }
+  if (mp->form == MECH_DUMMY) {
+    return dummy_res(mp, t, y, yp, r);
   }
   if (m->acc_vars) {
     return accvar_res(mp, t, y, yp, r);
@@ -873,6 +1361,9 @@ static int jac_blocks(const void *params, double t, const double *y, const doubl
   if (mp->form == MECH_SSF) {
     return ssf_jac(mp, t, y, dfdy, dfdyp);
   }
+  if (mp->form == MECH_DUMMY) {
+    return dummy_jac(mp, t, y, yp, dfdy, dfdyp);
+  }
   if (mp->model->acc_vars) {
     return accvar_jac(mp, t, y, dfdy, dfdyp);
   }
@@ -987,6 +1478,9 @@ static int constraints_blocks(const void *params, double t, const double *y, con
   if (mp->form == MECH_SSF) {
     return ssf_levels(mp, t, y, yp, gpos, gvel, gacc);
   }
+  if (mp->form == MECH_DUMMY) {
+    return dummy_levels(mp, t, y, yp, gpos, gvel, gacc);
+  }
   const double *q = y, *v = y + m->nq;
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
   int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
@@ -1023,6 +1517,9 @@ static int init_blocks(const void *params, double *y0, double *yp0)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
+  if (mp->form == MECH_DUMMY) {
+    return dummy_init(mp, y0, yp0);
+  }
   layout l = layout_of(mp);
   scratch buf;
   double *work = scratch_get(&buf, 2 * (size_t)l.n);
@@ -1050,6 +1547,9 @@ static int ref_blocks(const void *params, double *yref)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
+  if (mp->form == MECH_DUMMY) {
+    return dummy_ref(mp, yref);
+  }
   if (m->acc_vars ? !m->ref_acc : !m->ref) {
     return MBDAE_ERR_NOREF;
   }

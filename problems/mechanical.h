@@ -29,6 +29,19 @@
  * for ssf they are those of the Cartesian state mapped from the minimal one (mech_ssf.
  * to_cartesian), which satisfies them to rounding by construction: its drift shows that.
  *
+ * dummy (Mattsson & Soederlind 1993, "Index reduction in differential-algebraic equations using
+ * dummy derivatives", SIAM J. Sci. Comput. 14; Hairer & Wanner VII.1 for the differentiated
+ * constraints): g = 0, g' = 0 and g'' = 0 all kept beside the equations of motion, and for a
+ * selection S of nc coordinates (select=) the derivatives q_j' and v_j' of the selected ones
+ * replaced by algebraic unknowns, the dummy derivatives d_j and e_j:
+ *   dummy      y = (q, v, lambda, d, e):  qd - v,  R(t,q,v,a,lambda),  -g,  -(G v + g_t),  -g''
+ * with qd_j = q_j' and a_j = v_j' for j outside S, qd_j = d_j and a_j = e_j inside.  The system
+ * is index 1 (every variable 1) while G_S (the nc columns S of G) is nonsingular; y' holds q'
+ * and v' of the unselected coordinates only.  Default selection: the columns complete pivoting
+ * of G picks at the initial state (Golub & Van Loan 3.4.9), the largest |pivot| first; the
+ * switching between selections where G_S degenerates is src/core/dummy.c's (mbdae_solve_dummy).
+ * Offered where mech_model.dummy is set (block order, no accelerations as variables, nq <= 64).
+ *
  * Accelerations as variables (mech_model.acc_vars; Hairer & Wanner VII.7 write Andrews'
  * squeezer so in index 3, 2 and 1, and the slider crank of the test set is coded so):
  * y = (q, v, a, lambda[, mu]), every form keeping a = v' a variable and R an algebraic row:
@@ -54,6 +67,7 @@ typedef enum mech_form {
   MECH_INDEX1,
   MECH_BAUMGARTE,
   MECH_SSF,
+  MECH_DUMMY,
   MECH_NFORMS
 } mech_form;
 
@@ -128,21 +142,32 @@ typedef struct mech_model {
    * hidden constraints).  NULL: from reaction's matrices. */
   int (*reaction_rate)(const void *par, double t, const double *q, const double *lam,
                        const double *u, const double *lamdot, double *rate);
+  /* 1: the model offers form=dummy (it must keep block order, groups <= 1, acc_vars 0, and have
+   * nq <= MECH_DUMMY_MAX_NQ). */
+  int dummy;
 } mech_model;
+
+enum { MECH_DUMMY_MAX_NQ = 64 }; /* a selection is a bit set over the coordinates */
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's
  * callbacks below take the whole struct as params and hand it on to the model's functions. */
 typedef struct mech_params {
-  const mech_model *model; /* set by the problem's set_defaults */
-  mech_form form;          /* form= */
-  double alpha, beta;      /* Baumgarte's alpha= and beta= */
-  int alpha_set, beta_set; /* 1 when given in the spec (refused with any other form) */
+  const mech_model *model;     /* set by the problem's set_defaults */
+  mech_form form;              /* form= */
+  double alpha, beta;          /* Baumgarte's alpha= and beta= */
+  int alpha_set, beta_set;     /* 1 when given in the spec (refused with any other form) */
+  unsigned long long selected; /* form=dummy: bit j set when coordinate j is in S */
+  int select_set;              /* 1 when select= was given (refused with any other form) */
 } mech_params;
 
 /* The spec keys the layer reads, for a problem's options_help. */
 #define MECH_OPTIONS_HELP "form=index3|index2|ggl|index1|baumgarte|ssf, alpha=, beta="
 /* The same for a problem without a minimal parametrisation (mech_model.ssf NULL). */
 #define MECH_OPTIONS_HELP_NO_SSF "form=index3|index2|ggl|index1|baumgarte, alpha=, beta="
+
+/* The same for a problem that also offers form=dummy (mech_model.dummy). */
+#define MECH_OPTIONS_HELP_DUMMY                                                                    \
+  "form=index3|index2|ggl|index1|baumgarte|ssf|dummy, alpha=, beta=, select=NAME+NAME (dummy)"
 
 /* The published form (index 3) and Baumgarte's defaults. */
 void mbdae_mech_defaults(mech_params *mp, const mech_model *model);
@@ -165,6 +190,16 @@ int mbdae_mech_jac(const void *params, double t, const double *y, const double *
 int mbdae_mech_ref(const void *params, double *yref);
 int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
                            double *gpos, double *gvel, double *gacc);
+
+/* form=dummy's state selection (params: a form=dummy instance's, y its state in block order).
+ * mbdae_mech_dummy_pivots: |det G_S| of the instance's selection at q, and the selection complete
+ * pivoting of G picks there with its |det G_S|.  mbdae_mech_dummy_remap: the same physical state
+ * in the variables of another selection `to` (q, v, lambda kept; d, e the true derivatives
+ * v_S and a_S of the new S, a taken from the state's own y' and dummies).  0 or an error. */
+int mbdae_mech_dummy_pivots(const void *params, double t, const double *y, double *current,
+                            unsigned long long *best, double *best_pivot);
+int mbdae_mech_dummy_remap(const void *params, unsigned long long to, const double *y,
+                           const double *yp, double *y_to, double *yp_to);
 
 /* The layer's small dense solver (Gaussian elimination with partial pivoting), for a model's
  * own minimal-coordinate accelerations: factor the n x n column-major a in place (1 when

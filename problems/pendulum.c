@@ -230,6 +230,7 @@ static const mech_model pendulum_model = {
     .init = init,
     .ref = ref,
     .ssf = &pendulum_ssf,
+    .dummy = 1,
 };
 
 static void set_defaults(void *params)
@@ -251,7 +252,7 @@ const problem_type mbdae_problem_pendulum = {
                    .table_rtol = {1e-4, 1e-7, 1e-10},
                    .default_rtol = 1e-7},
     .params_size = sizeof(pendulum_params),
-    .options_help = MECH_OPTIONS_HELP,
+    .options_help = MECH_OPTIONS_HELP_DUMMY,
     .set_defaults = set_defaults,
     .set_option = mbdae_mech_option,
     .finish = mbdae_mech_finish,

@@ -33,6 +33,7 @@ void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_opt
   static const driver_end_rule to_tend = {1.0, 1, 0.0, 0};
   d->end = end ? *end : to_tend;
   d->state_y = d->state_yp = NULL;
+  d->stopped = 0;
   size_t n = (size_t)d->n;
   for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= d->t; d->next_out++) {
     memcpy(opt->yout + (size_t)d->next_out * n, y, sizeof(double) * n);
@@ -112,6 +113,7 @@ void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, co
   if (opt->on_accept) {
     opt->on_accept(opt->on_accept_ctx, tnew, y, yp);
   }
+  d->stopped = opt->stop && opt->stop(opt->stop_ctx, tnew, y, yp) != 0;
 }
 
 int mbdae_driver_finish(mbdae_driver *d, double h)
@@ -195,7 +197,7 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
       return d->r->status;
     }
     mbdae_driver_accepted(d, tnew, h, rep.order, y, yp, method->interpolate, m);
-    if (last || d->t >= d->tend) {
+    if (last || d->t >= d->tend || d->stopped) {
       return mbdae_driver_finish(d, h);
     }
     double hnext = limit_hmax(d, rep.hnew);

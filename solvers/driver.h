@@ -18,7 +18,7 @@
  *   own state arrays, for a method that declared them (mbdae_driver_own_state); refused
  *   (MBDAE_ERR_UNSUPPORTED) for one that did not;
  * - on_step: after every accepted step (t at its end, its size, its order); then on_accept with
- *   the state there (y, y');
+ *   the state there (y, y'); then stop, whose nonzero answer ends the run there successfully;
  * - failures: r->message "t = ..., h = ...: reason" (mbdae_fail), t the start of the step.
  * SUNDIALS IDA keeps its own loop (IDASolve in one-step mode) and uses the pieces
  * mbdae_driver_start, mbdae_driver_limit and mbdae_driver_accepted directly. */
@@ -95,6 +95,7 @@ typedef struct mbdae_driver {
   int next_out;   /* first output time not yet filled */
   driver_end_rule end;
   double *state_y, *state_yp; /* the method's own state (mbdae_driver_own_state), or NULL */
+  int stopped;                /* 1 when opt->stop asked to end the run after the last step */
 } mbdae_driver;
 
 /* Start a run of p at t0 from y (the initial values): fills every output time <= t0 with y.
@@ -112,8 +113,8 @@ double mbdae_driver_plan(const mbdae_driver *d, double h);
  * made and the limit allows no more, else 0. */
 int mbdae_driver_limit(mbdae_driver *d, long steps, double h);
 /* After an accepted step ending at tnew with size h and the given order, y and yp the state
- * there: the outputs in (t, tnew] (at tnew: y; before it: interpolate(m, ...)), then on_step and
- * on_accept; sets d->t = tnew. */
+ * there: the outputs in (t, tnew] (at tnew: y; before it: interpolate(m, ...)), then on_step,
+ * on_accept and stop (d->stopped); sets d->t = tnew. */
 void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, const double *y,
                            const double *yp,
                            void (*interpolate)(const void *m, double t, double *yout),

@@ -585,7 +585,7 @@ static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double 
   if (out.flag != IDA_SUCCESS) {
     return fail_flag(r, s->mem, d, out.flag, 0);
   }
-  if (flag == IDA_TSTOP_RETURN || t >= drv->tend) {
+  if (flag == IDA_TSTOP_RETURN || t >= drv->tend || drv->stopped) {
     return 1;
   }
   IDAGetCurrentStep(s->mem, &h);

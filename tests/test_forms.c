@@ -263,6 +263,18 @@ static int reference_of(const char *spec, double *yref, int n)
   return rc;
 }
 
+/* form=dummy: the physical reference, and the dummies the true derivatives of the selected
+ * coordinate there (select=y: vy and vy' = g - F y). */
+static void check_dummy_reference(void)
+{
+  double y3[5], yd[7];
+  CHECK(reference_of("pendulum:form=index3", y3, 5) == 0 &&
+            reference_of("pendulum:form=dummy,select=y", yd, 7) == 0,
+        "dummy reference");
+  CHECK(memcmp(y3, yd, sizeof y3) == 0 && yd[5] == y3[3] && yd[6] == 9.81 - y3[4] * y3[1],
+        "dummy reference: (x, y, vx, vy, F) as index3's, dy = vy, dvy = g - F y");
+}
+
 static void check_mapped_references(void)
 {
   double cart[10], form[12];
@@ -432,6 +444,8 @@ static void check_keys(void)
   expect_canonical("pendulum:form=baumgarte", "pendulum:form=baumgarte,alpha=10,beta=10");
   expect_canonical("pendulum:beta=2.5,form=baumgarte", "pendulum:form=baumgarte,alpha=10,beta=2.5");
   expect_refused("pendulum:form=index4", "form=index3|index2|ggl|index1|baumgarte|ssf");
+  expect_canonical("pendulum:form=dummy", "pendulum:form=dummy,select=x");
+  expect_canonical("dpendulum:select=y2+x1,form=dummy", "dpendulum:form=dummy,select=x1+y2");
   expect_refused("pendulum:alpha=2", "form=baumgarte");
   expect_refused("dpendulum:form=index2,beta=1", "form=baumgarte");
   expect_refused("pendulum:form=baumgarte,alpha=-1", "alpha");
@@ -552,6 +566,9 @@ int main(void)
   expect_layout("crank:form=ggl", 27, 3, "mu3", 2);
   expect_layout("crank:index=3", 24, 3, "lambda3", 3);
   expect_layout("crank:index=1", 24, 3, "lambda3", 1);
+  expect_layout("pendulum:form=dummy", 7, 1, "dvx", 1);
+  expect_layout("dpendulum:form=dummy,select=y1+x2", 14, 2, "dvx2", 1);
+  check_dummy_reference();
   check_mapped_references();
   check_published_references();
   check_scd_per_form();

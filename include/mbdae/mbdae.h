@@ -382,6 +382,12 @@ typedef struct mbdae_options {
    * (its pattern) ask for that one.  A solver without the kind asked for refuses the run with
    * MBDAE_ERR_UNSUPPORTED. */
   int linsys;
+  /* Optional stop after an accepted step: called after on_accept with the same t, y, y'; nonzero
+   * ends the run there, successfully (status MBDAE_OK, r->t = t < tend), y and y' holding that
+   * state; the harness's drift figures end there and output times after t stay unfilled.  The
+   * built-in solvers honour it; a plug-in solver written before it runs on to tend (r->t tells). */
+  int (*stop)(void *ctx, double t, const double *y, const double *yp);
+  void *stop_ctx;
 } mbdae_options;
 
 /* rtol = atol = 1e-6, everything else 0 / NULL. */
@@ -466,6 +472,24 @@ MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *
  * names in r->message when there is none). */
 MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 double *y, double *yp, mbdae_result *r);
+
+/* form=dummy (Mattsson & Soederlind's dummy derivatives, pendulum and dpendulum) run with its
+ * state selection switched where it degenerates: p is a form=dummy instance, y, yp its initial
+ * values; the run ends at tend (0: p's own).  Segment after segment, solver (which must honour
+ * options.stop) integrates p's configuration with the current
+ * selection S until, after an accepted step, |det G_S| drops below half that of the selection
+ * complete pivoting of G picks there (G = dg/dq); it then restarts from the same physical state
+ * in the new selection's variables (the dummies the true derivatives) at that time (also at t0
+ * when p's own selection is poor there: select=y at the pendulum's start).  On return
+ * y, yp hold the end state in p's own variables (p's selection), *switches the number of
+ * switches; r has the summed counters, the CPU time of the whole run (switches included,
+ * repeats 1), the drift over every segment's accepted states, and status and message of the
+ * last segment.  opt as for mbdae_solve, max_steps counting all segments; opt->on_accept sees
+ * each state in p's variables; output times, projection and stop are refused
+ * (MBDAE_ERR_UNSUPPORTED), as is a problem not in form=dummy (MBDAE_ERR_ARG). */
+MBDAE_API int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver,
+                                double tend, const mbdae_options *opt, double *y, double *yp,
+                                mbdae_result *r, int *switches);
 
 /* ---- projection onto the constraint manifold ---------------------------------------------- */
 

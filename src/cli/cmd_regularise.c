@@ -7,7 +7,9 @@
  *   baumgarte_a_ne_b  form=baumgarte, alpha = 5, beta = 10 (eq. (4); the paper prints no values:
  *                     ours are an underdamped choice, and the critically damped one below);
  *   baumgarte_a_eq_b  form=baumgarte, alpha = beta = 10;
- *   pantelides        not built here: a row with status "not implemented" and no number;
+ *   pantelides        Table 1's P: form=dummy, Mattsson & Soederlind's dummy derivatives over
+ *                     a state selection, switched where its pivot degenerates
+ *                     (mbdae_solve_dummy; the number of switches is reported beside the row);
  *   opm               form=index1 and the orthogonal projection after every accepted step
  *                     (mbdae_projector: positions onto g = 0, velocities onto G v = 0);
  *   spm               form=index1 with the solver spm (Hairer's symmetric projection around the
@@ -65,7 +67,12 @@ static const method METHODS[] = {
      0,
      NULL,
      {{{2.464e-4, 0}, 0.7}, {{2.242e-5, 0.013}, 3.8}}},
-    {"pantelides", "P", NULL, 0, NULL, {{{3.345e-4, 0}, 8.5}, {{1.550e-4, 2.677e-4}, 21.0}}},
+    {"pantelides",
+     "P",
+     "form=dummy",
+     0,
+     NULL,
+     {{{3.345e-4, 0}, 8.5}, {{1.550e-4, 2.677e-4}, 21.0}}},
     {"opm",
      "OPM",
      "form=index1",
@@ -110,6 +117,7 @@ typedef struct row {
   char message[400]; /* why it failed */
   double err[MAX_LINKS], cpu, scd;
   long steps;
+  int switches; /* form=dummy: selection switches (mbdae_solve_dummy) */
 } row;
 
 /* ---- the deviation from the circular paths, after every accepted step ---------------------- */
@@ -233,6 +241,24 @@ static mbdae_problem *over_interval(interval_wrap *w, const mbdae_problem *p, do
 
 /* ---- one row --------------------------------------------------------------------------------- */
 
+/* The row's solver run: on *q, or for form=dummy the switched run of p over [t0, a->tend] (*q
+ * then p where that is p's own interval, else NULL: no scd). */
+static int solve_row(row *rw, const reg_args *a, const mbdae_problem *p, const mbdae_problem **q,
+                     const mbdae_options *opt, double *y, double *yp, mbdae_result *r)
+{
+  if (strcmp(rw->m->form, "form=dummy") != 0) {
+    return cli_solve(*q, rw->m->solver ? rw->m->solver : a->solver, opt, 1, y, yp, r);
+  }
+  *q = mbdae_problem_tend(p) == a->tend ? p : NULL;
+  int rc = mbdae_problem_init(p, y, yp);
+  if (rc != 0) {
+    snprintf(r->message, sizeof r->message, "initial values: %s", mbdae_strerror(rc));
+    r->stats.steps = 0;
+    return rc;
+  }
+  return mbdae_solve_dummy(p, cli_solver_find(a->solver), a->tend, opt, y, yp, r, &rw->switches);
+}
+
 /* The row's run on p (over [t0, a->tend]; q: p itself, or p over that interval). */
 static void run_method(row *rw, const reg_args *a, const mbdae_problem *p, const mbdae_problem *q)
 {
@@ -257,7 +283,7 @@ static void run_method(row *rw, const reg_args *a, const mbdae_problem *p, const
   }
   double y[MAX_N], yp[MAX_N], yref[MAX_N];
   mbdae_result r;
-  rw->status = cli_solve(q, rw->m->solver ? rw->m->solver : a->solver, &opt, 1, y, yp, &r);
+  rw->status = solve_row(rw, a, p, &q, &opt, y, yp, &r);
   mbdae_projector_destroy(pr);
   snprintf(rw->message, sizeof rw->message, "%s", r.message);
   rw->cpu = rw->status == MBDAE_OK ? r.cpu_seconds : NAN; /* a failed run's time means little */
@@ -389,6 +415,12 @@ static void print_table(FILE *out, const row *rows, int nrows, const reg_args *a
     fprintf(out, "\n");
   }
   for (int i = 0; i < nrows; i++) {
+    if (rows[i].ran && rows[i].status == MBDAE_OK && strcmp(rows[i].m->form, "form=dummy") == 0) {
+      fprintf(out, "%s%s %s: %d switches of the state selection\n", markdown ? "- " : "",
+              rows[i].st->id, rows[i].m->id, rows[i].switches);
+    }
+  }
+  for (int i = 0; i < nrows; i++) {
     if (rows[i].ran && rows[i].status != MBDAE_OK) {
       fprintf(out, "%s%s %s: %s\n", markdown ? "- " : "", rows[i].st->id, rows[i].m->id,
               rows[i].message);
@@ -425,8 +457,9 @@ static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
     mbdae_json_write_string(out, rw->spec);
     fputs(", \"solver\": ", out);
     mbdae_json_write_string(out, rw->m->solver ? rw->m->solver : a->solver);
-    fprintf(out, ", \"rtol\": %.17g, \"tend\": %.17g, \"steps\": %ld, \"message\": ", a->rtol,
-            a->tend, rw->steps);
+    fprintf(out,
+            ", \"rtol\": %.17g, \"tend\": %.17g, \"steps\": %ld, \"switches\": %d, \"message\": ",
+            a->rtol, a->tend, rw->steps, rw->switches);
     mbdae_json_write_string(out, rw->message);
     fputs("}", out);
   }
