@@ -356,6 +356,7 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   }
   if (mp->form == MECH_DUMMY) {
     dummy_describe(mp, info);
+    info->constraints_in_residual = 1;
     return;
   }
   if (m->acc_vars) {

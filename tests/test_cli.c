@@ -94,6 +94,10 @@ int main(void)
 
   expect("list", 0, "dpendulum");
   expect("check caraxis", 0, "Jacobian");
+  /* form=dummy: its constraint rows have y' off the diagonal of dF/dy' and are rows of F (the
+   * line check leaves them to the Jacobian check) */
+  expect("check pendulum:form=dummy", 0, "Jacobian");
+  expect("check dpendulum:form=dummy,select=y1+x2", 0, "Jacobian");
   expect("check crank:index=3,beam=nonlinear,damping=on,init=2", 0, "no reference");
   /* init1 is published for the undamped beam only: check says the values are not consistent. */
   expect("check crank:damping=on", 1, "TOO LARGE");

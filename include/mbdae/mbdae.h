@@ -285,9 +285,10 @@ MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *
 
 /* The hidden constraints' derivative levels at one point: g' against the derivative of g, and
  * g'' against the derivative of g', along (t + s, y + s y'), s -> 0, by central differences.
- * y' is first made to satisfy the differential rows of F (a diagonal dF/dy' is required), so
- * that positions move with the velocities and velocities with the accelerations, as along the
- * solution.  g and g' must not depend on y' (else y'' would be needed): MBDAE_ERR_UNSUPPORTED.
+ * y' is first made to satisfy the differential rows of F (rows of dF/dy' with one nonzero, on the
+ * diagonal; rows with nonzeros only off it, derivative-level constraints as in form=dummy, are
+ * left; a row with both is MBDAE_ERR_UNSUPPORTED), so that positions move with the velocities and
+ * velocities with the accelerations, as along the solution.  g and g' must not depend on y' (else y'' would be needed): MBDAE_ERR_UNSUPPORTED.
  * Error e_k = max(0, |g'_k - D_k| - r_k) / max(|g'_k|, |D_k|, MBDAE_CHECK_ROW_FRACTION c_k),
  * c_k the largest term |dg_k/dy_j y'_j| of D_k, r_k = 16 eps size(g_k) / s. */
 typedef struct mbdae_constraint_check {

@@ -127,7 +127,10 @@ void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
   mbdae_problem_jac_pattern(p, &fns->pattern);
   fns->jac_values = problem_jac_values;
   fns->neq = mbdae_problem_neq(p);
-  fns->nconstraints = mbdae_problem_constraints_mapped(p) ? 0 : mbdae_problem_nconstraints(p);
+  fns->nconstraints =
+      mbdae_problem_constraints_mapped(p) || mbdae_problem_constraints_in_residual(p)
+          ? 0
+          : mbdae_problem_nconstraints(p);
   fns->res = problem_res;
   fns->jac = problem_jac;
   fns->constraints = fns->nconstraints > 0 ? problem_constraints : NULL;
@@ -598,43 +601,45 @@ int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const d
 
 /* ---- hidden constraints -------------------------------------------------------------------- */
 
-/* The diagonal of dF/dy' (kmat, as the checks store a matrix) into diag;
- * MBDAE_ERR_UNSUPPORTED when an entry off the diagonal is not zero. */
+/* The diagonal of dF/dy' (kmat, as the checks store a matrix) into diag, for the rows whose only
+ * nonzero is on the diagonal (differential rows, K_ii y_i' - f_i); a row with nonzeros only off
+ * the diagonal (a derivative-level constraint in y', as form=dummy has) gets 0 and is left as it
+ * is; MBDAE_ERR_UNSUPPORTED for a row with both (a mass matrix that is not diagonal). */
 static int mass_diagonal(const mbdae_functions *f, const double *kmat, double *diag)
 {
   size_t n = (size_t)f->neq;
-  if (!has_pattern(f)) {
-    for (size_t j = 0; j < n; j++) {
-      for (size_t i = 0; i < n; i++) {
-        if (i != j && MBDAE_AT(kmat, n, i, j) != 0.0) {
-          return MBDAE_ERR_UNSUPPORTED;
-        }
-      }
-    }
-    for (size_t i = 0; i < n; i++) {
-      diag[i] = MBDAE_AT(kmat, n, i, i);
-    }
-    return 0;
+  unsigned char *off = calloc(n ? n : 1, 1);
+  if (!off) {
+    return MBDAE_ERR_NOMEM;
   }
-  const mbdae_jac_pattern *pat = &f->pattern;
   memset(diag, 0, sizeof(double) * n);
+  const mbdae_jac_pattern *pat = has_pattern(f) ? &f->pattern : NULL;
   for (size_t j = 0; j < n; j++) {
-    for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
-      if ((size_t)pat->rowind[e] == j) {
-        diag[j] = kmat[e];
+    size_t begin = pat ? (size_t)pat->colptr[j] : j * n;
+    size_t end = pat ? (size_t)pat->colptr[j + 1] : begin + n;
+    for (size_t e = begin; e < end; e++) {
+      size_t i = pat ? (size_t)pat->rowind[e] : e - begin;
+      if (kmat[e] != 0.0 && i == j) {
+        diag[i] = kmat[e];
       } else if (kmat[e] != 0.0) {
-        return MBDAE_ERR_UNSUPPORTED;
+        off[i] = 1;
       }
     }
   }
-  return 0;
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    rc = off[i] && diag[i] != 0.0 ? MBDAE_ERR_UNSUPPORTED : rc;
+    diag[i] = off[i] ? 0.0 : diag[i];
+  }
+  free(off);
+  return rc;
 }
 
 /* Work of consistent_yp: dF/dy' as the checks store it, then its diagonal. */
 static size_t kmat_len(const mbdae_functions *f) { return matrix_len(f) + (size_t)f->neq; }
 
-/* y' with the differential rows of F solved: F is K y' - f with K diagonal (checked), so one
- * Newton step y'_i -= F_i / K_ii on the rows with K_ii != 0 is exact up to rounding.  kmat and
+/* y' with the differential rows of F solved: on the rows where F is K_ii y'_i - f_i (see
+ * mass_diagonal), one Newton step y'_i -= F_i / K_ii is exact up to rounding.  kmat and
  * res are work arrays (kmat_len and n). */
 static int consistent_yp(const mbdae_functions *f, double t, const double *y, double *yp,
                          double *kmat, double *res)

@@ -26,8 +26,12 @@ typedef struct problem_info {
   const char *ref_source; /* static string: how the reference was computed, and where */
   int jac_approximate;    /* 1 when jac() is an approximation by design (andrews:jac=approx) */
   double tend;            /* the configuration's end of the interval; 0: the descriptor's tend */
-  int constraints_mapped; /* 1: the hidden constraints are those of a Cartesian state mapped
-                             from minimal coordinates (form=ssf), which hold by construction */
+  int constraints_in_residual; /* 1: g, g' and g'' are rows of F itself (form=dummy): the
+                                  Jacobian check covers them, and the flow of the selected
+                                  coordinates runs through the dummies, which a line along y'
+                                  cannot follow */
+  int constraints_mapped;      /* 1: the hidden constraints are those of a Cartesian state mapped
+                                  from minimal coordinates (form=ssf), which hold by construction */
   int jac_kind; /* MBDAE_JAC_BAND or MBDAE_JAC_SPARSE when the type's jac_pattern states this
                    configuration's pattern; 0 (or MBDAE_JAC_DENSE): dense */
 } problem_info;
@@ -94,6 +98,8 @@ const char *mbdae_user_problem_invalid(const mbdae_problem_type *type);
 /* 1 when p's hidden constraints hold by construction (problem_info.constraints_mapped): their
  * derivatives are rounding noise, which the constraint check leaves out. */
 int mbdae_problem_constraints_mapped(const mbdae_problem *p);
+/* 1 when p's hidden constraints are rows of its residual (problem_info.constraints_in_residual). */
+int mbdae_problem_constraints_in_residual(const mbdae_problem *p);
 
 /* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
 const void *mbdae_problem_params(const mbdae_problem *p);

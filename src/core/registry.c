@@ -28,9 +28,10 @@ struct mbdae_problem {
   int *in_scd;              /* 1 when the component enters scd, neq entries */
   int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
   int constraints_mapped;   /* 1 when the constraints hold by construction (form=ssf) */
-  double tend;              /* end of the interval of this configuration */
-  const char *ref_source;   /* static string, or the user's */
-  const char *const *names; /* component names: the user's, or name_block's table */
+  int constraints_in_residual; /* 1 when they are rows of F (form=dummy) */
+  double tend;                 /* end of the interval of this configuration */
+  const char *ref_source;      /* static string, or the user's */
+  const char *const *names;    /* component names: the user's, or name_block's table */
   char *name_block;    /* a pointer table to neq names followed by their PROBLEM_NAME_LEN slots */
   char spec[SPEC_MAX]; /* canonical spec */
   mbdae_jac_pattern pattern; /* where dF/dy + c dF/dy' can be nonzero */
@@ -204,6 +205,7 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->ref_source = info.ref_source;
   p->jac_approximate = info.jac_approximate;
   p->constraints_mapped = info.constraints_mapped;
+  p->constraints_in_residual = info.constraints_in_residual;
   p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
   return mbdae_pattern_build(p->type, p->params, p->neq, info.jac_kind, &p->pattern,
                              &p->pattern_block, msg, msglen);
@@ -391,6 +393,10 @@ int mbdae_problem_jac_nres(const mbdae_problem *p) { return p->type->jac_nres; }
 int mbdae_problem_jac_approximate(const mbdae_problem *p) { return p ? p->jac_approximate : 0; }
 int mbdae_problem_nconstraints(const mbdae_problem *p) { return p->nconstraints; }
 int mbdae_problem_constraints_mapped(const mbdae_problem *p) { return p->constraints_mapped; }
+int mbdae_problem_constraints_in_residual(const mbdae_problem *p)
+{
+  return p->constraints_in_residual;
+}
 
 const char *mbdae_problem_component(const mbdae_problem *p, int i)
 {
