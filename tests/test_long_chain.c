@@ -28,6 +28,7 @@ static void run_chain(const char *solver, int links, double tend)
   if (y) {
     mbdae_options opt;
     mbdae_options_default(&opt); /* rtol = atol = 1e-6; the pattern's storage (band) */
+    opt.h0 = 1e-6;               /* as `mbdae run` starts the chain */
     mbdae_result r;
     rc = mbdae_solve(p, solver, &opt, 1, y, y + neq, &r);
     printf("%s %s: status %d, %ld steps (%ld accepted, %ld Newton failures) %s\n", solver, spec, rc,
