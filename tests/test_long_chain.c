@@ -1,4 +1,4 @@
-/* bdf and radau on long pendulum chains (issue 15): a chain of 2000 links, horizontal at rest,
+/* bdf on long pendulum chains (issue 15): a chain of 2000 links, horizontal at rest,
  * index 3, band storage, over a short interval at rtol = 1e-6 must finish.  Its constraint
  * residuals can be resolved only to the rounding of the positions (|x_k| up to n), which reaches
  * the index-3 multipliers' corrections as noise growing with n: before the fix bdf's Newton
