@@ -233,8 +233,8 @@ static void test_builtin(void)
   const struct {
     const char *spec;
     int klu_same; /* KLU: 1 the dense run's counters, 0 its scd, -1 its steps (see the header) */
-  } cases[] = {{"caraxis", 1},  {"andrews", 1},   {"crank", 0},
-               {"pendulum", 0}, {"dpendulum", 0}, {"chain:n=3", -1}};
+  } cases[] = {{"caraxis", 1},   {"andrews", 1},    {"crank", 0},     {"pendulum", 0},
+               {"dpendulum", 0}, {"chain:n=3", -1}, {"chain:n=8", -1}};
   const int band[] = {MBDAE_JAC_BAND, MBDAE_JAC_AUTO};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     mbdae_problem *p = create_problem(cases[c].spec);

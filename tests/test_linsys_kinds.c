@@ -337,14 +337,18 @@ static const double SPARSE_POS_RTOL = 1e-5;
 
 static void test_solvers(void)
 {
-  static const char *const specs[] = {"caraxis",  "andrews",   "crank",
-                                      "pendulum", "dpendulum", "chain:n=3"};
-  for (int i = 0; i < 6; i++) {
+  /* chain:n=8 (the dense model layer against the chain's band pattern values, 40 equations):
+   * band only, its motion too chaotic for KLU's other rounding over 40 steps */
+  static const char *const specs[] = {"caraxis",   "andrews",   "crank",    "pendulum",
+                                      "dpendulum", "chain:n=3", "chain:n=8"};
+  for (int i = 0; i < 7; i++) {
     mbdae_problem *p = NULL;
     char msg[256];
     CHECK(mbdae_problem_create(specs[i], &p, msg, sizeof msg) == 0, "%s: %s", specs[i], msg);
     if (p) {
       compare_kind(specs[i], p, MBDAE_JAC_BAND, 0, 3, RESULT_RTOL);
+    }
+    if (p && i < 6) {
       compare_kind(specs[i], p, MBDAE_JAC_SPARSE, SPARSE_STEPS, 1, SPARSE_POS_RTOL);
     }
     mbdae_problem_destroy(p);
