@@ -198,3 +198,43 @@ void mbdae_pattern_gather(const mbdae_jac_pattern *pat, const double *dense, dou
     }
   }
 }
+
+int mbdae_pattern_values_of_dense(const mbdae_jac_pattern *pat, pattern_jac_fn *dense,
+                                  const void *params, double t, const double *y, const double *yp,
+                                  double *dfdy, double *dfdyp)
+{
+  size_t n2 = (size_t)pat->neq * (size_t)pat->neq;
+  double *d = malloc(sizeof(double) * 2 * n2);
+  if (!d) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = dense(params, t, y, yp, dfdy ? d : NULL, dfdyp ? d + n2 : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_gather(pat, d, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_gather(pat, d + n2, dfdyp);
+  }
+  free(d);
+  return rc;
+}
+
+int mbdae_pattern_dense_of_values(const mbdae_jac_pattern *pat, pattern_jac_fn *values,
+                                  const void *params, double t, const double *y, const double *yp,
+                                  double *dfdy, double *dfdyp)
+{
+  size_t nnz = pat->nnz ? pat->nnz : 1;
+  double *v = malloc(sizeof(double) * 2 * nnz);
+  if (!v) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = values(params, t, y, yp, dfdy ? v : NULL, dfdyp ? v + nnz : NULL);
+  if (rc == 0 && dfdy) {
+    mbdae_pattern_scatter(pat, v, dfdy);
+  }
+  if (rc == 0 && dfdyp) {
+    mbdae_pattern_scatter(pat, v + nnz, dfdyp);
+  }
+  free(v);
+  return rc;
+}

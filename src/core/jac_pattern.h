@@ -38,6 +38,18 @@ int mbdae_pattern_build(const problem_type *type, const void *params, int neq, i
 void mbdae_pattern_of_user(int neq, int kind, const int *colptr, const int *rowind,
                            mbdae_jac_pattern *pat);
 
+/* A Jacobian function over a problem's params (problem_type's jac and jac_values). */
+typedef int pattern_jac_fn(const void *params, double t, const double *y, const double *yp,
+                           double *dfdy, double *dfdyp);
+/* Pattern values from a dense Jacobian function (n^2 work arrays per call), and the dense
+ * Jacobian from a pattern-values function (nnz work arrays); either output may be NULL. */
+int mbdae_pattern_values_of_dense(const mbdae_jac_pattern *pat, pattern_jac_fn *dense,
+                                  const void *params, double t, const double *y, const double *yp,
+                                  double *dfdy, double *dfdyp);
+int mbdae_pattern_dense_of_values(const mbdae_jac_pattern *pat, pattern_jac_fn *values,
+                                  const void *params, double t, const double *y, const double *yp,
+                                  double *dfdy, double *dfdyp);
+
 /* Dense values from pattern values and back: scatter zeroes the rest of the n x n array. */
 void mbdae_pattern_scatter(const mbdae_jac_pattern *pat, const double *values, double *dense);
 void mbdae_pattern_gather(const mbdae_jac_pattern *pat, const double *dense, double *values);

@@ -441,26 +441,6 @@ void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat)
   *pat = p->pattern;
 }
 
-/* The dense Jacobian of a problem that states only pattern values: scattered. */
-static int jac_from_values(const mbdae_problem *p, double t, const double *y, const double *yp,
-                           double *dfdy, double *dfdyp)
-{
-  size_t nnz = p->pattern.nnz ? p->pattern.nnz : 1;
-  double *v = malloc(sizeof(double) * 2 * nnz);
-  if (!v) {
-    return MBDAE_ERR_NOMEM;
-  }
-  int rc = p->type->jac_values(p->params, t, y, yp, dfdy ? v : NULL, dfdyp ? v + nnz : NULL);
-  if (rc == 0 && dfdy) {
-    mbdae_pattern_scatter(&p->pattern, v, dfdy);
-  }
-  if (rc == 0 && dfdyp) {
-    mbdae_pattern_scatter(&p->pattern, v + nnz, dfdyp);
-  }
-  free(v);
-  return rc;
-}
-
 int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp)
 {
@@ -471,29 +451,10 @@ int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const d
     return p->type->jac(p->params, t, y, yp, dfdy, dfdyp);
   }
   if (p->type->jac_values && p->pattern.colptr) {
-    return jac_from_values(p, t, y, yp, dfdy, dfdyp);
+    return mbdae_pattern_dense_of_values(&p->pattern, p->type->jac_values, p->params, t, y, yp,
+                                         dfdy, dfdyp);
   }
   return MBDAE_ERR_UNSUPPORTED;
-}
-
-/* Pattern values of a problem that states only the dense Jacobian: gathered. */
-static int values_from_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
-                           double *dfdy, double *dfdyp)
-{
-  size_t n2 = (size_t)p->neq * (size_t)p->neq;
-  double *d = malloc(sizeof(double) * 2 * n2);
-  if (!d) {
-    return MBDAE_ERR_NOMEM;
-  }
-  int rc = p->type->jac(p->params, t, y, yp, dfdy ? d : NULL, dfdyp ? d + n2 : NULL);
-  if (rc == 0 && dfdy) {
-    mbdae_pattern_gather(&p->pattern, d, dfdy);
-  }
-  if (rc == 0 && dfdyp) {
-    mbdae_pattern_gather(&p->pattern, d + n2, dfdyp);
-  }
-  free(d);
-  return rc;
 }
 
 int mbdae_problem_jac_values(const mbdae_problem *p, double t, const double *y, const double *yp,
@@ -509,7 +470,8 @@ int mbdae_problem_jac_values(const mbdae_problem *p, double t, const double *y, 
     return p->type->jac_values(p->params, t, y, yp, dfdy, dfdyp);
   }
   if (p->type->jac) {
-    return values_from_jac(p, t, y, yp, dfdy, dfdyp);
+    return mbdae_pattern_values_of_dense(&p->pattern, p->type->jac, p->params, t, y, yp, dfdy,
+                                         dfdyp);
   }
   return MBDAE_ERR_UNSUPPORTED;
 }

@@ -216,6 +216,9 @@ static int differenced_values(const user_binding *b, double t, const double *y, 
   return rc;
 }
 
+static int user_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
+                    double *dfdyp);
+
 static int user_values(const void *params, double t, const double *y, const double *yp,
                        double *dfdy, double *dfdyp)
 {
@@ -226,40 +229,7 @@ static int user_values(const void *params, double t, const double *y, const doub
   if (!b->type->jac) {
     return differenced_values(b, t, y, yp, dfdy, dfdyp);
   }
-  size_t n2 = (size_t)b->type->neq * (size_t)b->type->neq;
-  double *d = malloc(sizeof(double) * 2 * n2);
-  if (!d) {
-    return MBDAE_ERR_NOMEM;
-  }
-  int rc = b->type->jac(b->ctx, t, y, yp, dfdy ? d : NULL, dfdyp ? d + n2 : NULL);
-  if (rc == 0 && dfdy) {
-    mbdae_pattern_gather(&b->pattern, d, dfdy);
-  }
-  if (rc == 0 && dfdyp) {
-    mbdae_pattern_gather(&b->pattern, d + n2, dfdyp);
-  }
-  free(d);
-  return rc;
-}
-
-/* The dense Jacobian of a problem that states a pattern but no dense jac: its values scattered. */
-static int scattered_jac(const user_binding *b, double t, const double *y, const double *yp,
-                         double *dfdy, double *dfdyp)
-{
-  size_t nnz = b->pattern.nnz ? b->pattern.nnz : 1;
-  double *v = malloc(sizeof(double) * 2 * nnz);
-  if (!v) {
-    return MBDAE_ERR_NOMEM;
-  }
-  int rc = user_values(b, t, y, yp, dfdy ? v : NULL, dfdyp ? v + nnz : NULL);
-  if (rc == 0 && dfdy) {
-    mbdae_pattern_scatter(&b->pattern, v, dfdy);
-  }
-  if (rc == 0 && dfdyp) {
-    mbdae_pattern_scatter(&b->pattern, v + nnz, dfdyp);
-  }
-  free(v);
-  return rc;
+  return mbdae_pattern_values_of_dense(&b->pattern, user_jac, b, t, y, yp, dfdy, dfdyp);
 }
 
 static int user_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
@@ -269,8 +239,8 @@ static int user_jac(const void *params, double t, const double *y, const double 
   if (b->type->jac) {
     return b->type->jac(b->ctx, t, y, yp, dfdy, dfdyp);
   }
-  if (b->pattern.colptr) {
-    return scattered_jac(b, t, y, yp, dfdy, dfdyp);
+  if (b->pattern.colptr) { /* a pattern without a dense jac: its values scattered */
+    return mbdae_pattern_dense_of_values(&b->pattern, user_values, b, t, y, yp, dfdy, dfdyp);
   }
   return differenced_jac(b, t, y, yp, dfdy, dfdyp);
 }
