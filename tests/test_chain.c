@@ -183,6 +183,14 @@ static void dpendulum_keys_are_the_chain(void)
     char spec[200];
     snprintf(spec, sizeof spec, "%s,form=%s", DPEND_KEYS, forms[f]);
     mbdae_problem *df = create_problem(spec);
+    double g[2], gv[2], ga[2]; /* the hidden constraints at the start (ssf: mapped) */
+    CHECK(mbdae_problem_init(df, yd, ypd) == 0 &&
+              mbdae_problem_constraints(df, 0.0, yd, ypd, g, gv, ga) == 0,
+          "%s: constraints", spec);
+    for (int k = 0; k < 2; k++) {
+      CHECK(fabs(g[k]) < 1e-14 && fabs(gv[k]) < 1e-13 && fabs(ga[k]) < 1e-12,
+            "%s: link %d at the start: g %.3e, g' %.3e, g'' %.3e", spec, k + 1, g[k], gv[k], ga[k]);
+    }
     CHECK(radau5_run_h0(df, 1e-10, 1e-5, yd, NULL) == 0, "%s run", spec);
     double pos[4];
     dpendulum_positions(df, yd, pos);
