@@ -460,6 +460,17 @@ static void refsol_and_ref_commands(void)
   CHECK(system(args) == 0, "%s", args);
   snprintf(args, sizeof args, "run %s --ref %s", spec, bad);
   expect(args, 2, "component 4 is not a finite number");
+  /* the double pendulum's own configuration: the chain generator on two links (t = 10: 10 s);
+   * form=index1, whose F radau5 resolves best in this chaotic motion (index3: scd 1.56) */
+  snprintf(args, sizeof args, "refsol %s,form=index1 --out %s", DPEND_KEYS, path);
+  expect(args, 0, "");
+  snprintf(args, sizeof args, "run %s,form=index1 --solver radau5 --rtol 1e-10 --ref %s --json",
+           DPEND_KEYS, path);
+  run_cli(args, out, sizeof out);
+  scd = strstr(out, "\"scd\": ");
+  CHECK(scd && atof(scd + 7) > 3.5, "dpendulum run --ref: %.300s", out); /* 4.00 */
+  snprintf(args, sizeof args, "run dpendulum:m1=0.75,form=index1 --ref %s", path);
+  expect(args, 2, "the reference is for");
   snprintf(args, sizeof args, "refsol caraxis --out %s", bad);
   expect(args, 2, "no reference generator");
   snprintf(args, sizeof args, "refsol chain:n=0 --out %s", bad);
