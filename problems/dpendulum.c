@@ -21,10 +21,32 @@
  * (refsol/dpendulum_ref.c derives them), solved by Cramer's rule (determinant 2 - c^2 >= 1).
  * The motion is chaotic; on [0, 10] a reference stays meaningful.  Reference: the angle
  * formulation integrated in quadruple precision by two independent methods,
- * refsol/dpendulum_ref.c, data in refsol/dpendulum.txt. */
+ * refsol/dpendulum_ref.c, data in refsol/dpendulum.txt.
+ *
+ * Spec keys (spec/001 chapter 3): masses m1=, m2= and rod lengths l1=, l2= (positive, finite;
+ * default 1), and the start of section 3.3 from the angles theta1=, theta2= and angular velocities
+ * omega1=, omega2= (finite; default pi/2 and 0: both links horizontal at rest, the start above).
+ * Angle convention of spec/001 (3.3.1) with y pointing down, as problems/chain.c: theta_k is the
+ * angle of rod k from the downward vertical, p1 = l1 (sin theta1, cos theta1), p2 = p1 +
+ * l2 (sin theta2, cos theta2); chain:n=2 with m=m1:m2, l=l1:l2, theta=, omega= is the same
+ * system.  Then M = diag(m1, m1, m2, m2), f = (0, m1 g, 0, m2 g), the constraints subtract l1^2
+ * and l2^2, and form=ssf keeps Hafner & Poell's phi (from the horizontal, phi = pi/2 - theta):
+ * p1 = l1 (cos phi1, sin phi1), and Lagrange's equations
+ *   [(m1 + m2) l1^2, m2 l1 l2 c; m2 l1 l2 c, m2 l2^2] eta'
+ *     = ((m1 + m2) g l1 cos phi1 - m2 l1 l2 s eta2^2, m2 g l2 cos phi2 + m2 l1 l2 s eta1^2),
+ * which for unit data are the equations above, operation for operation (the factors are exactly
+ * 1 and 2).  A start not at rest with both links horizontal takes eta' from them, a from
+ * differentiating p twice and F from the second link back (F2 l2^2 = m2 (g e_y - a2).d2, F1 l1^2
+ * = (m1 (g e_y - a1) + F2 d2).d1, d_k the rod vectors).  Only the default configuration has the
+ * committed reference; `mbdae refsol SPEC --out FILE` computes one for any other. */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "chain_config.h"
 #include "dense.h"
 #include "mechanical.h"
 
@@ -35,9 +57,16 @@ static const double GRAV = 9.81; /* g, Hafner & Poell, section 2.1 */
 typedef struct dpendulum_params {
   mech_params mech; /* first: the layer's view */
   double g;         /* gravitational acceleration along +y */
+  double mass[2];   /* m1=, m2= */
+  double length[2]; /* l1=, l2= */
+  double theta[2];  /* theta1=, theta2=: the start, from the downward vertical */
+  double omega[2];  /* omega1=, omega2= */
+  mech_model model; /* this instance's model: its reference depends on the keys */
 } dpendulum_params;
 
 static double grav(const void *par) { return ((const dpendulum_params *)par)->g; }
+static double mass(const void *par, int k) { return ((const dpendulum_params *)par)->mass[k]; }
+static double len(const void *par, int k) { return ((const dpendulum_params *)par)->length[k]; }
 
 static void zero(double *m, int n)
 {
@@ -51,10 +80,11 @@ static int dyn(const void *par, double t, const double *q, const double *v, cons
 {
   (void)t, (void)v;
   double dx = q[X1] - q[X2], dy = q[Y1] - q[Y2];
-  r[X1] = a[X1] + lam[0] * q[X1] + lam[1] * dx;
-  r[Y1] = a[Y1] - grav(par) + lam[0] * q[Y1] + lam[1] * dy;
-  r[X2] = a[X2] - lam[1] * dx;
-  r[Y2] = a[Y2] - grav(par) - lam[1] * dy;
+  double m1 = mass(par, 0), m2 = mass(par, 1);
+  r[X1] = m1 * a[X1] + lam[0] * q[X1] + lam[1] * dx;
+  r[Y1] = m1 * a[Y1] - m1 * grav(par) + lam[0] * q[Y1] + lam[1] * dy;
+  r[X2] = m2 * a[X2] - lam[1] * dx;
+  r[Y2] = m2 * a[Y2] - m2 * grav(par) - lam[1] * dy;
   return 0;
 }
 
@@ -76,7 +106,7 @@ static void reaction_q(const double *lam, double *m)
 static int dyn_jac(const void *par, double t, const double *q, const double *v, const double *a,
                    const double *lam, double *rq, double *rv, double *mass)
 {
-  (void)par, (void)t, (void)q, (void)v, (void)a;
+  (void)t, (void)q, (void)v, (void)a;
   if (rq) {
     reaction_q(lam, rq);
   }
@@ -86,7 +116,7 @@ static int dyn_jac(const void *par, double t, const double *q, const double *v, 
   if (mass) {
     zero(mass, NQ * NQ);
     for (int i = 0; i < NQ; i++) {
-      MBDAE_AT(mass, NQ, i, i) = 1.0;
+      MBDAE_AT(mass, NQ, i, i) = ((const dpendulum_params *)par)->mass[i / 2];
     }
   }
   return 0;
@@ -133,11 +163,11 @@ static void link_matrix(const double *p, double factor, double *m)
 
 static int con(const void *par, double t, const double *q, double *g, double *gq)
 {
-  (void)par, (void)t;
+  (void)t;
   double dx = q[X1] - q[X2], dy = q[Y1] - q[Y2];
   if (g) {
-    g[0] = q[X1] * q[X1] + q[Y1] * q[Y1] - 1.0;
-    g[1] = dx * dx + dy * dy - 1.0;
+    g[0] = q[X1] * q[X1] + q[Y1] * q[Y1] - len(par, 0) * len(par, 0);
+    g[1] = dx * dx + dy * dy - len(par, 1) * len(par, 1);
   }
   if (gq) {
     link_matrix(q, 2.0, gq);
@@ -181,17 +211,68 @@ static int con_acc(const void *par, double t, const double *q, const double *v, 
   return 0;
 }
 
-/* Both links horizontal, at rest: F1 = F2 = 0, and both masses start in free fall, a_y = g. */
+static int ssf_acc(const void *par, double t, const double *z, const double *w, double *acc,
+                   double *accz, double *accw);
+static int ssf_from_cartesian(const void *par, const double *q, const double *v, double *z,
+                              double *w);
+
+/* p_k = p_{k-1} + l_k (sin theta_k, cos theta_k) (p_0 = 0) with (sin, cos) given, differentiated
+ * twice along the angular velocities om and accelerations alpha. */
+static void links_to_cartesian(const void *par, const double *sin_th, const double *cos_th,
+                               const double *om, const double *alpha, double *q, double *v,
+                               double *a)
+{
+  static const int xs[2] = {X1, X2}, ys[2] = {Y1, Y2};
+  for (int k = 0; k < 2; k++) {
+    double l = len(par, k), s = sin_th[k], c = cos_th[k];
+    q[xs[k]] = (k ? q[X1] : 0.0) + l * s;
+    q[ys[k]] = (k ? q[Y1] : 0.0) + l * c;
+    v[xs[k]] = (k ? v[X1] : 0.0) + l * om[k] * c;
+    v[ys[k]] = (k ? v[Y1] : 0.0) - l * om[k] * s;
+    a[xs[k]] = (k ? a[X1] : 0.0) + l * (alpha[k] * c - om[k] * om[k] * s);
+    a[ys[k]] = (k ? a[Y1] : 0.0) + l * (-alpha[k] * s - om[k] * om[k] * c);
+  }
+}
+
+/* The rod forces of positions q and accelerations a, from the second link back (header). */
+static void forces_from_accelerations(const void *par, const double *q, const double *a,
+                                      double *lam)
+{
+  double m1 = mass(par, 0), m2 = mass(par, 1), l1 = len(par, 0), l2 = len(par, 1);
+  double d2x = q[X2] - q[X1], d2y = q[Y2] - q[Y1];
+  lam[1] = (-m2 * a[X2] * d2x + m2 * (grav(par) - a[Y2]) * d2y) / (l2 * l2);
+  double f1x = -m1 * a[X1] + lam[1] * d2x, f1y = m1 * (grav(par) - a[Y1]) + lam[1] * d2y;
+  lam[0] = (f1x * q[X1] + f1y * q[Y1]) / (l1 * l1);
+}
+
+/* The start of spec/001 section 3.3 from theta1,2 and omega1,2.  Both links horizontal at rest
+ * (the default): F1 = F2 = 0, and both masses start in free fall, a_y = g.  Otherwise the angular
+ * accelerations of Lagrange's equations (ssf_acc; theta'' = -eta'), then a and F (header). */
 static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
-  const double q0[NQ] = {1.0, 0.0, 2.0, 0.0};
-  for (int i = 0; i < NQ; i++) {
-    q[i] = q0[i];
-    v[i] = 0.0;
-    a[i] = (i == Y1 || i == Y2) ? grav(par) : 0.0;
+  const dpendulum_params *p = par;
+  double sin_th[2], cos_th[2], alpha[2] = {0.0, 0.0};
+  int at_rest_horizontal = 1;
+  for (int k = 0; k < 2; k++) {
+    chain_direction(p->theta[k], &sin_th[k], &cos_th[k]);
+    at_rest_horizontal = at_rest_horizontal && cos_th[k] == 0.0 && p->omega[k] == 0.0;
   }
-  lam[0] = lam[1] = 0.0;
-  return 0;
+  links_to_cartesian(par, sin_th, cos_th, p->omega, alpha, q, v, a);
+  if (at_rest_horizontal) {
+    for (int i = 0; i < NQ; i++) {
+      a[i] = (i == Y1 || i == Y2) ? grav(par) : 0.0;
+    }
+    lam[0] = lam[1] = 0.0;
+    return 0;
+  }
+  double phi[2], eta[2], eta_dot[2];
+  ssf_from_cartesian(par, q, v, phi, eta);
+  int rc = ssf_acc(par, 0.0, phi, eta, eta_dot, NULL, NULL);
+  alpha[0] = -eta_dot[0];
+  alpha[1] = -eta_dot[1];
+  links_to_cartesian(par, sin_th, cos_th, p->omega, alpha, q, v, a);
+  forces_from_accelerations(par, q, a, lam);
+  return rc;
 }
 
 /* y(10), refsol/dpendulum.txt (quad GBS, confirmed by Gauss-Legendre on 26 digits, 22 given). */
@@ -218,20 +299,27 @@ static int ssf_acc(const void *par, double t, const double *z, const double *w, 
 {
   (void)t;
   double g = grav(par), c = cos(z[0] - z[1]), s = sin(z[0] - z[1]);
-  double b1 = 2.0 * g * cos(z[0]) - s * w[1] * w[1], b2 = g * cos(z[1]) + s * w[0] * w[0];
-  double det = 2.0 - c * c;
-  double n1 = b1 - c * b2, n2 = 2.0 * b2 - c * b1;
+  double m1 = mass(par, 0), m2 = mass(par, 1), l1 = len(par, 0), l2 = len(par, 1);
+  /* the matrix [a11, cross c; cross c, a22] and the factors of the right-hand side: for unit
+   * data a11 = 2, a22 = cross = k2 = 1, k1 = 2, and every product below is the unit one */
+  double a11 = (m1 + m2) * l1 * l1, a22 = m2 * l2 * l2, cross = m2 * l1 * l2;
+  double k1 = (m1 + m2) * l1, k2 = m2 * l2, pc = cross * c, ps = cross * s;
+  double b1 = k1 * g * cos(z[0]) - ps * w[1] * w[1], b2 = k2 * g * cos(z[1]) + ps * w[0] * w[0];
+  double det = a11 * a22 - pc * pc;
+  double n1 = a22 * b1 - pc * b2, n2 = a11 * b2 - pc * b1;
   if (acc) {
     acc[0] = n1 / det;
     acc[1] = n2 / det;
   }
-  const double dc[4] = {-s, s, 0.0, 0.0};
-  const double db1[4] = {-2.0 * g * sin(z[0]) - c * w[1] * w[1], c * w[1] * w[1], 0.0,
-                         -2.0 * s * w[1]};
-  const double db2[4] = {c * w[0] * w[0], -g * sin(z[1]) - c * w[0] * w[0], 2.0 * s * w[0], 0.0};
+  const double dpc[4] = {-ps, ps, 0.0, 0.0}; /* d(cross c) */
+  const double db1[4] = {-(k1 * g) * sin(z[0]) - pc * w[1] * w[1], pc * w[1] * w[1], 0.0,
+                         -2.0 * ps * w[1]};
+  const double db2[4] = {pc * w[0] * w[0], -(k2 * g) * sin(z[1]) - pc * w[0] * w[0],
+                         2.0 * ps * w[0], 0.0};
   for (int x = 0; x < 4; x++) {
-    double ddet = -2.0 * c * dc[x];
-    double dn1 = db1[x] - dc[x] * b2 - c * db2[x], dn2 = 2.0 * db2[x] - dc[x] * b1 - c * db1[x];
+    double ddet = -2.0 * pc * dpc[x];
+    double dn1 = a22 * db1[x] - dpc[x] * b2 - pc * db2[x];
+    double dn2 = a11 * db2[x] - dpc[x] * b1 - pc * db1[x];
     double *col = x < 2 ? (accz ? accz + 2 * x : NULL) : (accw ? accw + 2 * (x - 2) : NULL);
     if (col) {
       col[0] = (dn1 - n1 / det * ddet) / det;
@@ -244,24 +332,21 @@ static int ssf_acc(const void *par, double t, const double *z, const double *w, 
 static int ssf_from_cartesian(const void *par, const double *q, const double *v, double *z,
                               double *w)
 {
-  (void)par;
-  double ex = q[X2] - q[X1], ey = q[Y2] - q[Y1];
+  double ex = q[X2] - q[X1], ey = q[Y2] - q[Y1], l1 = len(par, 0), l2 = len(par, 1);
   z[0] = atan2(q[Y1], q[X1]);
   z[1] = atan2(ey, ex);
-  w[0] = q[X1] * v[Y1] - q[Y1] * v[X1];
-  w[1] = ex * (v[Y2] - v[Y1]) - ey * (v[X2] - v[X1]);
+  w[0] = (q[X1] * v[Y1] - q[Y1] * v[X1]) / (l1 * l1);
+  w[1] = (ex * (v[Y2] - v[Y1]) - ey * (v[X2] - v[X1])) / (l2 * l2);
   return 0;
 }
 
-/* p1 = (cos phi1, sin phi1), p2 = p1 + (cos phi2, sin phi2) (unit lengths), differentiated
- * twice. */
+/* p1 = l1 (cos phi1, sin phi1), p2 = p1 + l2 (cos phi2, sin phi2), differentiated twice. */
 static int ssf_to_cartesian(const void *par, const double *z, const double *w, const double *wdot,
                             double *q, double *v, double *a)
 {
-  (void)par;
   static const int xs[2] = {X1, X2}, ys[2] = {Y1, Y2};
   for (int k = 0; k < 2; k++) {
-    double c = cos(z[k]), s = sin(z[k]);
+    double c = len(par, k) * cos(z[k]), s = len(par, k) * sin(z[k]); /* l_k times */
     q[xs[k]] = (k ? q[X1] : 0.0) + c;
     q[ys[k]] = (k ? q[Y1] : 0.0) + s;
     if (v) {
@@ -310,11 +395,115 @@ static const mech_model dpendulum_model = {
     .dummy = 1,
 };
 
+/* The keys of spec/001 chapter 3 (header): name, where in the params, whether > 0 is required, and
+ * the default. */
+typedef struct dpendulum_key {
+  const char *name;
+  size_t offset;
+  int positive;
+  double value;
+} dpendulum_key;
+
+#define DPENDULUM_KEY(name, member, k, positive, value)                                            \
+  {                                                                                                \
+    name, offsetof(dpendulum_params, member) + (k) * sizeof(double), positive, value               \
+  }
+static const dpendulum_key dpendulum_keys[] = {
+    DPENDULUM_KEY("m1", mass, 0, 1, 1.0),
+    DPENDULUM_KEY("m2", mass, 1, 1, 1.0),
+    DPENDULUM_KEY("l1", length, 0, 1, 1.0),
+    DPENDULUM_KEY("l2", length, 1, 1, 1.0),
+    DPENDULUM_KEY("theta1", theta, 0, 0, 1.57079632679489661923),
+    DPENDULUM_KEY("theta2", theta, 1, 0, 1.57079632679489661923),
+    DPENDULUM_KEY("omega1", omega, 0, 0, 0.0),
+    DPENDULUM_KEY("omega2", omega, 1, 0, 0.0),
+};
+enum { NKEYS = sizeof dpendulum_keys / sizeof dpendulum_keys[0] };
+
+static double *key_value(dpendulum_params *p, int i)
+{
+  return (double *)(void *)((char *)p + dpendulum_keys[i].offset);
+}
+
+static int is_default(const dpendulum_params *p)
+{
+  for (int i = 0; i < NKEYS; i++) {
+    if (*key_value((dpendulum_params *)p, i) != dpendulum_keys[i].value) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Only the default configuration has the committed reference. */
+static void configure(dpendulum_params *p)
+{
+  int committed = is_default(p);
+  p->model.ref = committed ? ref : NULL;
+  p->model.ref_source =
+      committed ? dpendulum_model.ref_source
+                : "none committed for this configuration (only the default, unit masses and "
+                  "lengths, both links horizontal at rest, has one): compute it with `mbdae "
+                  "refsol SPEC --out FILE` and give it with --ref FILE";
+}
+
 static void set_defaults(void *params)
 {
   dpendulum_params *p = params;
-  mbdae_mech_defaults(&p->mech, &dpendulum_model);
+  p->model = dpendulum_model;
+  mbdae_mech_defaults(&p->mech, &p->model);
   p->g = GRAV;
+  for (int i = 0; i < NKEYS; i++) {
+    *key_value(p, i) = dpendulum_keys[i].value;
+  }
+  configure(p);
+}
+
+static int set_option(void *params, const char *key, const char *value, char *msg, size_t msglen)
+{
+  dpendulum_params *p = params;
+  for (int i = 0; i < NKEYS; i++) {
+    if (strcmp(key, dpendulum_keys[i].name) != 0) {
+      continue;
+    }
+    char *end = NULL;
+    errno = 0;
+    double x = strtod(value, &end);
+    if (end == value || *end != '\0' || errno == ERANGE || !isfinite(x) ||
+        (dpendulum_keys[i].positive && !(x > 0.0))) {
+      if (msg && msglen > 0) {
+        snprintf(msg, msglen, "bad value '%s' for %s= of problem 'dpendulum': %s", value, key,
+                 dpendulum_keys[i].positive ? "a positive finite number" : "a finite number");
+      }
+      return MBDAE_ERR_SPEC;
+    }
+    *key_value(p, i) = x;
+    configure(p);
+    return 0;
+  }
+  return mbdae_mech_option(params, key, value, msg, msglen);
+}
+
+/* The keys of a non-default configuration, all of them (shortest round-trip numbers), then the
+ * layer's; the default configuration is spelled as before the keys existed. */
+static void format_options(const void *params, char *buf, size_t len)
+{
+  const dpendulum_params *p = params;
+  size_t used = 0;
+  for (int i = 0; i < NKEYS && !is_default(p); i++) {
+    double x = *key_value((dpendulum_params *)p, i);
+    int n = 0;
+    for (int digits = 15; digits <= 17; digits++) {
+      char num[32];
+      snprintf(num, sizeof num, "%.*g", digits, x);
+      if (strtod(num, NULL) == x || digits == 17) {
+        n = snprintf(buf + used, len - used, "%s=%s,", dpendulum_keys[i].name, num);
+        break;
+      }
+    }
+    used = n >= 0 && used + (size_t)n < len ? used + (size_t)n : used;
+  }
+  mbdae_mech_format_options(params, buf + used, len - used);
 }
 
 const problem_type mbdae_problem_dpendulum = {
@@ -329,11 +518,12 @@ const problem_type mbdae_problem_dpendulum = {
                    .table_rtol = {1e-4, 1e-7, 1e-10},
                    .default_rtol = 1e-7},
     .params_size = sizeof(dpendulum_params),
-    .options_help = MECH_OPTIONS_HELP_DUMMY,
+    .options_help =
+        "m1=, m2=, l1=, l2= (> 0), theta1=, theta2=, omega1=, omega2=, " MECH_OPTIONS_HELP_DUMMY,
     .set_defaults = set_defaults,
-    .set_option = mbdae_mech_option,
+    .set_option = set_option,
     .finish = mbdae_mech_finish,
-    .format_options = mbdae_mech_format_options,
+    .format_options = format_options,
     .describe = mbdae_mech_describe,
     .init = mbdae_mech_init,
     .res = mbdae_mech_res,

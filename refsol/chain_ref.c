@@ -378,16 +378,42 @@ static int component(const quad *state, int n, const char *name, quad *value)
   return -1;
 }
 
-/* The configuration of a canonical chain spec ("chain:n=...,form=..."): 0, or -1 with msg. */
+/* A key of the double pendulum (problems/dpendulum.c: m1=, m2=, l1=, l2=, theta1=, theta2=,
+ * omega1=, omega2=, the angles as the chain's) as the entry of its two-link chain: 0; 1 when
+ * key is not one (a key of the formulation). */
+static int dpendulum_key(chain_config *cfg, const char *key, const char *value)
+{
+  chain_list *lists[] = {&cfg->mass, &cfg->length, &cfg->theta, &cfg->omega};
+  const char *names[] = {"m", "l", "theta", "omega"};
+  for (int i = 0; i < 4; i++) {
+    size_t len = strlen(names[i]);
+    if (strncmp(key, names[i], len) == 0 && (key[len] == '1' || key[len] == '2') &&
+        key[len + 1] == '\0') {
+      if (lists[i]->count == 1) { /* the default of both links, then this one */
+        lists[i]->v[1] = lists[i]->v[0];
+        lists[i]->count = 2;
+      }
+      lists[i]->v[key[len] - '1'] = strtod(value, NULL); /* checked by the library */
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The configuration of a canonical chain spec ("chain:n=...,form=...") or double pendulum spec
+ * ("dpendulum:m1=...,form=...", the chain of two links): 0, or -1 with msg. */
 static int parse_spec(const char *spec, chain_config *cfg, char *msg, size_t msglen)
 {
   char buf[1024];
   chain_config_default(cfg);
-  if (strncmp(spec, "chain:", 6) != 0 || strlen(spec) >= sizeof buf) {
-    snprintf(msg, msglen, "not a canonical chain spec: '%.200s'", spec);
+  int dpendulum = strncmp(spec, "dpendulum:", 10) == 0;
+  size_t skip = dpendulum ? 10 : 6;
+  if ((!dpendulum && strncmp(spec, "chain:", 6) != 0) || strlen(spec) >= sizeof buf) {
+    snprintf(msg, msglen, "not a canonical chain or dpendulum spec: '%.200s'", spec);
     return -1;
   }
-  strcpy(buf, spec + 6);
+  cfg->n = dpendulum ? 2 : cfg->n;
+  strcpy(buf, spec + skip);
   for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
     char *eq = strchr(item, '=');
     if (!eq) {
@@ -395,7 +421,8 @@ static int parse_spec(const char *spec, chain_config *cfg, char *msg, size_t msg
       return -1;
     }
     *eq = '\0';
-    int rc = chain_config_set(cfg, item, eq + 1, msg, msglen);
+    int rc = dpendulum ? dpendulum_key(cfg, item, eq + 1)
+                       : chain_config_set(cfg, item, eq + 1, msg, msglen);
     if (rc < 0) {
       return -1;
     }

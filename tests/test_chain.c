@@ -117,6 +117,95 @@ static void n2_is_the_double_pendulum(void)
   mbdae_problem_destroy(d);
 }
 
+/* The double pendulum with spec/001's keys (m1, m2, l1, l2, theta1, theta2, omega1, omega2;
+ * theta from the downward vertical, as the chain's) and chain:n=2 with the same keys. */
+static const char DPEND_KEYS[] =
+    "dpendulum:m1=0.7,m2=2.5,l1=0.5,l2=1.5,theta1=0.3,theta2=-2,omega1=0.5,omega2=-1";
+static const char CHAIN_KEYS[] = "chain:n=2,m=0.7:2.5,l=0.5:1.5,theta=0.3:-2,omega=0.5:-1";
+
+static const char *const POSITIONS[4] = {"x1", "y1", "x2", "y2"};
+
+/* The positions of the double pendulum's state y: its x1..y2, or in form=ssf from the angles
+ * phi (from the horizontal, Hafner & Poell): p1 = l1 (cos phi1, sin phi1), p2 = p1 + l2 (...). */
+static void dpendulum_positions(const mbdae_problem *d, const double *y, double *pos)
+{
+  int ssf = index_of(d, "phi1") >= 0;
+  for (int i = 0; i < 4; i++) {
+    pos[i] = ssf ? 0.0 : y[index_of(d, POSITIONS[i])];
+  }
+  if (ssf) {
+    double phi1 = y[index_of(d, "phi1")], phi2 = y[index_of(d, "phi2")];
+    pos[0] = 0.5 * cos(phi1), pos[1] = 0.5 * sin(phi1); /* l1 = 0.5, l2 = 1.5 */
+    pos[2] = pos[0] + 1.5 * cos(phi2), pos[3] = pos[1] + 1.5 * sin(phi2);
+  }
+}
+
+/* The same system: the same start to rounding, residuals equal to rounding at states mapped by
+ * name, no committed reference (ref_source says so), the canonical spec reads back, and radau5
+ * reaches the same state at t = 10 from both, in the Cartesian and (positions mapped from phi)
+ * the angle forms. */
+static void dpendulum_keys_are_the_chain(void)
+{
+  mbdae_problem *d = create_problem(DPEND_KEYS), *c = create_problem(CHAIN_KEYS);
+  double yd[10], ypd[10], yc[10], ypc[10], rd[10], rc[10], rabs, rrel;
+  CHECK(mbdae_problem_init(d, yd, ypd) == 0 && mbdae_problem_init(c, yc, ypc) == 0, "starts");
+  CHECK(max_mapped_diff(d, yd, c, yc) < 1e-14 && max_mapped_diff(d, ypd, c, ypc) < 1e-13,
+        "starts differ by %.3e, %.3e", max_mapped_diff(d, yd, c, yc),
+        max_mapped_diff(d, ypd, c, ypc));
+  CHECK(mbdae_problem_residual_size(d, 0.0, yd, ypd, &rabs, &rrel) == 0 && rrel < 1e-14,
+        "start residual %.3e", rrel);
+  for (int trial = 1; trial < 4; trial++) {
+    for (int i = 0; i < 10; i++) {
+      yd[i] *= 1.0 + 0.01 * trial * sin(3.0 * i + trial);
+      ypd[i] += 0.1 * trial * cos(2.0 * i - trial);
+      int k = index_of(c, mbdae_problem_component(d, i));
+      yc[k] = yd[i];
+      ypc[k] = ypd[i];
+    }
+    CHECK(mbdae_problem_res(d, 0.0, yd, ypd, rd) == 0 &&
+              mbdae_problem_res(c, 0.0, yc, ypc, rc) == 0,
+          "residuals");
+    CHECK(max_mapped_diff(d, rd, c, rc) < 1e-13, "trial %d: residuals differ by %.3e", trial,
+          max_mapped_diff(d, rd, c, rc));
+  }
+  CHECK(mbdae_problem_ref(d, rd) == MBDAE_ERR_NOREF &&
+            strstr(mbdae_problem_ref_source(d), "none committed"),
+        "no committed reference: %s", mbdae_problem_ref_source(d));
+  mbdae_problem *again = create_problem(mbdae_problem_spec(d));
+  CHECK(again && strcmp(mbdae_problem_spec(again), mbdae_problem_spec(d)) == 0 &&
+            strstr(mbdae_problem_spec(d), "theta1=0.3,") &&
+            strstr(mbdae_problem_spec(d), "m2=2.5,"),
+        "canonical spec %s", mbdae_problem_spec(d));
+  mbdae_problem_destroy(again);
+  CHECK(radau5_run_h0(c, 1e-10, 1e-5, yc, NULL) == 0, "chain run");
+  static const char *const forms[] = {"index3", "ssf"};
+  for (int f = 0; f < 2; f++) {
+    char spec[200];
+    snprintf(spec, sizeof spec, "%s,form=%s", DPEND_KEYS, forms[f]);
+    mbdae_problem *df = create_problem(spec);
+    double g[2], gv[2], ga[2]; /* the hidden constraints at the start (ssf: mapped) */
+    CHECK(mbdae_problem_init(df, yd, ypd) == 0 &&
+              mbdae_problem_constraints(df, 0.0, yd, ypd, g, gv, ga) == 0,
+          "%s: constraints", spec);
+    for (int k = 0; k < 2; k++) {
+      CHECK(fabs(g[k]) < 1e-14 && fabs(gv[k]) < 1e-13 && fabs(ga[k]) < 1e-12,
+            "%s: link %d at the start: g %.3e, g' %.3e, g'' %.3e", spec, k + 1, g[k], gv[k], ga[k]);
+    }
+    CHECK(radau5_run_h0(df, 1e-10, 1e-5, yd, NULL) == 0, "%s run", spec);
+    double pos[4];
+    dpendulum_positions(df, yd, pos);
+    double worst = 0.0; /* measured 6.9e-5 in both forms */
+    for (int i = 0; i < 4; i++) {
+      worst = fmax(worst, fabs(pos[i] - yc[index_of(c, POSITIONS[i])]));
+    }
+    printf("%s and %s: positions at t = 10 differ by %.2e\n", spec, CHAIN_KEYS, worst);
+    CHECK(worst < 5e-4, "%s: positions at t = 10 differ from the chain's by %.3e", spec, worst);
+    mbdae_problem_destroy(df);
+  }
+  mbdae_problem_destroy(d);
+  mbdae_problem_destroy(c);
+}
+
 static void names_and_sizes(void)
 {
   static const struct {
@@ -275,8 +364,8 @@ static void own_configuration(void)
  * elimination) is consistent: residual and acceleration-level constraint at rounding. */
 static void consistent_start_of_six_links(void)
 {
-  mbdae_problem *p =
-      create_problem("chain:n=6,m=.1:.1:.2:1:1:1,l=.2:.5:1:2:3:4,theta=-2:1:.3:3:-1:2,omega=1:-3:2:0:4:-2");
+  mbdae_problem *p = create_problem(
+      "chain:n=6,m=.1:.1:.2:1:1:1,l=.2:.5:1:2:3:4,theta=-2:1:.3:3:-1:2,omega=1:-3:2:0:4:-2");
   double y[30], yp[30], g[6], gv[6], ga[6], rabs, rrel;
   CHECK(mbdae_problem_init(p, y, yp) == 0, "init");
   CHECK(mbdae_problem_residual_size(p, 0.0, y, yp, &rabs, &rrel) == 0 && rrel < 1e-14,
@@ -311,6 +400,12 @@ static void bad_keys(void)
       "chain:bogus=1",
       "chain:alpha=2",
       "chain:form=pantelides",
+      "dpendulum:m1=0",
+      "dpendulum:l2=-1",
+      "dpendulum:theta1=nan",
+      "dpendulum:omega2=abc",
+      "dpendulum:m2=1e999",
+      "dpendulum:m3=1",
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     mbdae_problem *p = NULL;
@@ -365,6 +460,17 @@ static void refsol_and_ref_commands(void)
   CHECK(system(args) == 0, "%s", args);
   snprintf(args, sizeof args, "run %s --ref %s", spec, bad);
   expect(args, 2, "component 4 is not a finite number");
+  /* the double pendulum's own configuration: the chain generator on two links (t = 10: 10 s);
+   * form=index1, whose F radau5 resolves best in this chaotic motion (index3: scd 1.56) */
+  snprintf(args, sizeof args, "refsol %s,form=index1 --out %s", DPEND_KEYS, path);
+  expect(args, 0, "");
+  snprintf(args, sizeof args, "run %s,form=index1 --solver radau5 --rtol 1e-10 --ref %s --json",
+           DPEND_KEYS, path);
+  run_cli(args, out, sizeof out);
+  scd = strstr(out, "\"scd\": ");
+  CHECK(scd && atof(scd + 7) > 3.5, "dpendulum run --ref: %.300s", out); /* 4.00 */
+  snprintf(args, sizeof args, "run dpendulum:m1=0.75,form=index1 --ref %s", path);
+  expect(args, 2, "the reference is for");
   snprintf(args, sizeof args, "refsol caraxis --out %s", bad);
   expect(args, 2, "no reference generator");
   snprintf(args, sizeof args, "refsol chain:n=0 --out %s", bad);
@@ -377,6 +483,7 @@ int main(void)
 {
   n1_is_the_pendulum();
   n2_is_the_double_pendulum();
+  dpendulum_keys_are_the_chain();
   names_and_sizes();
   banded_jacobian();
   committed_references();

@@ -549,6 +549,73 @@ static void check_single_level_rows(void)
   }
 }
 
+/* FNV-1a over the bytes of n doubles, continuing from h. */
+static unsigned long long hash_doubles(unsigned long long h, const double *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    unsigned char b[sizeof(double)];
+    memcpy(b, &x[i], sizeof b);
+    for (size_t k = 0; k < sizeof b; k++) {
+      h = (h ^ b[k]) * 1099511628211ULL;
+    }
+  }
+  return h;
+}
+
+/* The hash of spec's start, and of its residual, Jacobians and hidden constraints at five states
+ * around it (every component moved, angular velocities included). */
+static unsigned long long dpendulum_hash(const char *spec)
+{
+  enum { N = 12 };
+  mbdae_problem *p = NULL;
+  char msg[256];
+  if (mbdae_problem_create(spec, &p, msg, sizeof msg) != 0 || mbdae_problem_neq(p) > N) {
+    mbdae_problem_destroy(p);
+    return 0;
+  }
+  size_t n = (size_t)mbdae_problem_neq(p);
+  double y[N], yp[N], r[N], dfdy[N * N], dfdyp[N * N], g[3 * N] = {0};
+  unsigned long long h = 14695981039346656037ULL;
+  mbdae_problem_init(p, y, yp);
+  h = hash_doubles(hash_doubles(h, y, n), yp, n);
+  for (int trial = 0; trial < 5; trial++) {
+    for (size_t i = 0; i < n; i++) {
+      y[i] += 0.37 * sin(1.3 * (double)i + 0.7 * trial);
+      yp[i] += 1.1 * cos(0.9 * (double)i - 0.4 * trial);
+    }
+    mbdae_problem_res(p, 0.1 * trial, y, yp, r);
+    mbdae_problem_jac(p, 0.1 * trial, y, yp, dfdy, dfdyp);
+    mbdae_problem_constraints(p, 0.1 * trial, y, yp, g, g + N, g + 2 * N);
+    h = hash_doubles(hash_doubles(hash_doubles(h, r, n), dfdy, n * n), dfdyp, n * n);
+    h = hash_doubles(h, g, 3 * N);
+  }
+  mbdae_problem_destroy(p);
+  return h;
+}
+
+/* The double pendulum's default configuration in every form, bit for bit as before spec/001's
+ * keys (m1, m2, l1, l2, theta, omega; problems/dpendulum.c): the hashes of the build of commit
+ * 9084000. */
+static void check_dpendulum_default_unchanged(void)
+{
+  static const struct {
+    const char *spec;
+    unsigned long long hash;
+  } before[] = {
+      {"dpendulum:form=index3", 0x88f3c26e2fb76db0ULL},
+      {"dpendulum:form=index2", 0x588ca1b4993081daULL},
+      {"dpendulum:form=ggl", 0xaaa28b0716589532ULL},
+      {"dpendulum:form=index1", 0x8b3ad083db64c05aULL},
+      {"dpendulum:form=baumgarte,alpha=3,beta=7", 0x3e50e907620510a2ULL},
+      {"dpendulum:form=ssf", 0x6dae514efb641e0dULL},
+  };
+  for (size_t k = 0; k < sizeof before / sizeof before[0]; k++) {
+    unsigned long long h = dpendulum_hash(before[k].spec);
+    CHECK(h == before[k].hash, "%s: hash %016llx, before the keys %016llx", before[k].spec, h,
+          before[k].hash);
+  }
+}
+
 int main(void)
 {
   check_keys();
@@ -575,5 +642,6 @@ int main(void)
   check_drift();
   check_generated_equals_hand_written();
   check_single_level_rows();
+  check_dpendulum_default_unchanged();
   return check_summary("test_forms");
 }

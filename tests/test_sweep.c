@@ -844,6 +844,73 @@ static void check_hostile_csv(void)
         "--report with the columns in another order: exit %d:\n%s", rc, out);
 }
 
+/* The column called name in t's header, or -1. */
+static int column_of(const table *t, const char *name)
+{
+  for (int i = 0; i < t->nheader; i++) {
+    if (strcmp(t->h[i], name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* --ref FILE: a sweep of a chain configuration without a committed reference takes yref, scd and
+ * mescd from the file of `mbdae refsol SPEC --out FILE`, in every row (two jobs: the parent sets
+ * them) and says so in its table; without --ref scd stays empty.  Refused for several
+ * configurations (naming why), with --report, and for a file of another configuration. */
+static void check_ref(void)
+{
+  static char out[1 << 16];
+  char dir[256], ref[256];
+  const char *spec = "chain:n=2,m=1:3,tend=0.5";
+  snprintf(ref, sizeof ref, "%s/chain-ref.txt", tmpdir);
+  CHECK(cli(out, sizeof out, "refsol %s --out %s", spec, ref) == 0, "refsol: %.2000s", out);
+  for (int with = 0; with < 2; with++) {
+    table t;
+    snprintf(dir, sizeof dir, "%s/ref%d", tmpdir, with);
+    int rc = cli(out, sizeof out,
+                 "sweep %s --solvers radau5,bdf --m 0:2 --jobs 2 --no-plots --out %s%s%s", spec,
+                 dir, with ? " --ref " : "", with ? ref : "");
+    CHECK(rc == 0 && read_runs(dir, &t) == 0 && t.nrows == 6,
+          "sweep --ref %d: exit %d, %d rows:\n%.2000s", with, rc, t.nrows, out);
+    CHECK(!with || (strstr(out, "ok, scd") && !strstr(out, "no reference")),
+          "--ref: the progress lines give scd:\n%.2000s", out);
+    int yref = column_of(&t, "yref");
+    CHECK(yref > 0, "runs.csv has a yref column");
+    for (int r = 0; r < t.nrows && yref > 0 && t.nfields[r] > yref; r++) {
+      const char *scd = t.f[r][COL_SCD], *mescd = t.f[r][COL_MESCD];
+      if (with) {
+        CHECK(scd[0] && isfinite(atof(scd)) && atof(scd) > 1.0 && mescd[0] &&
+                  count_items(t.f[r][yref]) == 10,
+              "--ref row %d: scd '%s', mescd '%s', yref of %d values", r + 1, scd, mescd,
+              count_items(t.f[r][yref]));
+      } else {
+        CHECK(!scd[0] && !mescd[0] && !t.f[r][yref][0], "row %d without --ref: scd '%s', yref '%s'",
+              r + 1, scd, t.f[r][yref]);
+      }
+    }
+    CHECK(count_in_file(dir, "chain-table.md", "sweep --ref FILE") == with,
+          "the table %s the file's reference", with ? "names" : "does not name");
+  }
+  static const struct {
+    const char *args, *why;
+  } refused[] = {
+      {"all", "'all' is every problem"},
+      {"caraxis pendulum", "several problem specs"},
+      {"pendulum --forms index3,ssf", "several --forms"},
+      {"chain:n=2,m=1:2,tend=0.5", "the reference is for"},
+  };
+  for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+    int rc = cli(out, sizeof out, "sweep %s --ref %s --out %s/never", refused[k].args, ref, tmpdir);
+    CHECK(rc == 2 && strstr(out, refused[k].why), "sweep %s --ref: exit %d:\n%.2000s",
+          refused[k].args, rc, out);
+  }
+  int rc = cli(out, sizeof out, "sweep --report %s/ref1 --ref %s", tmpdir, ref);
+  CHECK(rc == 2 && strstr(out, "no --ref"), "--report with --ref: exit %d:\n%.2000s", rc, out);
+  CHECK(!exists(tmpdir, "never"), "a refused --ref must not create the output folder");
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -885,6 +952,7 @@ int main(void)
 
   check_full_sweep(have_gnuplot);
   check_failed_row();
+  check_ref();
   check_forms(have_gnuplot);
   check_shards_and_jobs();
   check_without_gnuplot();

@@ -89,6 +89,12 @@ void warn_inconsistent_start(const mbdae_problem *p);
  * "# spec:" line, when present, must be p's canonical spec, and its [yref] block must hold
  * exactly neq finite values numbered 1..neq.  0, or -1 after a message naming file and line. */
 int read_reference_file(const char *path, const mbdae_problem *p, double *yref);
+/* cmd_run.c, for run, table and sweep --ref FILE: the reference of FILE for p (malloc'd, neq
+ * values), or NULL after a message; and rec's reference replaced by yref, its scd and mescd
+ * measured against it (0, or MBDAE_ERR_NOMEM). */
+double *load_reference(const char *path, const mbdae_problem *p);
+int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
+                  const mbdae_options *opt);
 
 /* The solver type of a command-line solver id; NULL when there is none. */
 const mbdae_solver_type *solver_type_of(const char *id);

@@ -42,9 +42,9 @@ static void print_usage(FILE *out)
       out);
   fputs(/* in two pieces: C11 compilers need not take string literals over 4095 characters */
         "                               differences, reference source\n"
-        "  refsol pendulum|dpendulum|chain[:keys] [--out FILE]\n"
-        "                               recompute a reference we compute ourselves; for a chain,\n"
-        "                               of any configuration\n"
+        "  refsol pendulum|dpendulum[:keys]|chain[:keys] [--out FILE]\n"
+        "                               recompute a reference we compute ourselves; for a chain\n"
+        "                               or a double pendulum, of any configuration\n"
         "  sweep SPEC...|all --out DIR [options]\n"
         "                               work-precision experiment: every solver at the test set's\n"
         "                               tolerances (mbdae list); DIR/runs.csv, runs.json,\n"
@@ -64,6 +64,7 @@ static void print_usage(FILE *out)
         "      --no-plots               skip gnuplot\n"
         "      --resume                 finish an interrupted sweep: run only what DIR/\n"
         "                               runs.partial.csv does not hold yet\n"
+        "      --ref FILE               as for run: scd, mescd against FILE (one spec, one form)\n"
         "  sweep --report DIR           tables, JSON and diagrams again from DIR/runs.csv\n"
         "  plot SPEC --out FILE.png|svg [--solver S] [--plugin FILE] [--components LIST] [--wrap]\n"
         "       [--rtol R] [--points N] the solution over the interval (continuous output) and\n"

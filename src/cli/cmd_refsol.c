@@ -44,10 +44,12 @@ static int write_reference(FILE *out, const char *spec)
   if (strcmp(spec, "dpendulum") == 0) {
     return refsol_dpendulum_write(out) == 0 ? EXIT_OK : EXIT_FAILED_RUN;
   }
-  if (strcmp(spec, "chain") == 0 || strncmp(spec, "chain:", 6) == 0) {
+  if (strcmp(spec, "chain") == 0 || strncmp(spec, "chain:", 6) == 0 ||
+      strncmp(spec, "dpendulum:", 10) == 0) { /* dpendulum with keys: the chain of two links */
     return write_chain(out, spec);
   }
-  return usage_error("no reference generator for '%s'; valid: pendulum, dpendulum, chain[:keys] "
+  return usage_error("no reference generator for '%s'; valid: pendulum, dpendulum[:keys], "
+                     "chain[:keys] "
                      "(caraxis, andrews and crank references are published data, see refsol/)",
                      spec);
 }

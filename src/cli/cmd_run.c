@@ -91,8 +91,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
   return check_solver(a->solver);
 }
 
-/* The reference of --ref FILE for p (malloc'd, neq values), or NULL after a message. */
-static double *load_reference(const char *path, const mbdae_problem *p)
+double *load_reference(const char *path, const mbdae_problem *p)
 {
   double *yref = malloc(sizeof(double) * (size_t)mbdae_problem_neq(p));
   if (!yref) {
@@ -104,9 +103,8 @@ static double *load_reference(const char *path, const mbdae_problem *p)
   return yref;
 }
 
-/* rec's reference replaced by yref, and its scd and mescd measured against it. */
-static int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
-                         const mbdae_options *opt)
+int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
+                  const mbdae_options *opt)
 {
   size_t bytes = sizeof(double) * (size_t)rec->neq;
   if (!rec->yref && !(rec->yref = malloc(bytes))) {

@@ -17,7 +17,10 @@
  * into a folder that holds one refuses to start unless --resume is given, which takes the rows
  * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0) and runs only the rest.
  * runs.partial.csv is removed once runs.csv is written.  The folder must take a file before the
- * first run (runs.partial.csv is created first), and a failed write is reported when it happens. */
+ * first run (runs.partial.csv is created first), and a failed write is reported when it happens.
+ * --ref FILE (a file of `mbdae refsol SPEC --out FILE`) is the reference of a sweep of one
+ * configuration (one spec, at most one form): every row's yref, scd and mescd come from it, as
+ * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +47,7 @@ typedef struct sweep_args {
   int plots, resume;
   const char *out;
   const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
+  const char *ref_file;         /* --ref FILE, or NULL */
   const char *forms[MAX_SPECS]; /* --forms: each spec in each of these formulations */
   int nforms;
   char forms_text[1024];                    /* the items of --forms */
@@ -61,6 +65,8 @@ typedef struct sweep_state {
   int tty;       /* stderr is a terminal: one live line */
   FILE *partial; /* runs.partial.csv, or NULL */
   const char *partial_path;
+  const double *yref;           /* --ref: the reference of the one configuration, or NULL */
+  const mbdae_problem *problem; /* --ref: that configuration */
 } sweep_state;
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -190,9 +196,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       a->specs[a->nspecs++] = arg;
       continue;
     }
-    static const char *const with_value[] = {
-        "--solvers", "--m",     "--rtol", "--atol",   "--h0",     "--repeat", "--max-steps",
-        "--jobs",    "--shard", "--out",  "--report", "--plugin", "--forms",  "--linsys"};
+    static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
+                                             "--h0",      "--repeat", "--max-steps", "--jobs",
+                                             "--shard",   "--out",    "--report",    "--plugin",
+                                             "--forms",   "--linsys", "--ref"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -201,7 +208,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       usage_error(
           "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
           "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms, "
-          "--linsys",
+          "--linsys, --ref",
           arg);
       return -1;
     }
@@ -234,6 +241,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       rc = parse_int(arg, v, 1, 256, &a->jobs);
     } else if (strcmp(arg, "--shard") == 0) {
       rc = parse_shard(v, a);
+    } else if (strcmp(arg, "--ref") == 0) {
+      a->ref_file = v;
     } else if (strlen(v) > MAX_DIR) { /* --out, --report: the folder's files must fit a path */
       usage_error("%s: the folder name is too long (%zu characters, at most %d)", arg, strlen(v),
                   MAX_DIR);
@@ -248,9 +257,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume || a->nforms) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms: it "
-                  "redoes the outputs of DIR");
+    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file) {
+      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms, no "
+                  "--ref: it redoes the outputs of DIR (whose rows hold their references)");
       return -1;
     }
     return 0;
@@ -428,6 +437,22 @@ static void print_run_line(const sweep_state *s, const mbdae_record *r)
   }
 }
 
+/* --ref: row's yref, scd and mescd from the reference file (a no-op without --ref). */
+static void apply_reference(const sweep_state *s, mbdae_record *row)
+{
+  if (!s->yref) {
+    return;
+  }
+  mbdae_options opt; /* mescd takes the run's rtol and atol */
+  mbdae_options_default(&opt);
+  opt.rtol = row->rtol;
+  opt.atol = row->atol;
+  if (use_reference(row, s->problem, s->yref, &opt) != 0) {
+    row->status = MBDAE_ERR_NOMEM;
+    snprintf(row->message, sizeof row->message, "%s", mbdae_strerror(MBDAE_ERR_NOMEM));
+  }
+}
+
 /* A terminal gets one line, rewritten: done of total, elapsed, estimated remaining; failures are
  * printed above it.  Anything else (a log file, a batch system) gets one line per run. */
 static void on_done(void *ctx, int task, mbdae_record *row)
@@ -440,6 +465,8 @@ static void on_done(void *ctx, int task, mbdae_record *row)
   }
   s->rows[k] = *row;
   s->have[k] = 1;
+  row = &s->rows[k]; /* the slice's row from here on: --ref changes it */
+  apply_reference(s, row);
   s->done++;
   s->failed += row->status != MBDAE_OK;
   if (s->partial && (mbdae_record_write_csv_row(s->partial, row) != 0 || fflush(s->partial) != 0)) {
@@ -693,6 +720,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
     s->rows[k] = rows[i]; /* s->rows takes over y, yref and names */
     memset(&rows[i], 0, sizeof rows[i]);
     s->have[k] = 1;
+    apply_reference(s, &s->rows[k]);
     s->failed += s->rows[k].status != MBDAE_OK;
   }
   s->resumed = s->done = (int)nrows;
@@ -753,6 +781,7 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
   for (int k = 0; k < s->total; k++) { /* none, unless memory or the pool failed */
     if (!s->have[k]) {
       sweep_record_for_task(&tasks[k], &s->rows[k]);
+      apply_reference(s, &s->rows[k]);
       snprintf(s->rows[k].message, sizeof s->rows[k].message, "lost: never reported");
       s->have[k] = 1;
       s->failed++;
@@ -783,6 +812,15 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
   return rc == EXIT_OK && s->failed ? EXIT_FAILED_RUN : rc;
 }
 
+/* Why --ref does not fit a sweep of several configurations. */
+static const char *ref_refusal(const sweep_args *a)
+{
+  if (strcmp(a->specs[0], "all") == 0) {
+    return "'all' is every problem";
+  }
+  return a->nforms > 1 ? "several --forms" : "several problem specs";
+}
+
 int cmd_sweep(int argc, char **argv)
 {
   char solvers_buf[4096], rtol_buf[4096], partial[4200];
@@ -798,7 +836,15 @@ int cmd_sweep(int argc, char **argv)
   sweep_task *tasks = NULL;
   sweep_state s;
   memset(&s, 0, sizeof s);
+  double *yref = NULL;
   if (open_problems(&a, problems, &nproblems) != 0) {
+    rc = EXIT_USAGE;
+  } else if (a.ref_file && nproblems != 1) {
+    rc =
+        usage_error("--ref FILE is the reference of one configuration, and this sweep has %d (%s): "
+                    "sweep one problem spec in at most one form with --ref",
+                    nproblems, ref_refusal(&a));
+  } else if (a.ref_file && !(yref = load_reference(a.ref_file, problems[0]))) {
     rc = EXIT_USAGE;
   } else if (make_dirs(a.out) != 0) {
     rc = usage_error("cannot create the output folder %s: %s", a.out, strerror(errno));
@@ -813,6 +859,8 @@ int cmd_sweep(int argc, char **argv)
   s.start = wall_now();
   join(partial, sizeof partial, a.out, "runs.partial.csv");
   s.partial_path = partial;
+  s.yref = yref;
+  s.problem = nproblems ? problems[0] : NULL;
   if (rc == EXIT_OK) {
     s.rows = calloc((size_t)s.total + 1, sizeof *s.rows);
     s.have = calloc((size_t)s.total + 1, 1);
@@ -837,6 +885,7 @@ int cmd_sweep(int argc, char **argv)
   free(s.rows);
   free(s.have);
   free(s.index);
+  free(yref);
   free(tasks);
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);

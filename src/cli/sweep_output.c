@@ -86,6 +86,23 @@ int sweep_write_json(const char *path, const mbdae_record *recs, size_t n)
   return sweep_close_atomic(out, tmp, path);
 }
 
+/* A configuration without a reference of its own whose rows have one took it from sweep --ref
+ * FILE: the table says so under the library's "no reference" line. */
+static void note_file_reference(FILE *out, const mbdae_problem *p, const mbdae_record *recs,
+                                size_t n)
+{
+  double *own = malloc(sizeof(double) * (size_t)mbdae_problem_neq(p));
+  int from_file = own && mbdae_problem_ref(p, own) == MBDAE_ERR_NOREF;
+  free(own);
+  for (size_t k = 0; from_file && k < n; k++) {
+    if (recs[k].yref && strcmp(recs[k].spec, mbdae_problem_spec(p)) == 0) {
+      fprintf(out, "\nscd and mescd: against the reference values of the rows (yref in runs.csv), "
+                   "from `mbdae sweep --ref FILE`.\n");
+      return;
+    }
+  }
+}
+
 int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
   char tmp[4200];
@@ -94,6 +111,7 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
     return -1;
   }
   mbdae_record_write_table(out, p, recs, n);
+  note_file_reference(out, p, recs, n);
   return sweep_close_atomic(out, tmp, path);
 }
 
