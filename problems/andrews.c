@@ -336,18 +336,14 @@ static void forces(const trig *tr, const double *v, double f[NQ], double dfq[NQ]
 
 static int approximate(const void *par) { return ((const andrews_params *)par)->jac == JAC_APPROX; }
 
-/* R = M(q) q'' - f(q, q') + G(q)^T lambda, summed in the order of andrews.f. */
-static int dyn(const void *par, double t, const double *q, const double *v, const double *a,
-               const double *lam, double *r)
+/* R = M(q) q'' - f(q, q') + G(q)^T lambda, summed in the order of andrews.f, from the sines and
+ * cosines tr and G. */
+static void dyn_at(const trig *tr, double G[NLAM][NQ], const double *v, const double *a,
+                   const double *lam, double *r)
 {
-  (void)t;
-  const andrews_params *ap = par;
-  trig tr;
-  trig_at(q, &tr);
-  double m[NQ][NQ], f[NQ], G[NLAM][NQ];
-  mass_matrix(&tr, m);
-  forces(&tr, v, f, NULL, NULL);
-  constraints_at(ap->row, &tr, NULL, G);
+  double m[NQ][NQ], f[NQ];
+  mass_matrix(tr, m);
+  forces(tr, v, f, NULL, NULL);
   for (int i = 0; i < NQ; i++) {
     double phi = -f[i];
     for (int j = 0; j < NQ; j++) {
@@ -358,6 +354,18 @@ static int dyn(const void *par, double t, const double *q, const double *v, cons
     }
     r[i] = phi;
   }
+}
+
+static int dyn(const void *par, double t, const double *q, const double *v, const double *a,
+               const double *lam, double *r)
+{
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
+  double G[NLAM][NQ];
+  constraints_at(ap->row, &tr, NULL, G);
+  dyn_at(&tr, G, v, a, lam, r);
   return 0;
 }
 
@@ -447,11 +455,10 @@ static int con(const void *par, double t, const double *q, double *g, double *gq
 }
 
 /* g' = G v and g'' = G a + g_qq(v, v), summed as andrews.f's hidden constraints were. */
-static void levels(const andrews_params *ap, const trig *tr, const double *v, const double *a,
-                   double *gv, double *ga)
+static void levels(const andrews_params *ap, const trig *tr, double G[NLAM][NQ], const double *v,
+                   const double *a, double *gv, double *ga)
 {
-  double G[NLAM][NQ], curv[NLAM];
-  constraints_at(ap->row, tr, NULL, G);
+  double curv[NLAM];
   if (ga) {
     curvature(ap->row, tr, v, curv);
   }
@@ -512,7 +519,9 @@ static int con_vel(const void *par, double t, const double *q, const double *v, 
   trig tr;
   trig_at(q, &tr);
   if (gv) {
-    levels(ap, &tr, v, NULL, gv, NULL);
+    double G[NLAM][NQ];
+    constraints_at(ap->row, &tr, NULL, G);
+    levels(ap, &tr, G, v, NULL, gv, NULL);
   }
   if (gvq && !approximate(par)) {
     level_derivatives(ap->row, &tr, v, NULL, gvq, NULL, NULL);
@@ -531,7 +540,9 @@ static int con_acc(const void *par, double t, const double *q, const double *v, 
   trig tr;
   trig_at(q, &tr);
   if (ga) {
-    levels(ap, &tr, v, a, NULL, ga);
+    double G[NLAM][NQ];
+    constraints_at(ap->row, &tr, NULL, G);
+    levels(ap, &tr, G, v, a, NULL, ga);
   }
   int exact = !approximate(par);
   if (exact && (gaq || gav)) {
@@ -544,6 +555,24 @@ static int con_acc(const void *par, double t, const double *q, const double *v, 
     if (gav) {
       gav[e] = 0.0;
     }
+  }
+  return 0;
+}
+
+/* dyn and the constraint at one level (mech_model.dyn_con): one set of sines and cosines and
+ * one G for both, as andrews.f's FCN evaluates them once. */
+static int dyn_con(const void *par, double t, const double *q, const double *v, const double *a,
+                   const double *lam, int level, double *r, double *c)
+{
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
+  double G[NLAM][NQ];
+  constraints_at(ap->row, &tr, level == 0 ? c : NULL, G);
+  dyn_at(&tr, G, v, a, lam, r);
+  if (level > 0) {
+    levels(ap, &tr, G, v, level == 2 ? a : NULL, level == 1 ? c : NULL, level == 2 ? c : NULL);
   }
   return 0;
 }
@@ -632,6 +661,7 @@ static const mech_model andrews_model = {
     .con = con,
     .con_vel = con_vel,
     .con_acc = con_acc,
+    .dyn_con = dyn_con,
     .init = init,
     .ref = NULL,
     .ssf = NULL,
