@@ -288,7 +288,8 @@ static void set_scaled_weights(bdf *s)
  * allocation; the eigenvalue arrays only when eig_on): 0 or a negative code with a message. */
 static int allocate(bdf *s, int kind, char *msg, size_t msglen)
 {
-  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  int rc =
+      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, "bdf", kind), msg, msglen);
   if (rc != 0) {
     return rc;
   }

@@ -417,8 +417,11 @@ static void release(resources *s)
  * value that is no mbdae_jac_kind. */
 static int choose_storage(run_data *d, int linsys)
 {
-  if (linsys < MBDAE_JAC_AUTO || linsys > MBDAE_JAC_SPARSE) {
+  if (linsys < MBDAE_JAC_AUTO || linsys > MBDAE_JAC_CONDENSED) {
     return MBDAE_ERR_ARG;
+  }
+  if (linsys == MBDAE_JAC_CONDENSED) {
+    return MBDAE_ERR_UNSUPPORTED;
   }
   mbdae_jac_pattern pat;
   mbdae_problem_jac_pattern(d->p, &pat);
@@ -611,10 +614,16 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   if (opt->hmax > 0.0 && d.h_first > opt->hmax) {
     d.h_first = opt->hmax;
   }
-  if (choose_storage(&d, opt->linsys) != 0) {
+  int storage = choose_storage(&d, opt->linsys);
+  if (storage == MBDAE_ERR_UNSUPPORTED) {
+    return mbdae_fail(r, storage, t0, 0.0,
+                      "ida factors with SUNDIALS' dense, band or KLU solvers: linsys condensed "
+                      "is not among them (ask for dense)");
+  }
+  if (storage != 0) {
     return mbdae_fail(r, MBDAE_ERR_ARG, t0, 0.0,
                       "options.linsys = %d is no mbdae_jac_kind (0 auto, 1 dense, 2 band, "
-                      "3 sparse)",
+                      "3 sparse, 4 condensed)",
                       opt->linsys);
   }
   resources s = {0};

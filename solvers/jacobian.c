@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "condense.h"
 #include "jacobian.h"
 
 /* The full pattern of order n as explicit arrays (colptr: n + 1, rowind: n^2), for KLU. */
@@ -46,8 +47,11 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   if (kind == MBDAE_JAC_AUTO) {
     kind = pat.kind;
   }
+  int condensed = kind == MBDAE_JAC_CONDENSED;
+  kind = condensed ? MBDAE_JAC_DENSE : kind;
   if (kind != MBDAE_JAC_DENSE && kind != MBDAE_JAC_BAND && kind != MBDAE_JAC_SPARSE) {
-    snprintf(msg, msglen, "linsys %d is not a kind of iteration matrix (auto, dense, band, sparse)",
+    snprintf(msg, msglen,
+             "linsys %d is not a kind of iteration matrix (auto, dense, band, sparse, condensed)",
              kind);
     return MBDAE_ERR_UNSUPPORTED;
   }
@@ -55,13 +59,20 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   int explicit_full = kind == MBDAE_JAC_SPARSE && !jac->colptr;
   size_t n = (size_t)jac->n, values = 2 * (jac->nnz ? jac->nnz : 1);
   size_t ints = explicit_full ? n + 1 + jac->nnz : 0;
-  jac->block = malloc(values * sizeof(double) + ints * sizeof(int));
+  size_t nrows = condensed && jac->n <= MBDAE_CONDENSE_MAX_N ? n : 0;
+  ints += nrows ? n * n + n + 1 : 0; /* M's nonzeros: positions and column starts */
+  jac->block = malloc(values * sizeof(double) + nrows * sizeof(row_set) + ints * sizeof(int));
   if (!jac->block) {
     snprintf(msg, msglen, "out of memory for the Jacobian (%zu values)", values);
     return MBDAE_ERR_NOMEM;
   }
   jac->dfdy = jac->block;
   jac->dfdyp = jac->dfdy + values / 2;
+  jac->rows = nrows ? (row_set *)(jac->dfdy + values) : NULL;
+  if (nrows) {
+    jac->mcolptr = (int *)(jac->rows + n);
+    jac->mpos = jac->mcolptr + n + 1;
+  }
   if (explicit_full) {
     int *colptr = (int *)(jac->dfdy + values);
     full_pattern(jac->n, colptr, colptr + n + 1);
@@ -77,18 +88,48 @@ void mbdae_jacobian_free(mbdae_jacobian *jac)
   jac->block = NULL;
 }
 
+/* The structure of a small dense J and M, in one pass: the row sets of J and M together
+ * (condense.h) and the positions of M's nonzeros by columns. */
+static void small_dense_structure(mbdae_jacobian *jac)
+{
+  size_t n = (size_t)jac->n;
+  int nm = 0;
+  memset(jac->rows, 0, sizeof(row_set) * n);
+  for (size_t j = 0; j < n; j++) {
+    const double *cj = jac->dfdy + j * n, *cm = jac->dfdyp + j * n;
+    row_set bit = 1ULL << j;
+    jac->mcolptr[j] = nm;
+    for (size_t k = 0; k < n; k++) {
+      row_set in_m = mbdae_nonzero_bits(cm[k]);
+      jac->rows[k] |= bit & -(mbdae_nonzero_bits(cj[k]) | in_m);
+      if (in_m) {
+        jac->mpos[nm++] = (int)(j * n + k);
+      }
+    }
+  }
+  jac->mcolptr[n] = nm;
+}
+
 int mbdae_jacobian_eval(mbdae_jacobian *jac, const mbdae_problem *p, double t, const double *y,
                         const double *yp)
 {
+  jac->stamp++;
   if (jac->kind == MBDAE_JAC_DENSE) {
-    return mbdae_problem_jac(p, t, y, yp, jac->dfdy, jac->dfdyp);
+    int rc = mbdae_problem_jac(p, t, y, yp, jac->dfdy, jac->dfdyp);
+    if (jac->rows) {
+      small_dense_structure(jac);
+    }
+    return rc;
   }
   return mbdae_problem_jac_values(p, t, y, yp, jac->dfdy, jac->dfdyp);
 }
 
 void mbdae_jacobian_differential(const mbdae_jacobian *jac, int *mask)
 {
-  for (int j = 0; j < jac->n; j++) {
+  for (int j = 0; jac->mcolptr && j < jac->n; j++) {
+    mask[j] = jac->mcolptr[j + 1] > jac->mcolptr[j];
+  }
+  for (int j = 0; !jac->mcolptr && j < jac->n; j++) {
     mask[j] = 0;
     size_t end = mbdae_jacobian_col_end(jac, j);
     for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end && !mask[j]; k++) {
@@ -101,6 +142,18 @@ void mbdae_jacobian_mult_dfdyp(const mbdae_jacobian *jac, const int *only, const
                                double *out)
 {
   memset(out, 0, sizeof(double) * (size_t)jac->n);
+  if (jac->mcolptr) { /* M's nonzeros only: the same sums, without the products by zero */
+    size_t n = (size_t)jac->n;
+    for (size_t j = 0; j < n; j++) {
+      if (only && !only[j]) {
+        continue;
+      }
+      for (int e = jac->mcolptr[j]; e < jac->mcolptr[j + 1]; e++) {
+        out[(size_t)jac->mpos[e] % n] += jac->dfdyp[jac->mpos[e]] * x[j];
+      }
+    }
+    return;
+  }
   for (int j = 0; j < jac->n; j++) {
     if (only && !only[j]) {
       continue;

@@ -16,18 +16,24 @@
 #include "mbdae/mbdae.h"
 
 typedef struct mbdae_jacobian {
-  int kind;          /* MBDAE_JAC_DENSE, _BAND or _SPARSE: the iteration matrix's storage */
-  int n;             /* order */
-  int ml, mu;        /* bandwidths of the pattern (n - 1 each when dense) */
-  size_t nnz;        /* entries of the pattern */
-  const int *colptr; /* compressed columns; NULL: every entry, column-major */
-  const int *rowind; /* rows of the entries; NULL with colptr */
-  double *dfdy;      /* J at the pattern's entries (nnz) */
-  double *dfdyp;     /* M at the pattern's entries (nnz) */
-  void *block;       /* the one allocation: values and, for SPARSE of a dense pattern, arrays */
+  int kind;            /* MBDAE_JAC_DENSE, _BAND or _SPARSE: the iteration matrix's storage */
+  int n;               /* order */
+  int ml, mu;          /* bandwidths of the pattern (n - 1 each when dense) */
+  size_t nnz;          /* entries of the pattern */
+  const int *colptr;   /* compressed columns; NULL: every entry, column-major */
+  const int *rowind;   /* rows of the entries; NULL with colptr */
+  double *dfdy;        /* J at the pattern's entries (nnz) */
+  double *dfdyp;       /* M at the pattern's entries (nnz) */
+  void *block;         /* the one allocation: values and, for SPARSE of a dense pattern, arrays */
+  unsigned long stamp; /* counts the evaluations (mbdae_jacobian_eval): the values' version */
+  /* DENSE with n <= 64: the nonzero structure of J and M as row bit sets (solvers/condense.h),
+   * made by each evaluation for the condensation plans of the iteration matrices; else NULL. */
+  unsigned long long *rows;
+  int *mcolptr, *mpos; /* with rows: M's nonzeros by columns, at dfdyp[mpos[mcolptr[j] ..]] */
 } mbdae_jacobian;
 
-/* The store for problem p and the kind asked for (an mbdae_jac_kind).  0; MBDAE_ERR_UNSUPPORTED
+/* The store for problem p and the kind asked for (an mbdae_jac_kind; CONDENSED: DENSE storage with
+ * the structure the condensation plans need, when n <= MBDAE_CONDENSE_MAX_N).  0; MBDAE_ERR_UNSUPPORTED
  * for a value outside the enum (message in msg); MBDAE_ERR_NOMEM. */
 int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind, char *msg,
                           size_t msglen);

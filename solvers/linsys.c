@@ -11,7 +11,6 @@
 #include "sparselu.h"
 #include "lapack.h"
 #include "linsys.h"
-#include "smalldense.h"
 
 /* Doubles of the block: the real factors, or twice n*n + n for the complex ones (re and im, or
  * LAPACK's n x n complex factors and one complex right-hand side). */
@@ -23,7 +22,9 @@ static size_t ndoubles(int n, int is_complex)
 
 size_t mbdae_linsys_bytes(int n, int is_complex)
 {
-  size_t bytes = ndoubles(n, is_complex) * sizeof(double) + (size_t)n * sizeof(int);
+  size_t bytes = n > MBDAE_SMALL_MAX_N
+                     ? ndoubles(n, is_complex) * sizeof(double) + (size_t)n * sizeof(int)
+                     : mbdae_condense_bytes(n, is_complex);
   size_t align = sizeof(double complex);
   return (bytes + align - 1) / align * align;
 }
@@ -34,50 +35,58 @@ void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem)
   ls->n = n;
   ls->is_complex = is_complex;
   ls->lapack = n > MBDAE_SMALL_MAX_N;
+  if (!ls->lapack) {
+    mbdae_condense_init(&ls->cd, n, is_complex, mem);
+    ls->re = ls->cd.re;
+    ls->im = ls->cd.im;
+    ls->z = NULL;
+    ls->ipiv = ls->cd.ipiv;
+    return;
+  }
   ls->re = (double *)mem;
   ls->im = is_complex ? ls->re + nn : NULL;
   ls->z = is_complex ? (double complex *)mem : NULL; /* the same doubles, used by one path only */
   ls->ipiv = (int *)(ls->re + ndoubles(n, is_complex));
 }
 
+void mbdae_linsys_new_matrices(mbdae_linsys *ls) { ls->cd.planned = 0; }
+
 int mbdae_linsys_factor(mbdae_linsys *ls, const double *J, const double *M, double c)
 {
+  if (!ls->lapack) {
+    return mbdae_condense_factor(&ls->cd, J, M, c, 0.0);
+  }
   size_t nn = (size_t)ls->n * (size_t)ls->n;
   for (size_t k = 0; k < nn; k++) {
     ls->re[k] = J[k] + c * M[k];
   }
-  return ls->lapack ? mbdae_lu_factor(ls->n, ls->re, ls->ipiv)
-                    : mbdae_small_lu_factor(ls->n, ls->re, ls->ipiv);
+  return mbdae_lu_factor(ls->n, ls->re, ls->ipiv);
 }
 
 int mbdae_linsys_factor_shift(mbdae_linsys *ls, const double *J, const double *M, double sr,
                               double si)
 {
+  if (!ls->lapack) {
+    return mbdae_condense_factor(&ls->cd, J, M, sr, si);
+  }
   size_t nn = (size_t)ls->n * (size_t)ls->n;
-  if (ls->lapack) {
-    for (size_t k = 0; k < nn; k++) {
-      ls->z[k] = CMPLX(J[k] + sr * M[k], si * M[k]);
-    }
-    return mbdae_zlu_factor(ls->n, ls->z, ls->ipiv);
-  }
   for (size_t k = 0; k < nn; k++) {
-    ls->re[k] = J[k] + sr * M[k];
-    ls->im[k] = si * M[k];
+    ls->z[k] = CMPLX(J[k] + sr * M[k], si * M[k]);
   }
-  return mbdae_small_zlu_factor(ls->n, ls->re, ls->im, ls->ipiv);
+  return mbdae_zlu_factor(ls->n, ls->z, ls->ipiv);
 }
 
 int mbdae_linsys_solve(const mbdae_linsys *ls, double *b)
 {
   return ls->lapack ? mbdae_lu_solve(ls->n, ls->re, ls->ipiv, b)
-                    : mbdae_small_lu_solve(ls->n, ls->re, ls->ipiv, b);
+                    : mbdae_condense_solve(&ls->cd, b, NULL);
 }
 
 int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi)
 {
   int n = ls->n;
   if (!ls->lapack) {
-    return mbdae_small_zlu_solve(n, ls->re, ls->im, ls->ipiv, br, bi);
+    return mbdae_condense_solve(&ls->cd, br, bi);
   }
   double complex *rhs = ls->z + (size_t)n * (size_t)n;
   for (int k = 0; k < n; k++) {
@@ -192,6 +201,10 @@ int mbdae_itmat_factor_shift(mbdae_itmat *m, double sr, double si)
   const mbdae_jacobian *jac = m->jac;
   switch (jac->kind) {
   case MBDAE_JAC_DENSE:
+    if (m->stamp != jac->stamp && !m->dense.lapack) {
+      mbdae_condense_plan(&m->dense.cd, jac->rows); /* a new Jacobian: a new plan (NULL: none) */
+    }
+    m->stamp = jac->stamp;
     return m->is_complex ? mbdae_linsys_factor_shift(&m->dense, jac->dfdy, jac->dfdyp, sr, si)
                          : mbdae_linsys_factor(&m->dense, jac->dfdy, jac->dfdyp, sr);
   case MBDAE_JAC_BAND:

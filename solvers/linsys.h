@@ -11,6 +11,7 @@
 #include <complex.h>
 #include <stddef.h>
 
+#include "condense.h"
 #include "jacobian.h"
 
 /* C11's CMPLX(re, im), exact even for infinite parts; glibc defines it for GCC only, so clang
@@ -30,12 +31,13 @@
 enum { MBDAE_SMALL_MAX_N = 64 };
 
 typedef struct mbdae_linsys {
-  int n;             /* order */
-  int is_complex;    /* 1: J + s M with s complex; 0: J + c M with c real */
-  int lapack;        /* 1: LAPACK's dgetrf/zgetrf (n > MBDAE_SMALL_MAX_N); 0: the kernel */
-  double *re, *im;   /* the kernel's factors (im: complex systems only); LAPACK's real factors */
-  double complex *z; /* LAPACK's complex factors (n x n) and a right-hand side (n) */
-  int *ipiv;         /* pivot rows, 1-based as in dgetrf */
+  int n;              /* order */
+  int is_complex;     /* 1: J + s M with s complex; 0: J + c M with c real */
+  int lapack;         /* 1: LAPACK's dgetrf/zgetrf (n > MBDAE_SMALL_MAX_N); 0: the kernel */
+  double *re, *im;    /* the kernel's factors (im: complex systems only); LAPACK's real factors */
+  double complex *z;  /* LAPACK's complex factors (n x n) and a right-hand side (n) */
+  int *ipiv;          /* pivot rows, 1-based as in dgetrf */
+  mbdae_condensed cd; /* the kernel's path: kinematic rows condensed (condense.h), re/im its E */
 } mbdae_linsys;
 
 /* Bytes of the block mbdae_linsys_init needs for order n: a multiple of sizeof(double complex), so
@@ -44,6 +46,9 @@ size_t mbdae_linsys_bytes(int n, int is_complex);
 /* ls set up on mem (mbdae_linsys_bytes(n, is_complex) bytes, aligned for double complex). */
 void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem);
 
+/* J or M changed since the last factorization: the kernel path's condensation plan
+ * (solvers/condense.h), kept between factorizations of the same J and M, is made anew. */
+void mbdae_linsys_new_matrices(mbdae_linsys *ls);
 /* Factor J + c M (a real system): 0, or MBDAE_ERR_SINGULAR for an exactly singular matrix.  The
  * entries are not checked for finiteness (a pass over them cost as much as forming the matrix):
  * the solvers check the Jacobian, or see the NaN in their Newton iterates. */
@@ -75,6 +80,7 @@ typedef struct mbdae_itmat {
   int *ipiv;                 /* BAND: pivot rows */
   struct mbdae_klu *klu;     /* SPARSE */
   void *block;               /* the allocation of the dense and band storage */
+  unsigned long stamp;       /* DENSE: jac->stamp of the Jacobian the plan was made for */
 } mbdae_itmat;
 
 /* The matrix for jac (which must outlive it): 0 or MBDAE_ERR_NOMEM (or KLU's refusal,

@@ -216,7 +216,8 @@ static void workspace_free(radau *s)
  * or a negative code with a message in msg (workspace_free frees what was allocated). */
 static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
 {
-  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  int rc =
+      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, "radau", kind), msg, msglen);
   if (rc != 0) {
     return rc;
   }

@@ -366,7 +366,8 @@ static void workspace_free(radau *s)
  * negative code with a message in msg (everything allocated is freed by workspace_free). */
 static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
 {
-  int rc = mbdae_jacobian_create(&s->jac, s->p, kind, msg, msglen);
+  int rc =
+      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, "radau5", kind), msg, msglen);
   if (rc != 0) {
     return rc;
   }

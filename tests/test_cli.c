@@ -26,13 +26,13 @@ static long json_steps(const char *args)
   return at ? strtol(at + 9, NULL, 10) : -1;
 }
 
-/* --linsys: refused unless auto, dense, band or sparse (on every command that runs solvers);
- * the kind used is shown (auto resolved) and reaches the solver: ida with KLU rounds differently
- * from the dense LU, and the pendulum's index-3 step control turns that into another step count
- * (measured at rtol 1e-6: 7204 dense and band, 7544 sparse). */
+/* --linsys: refused unless auto, dense, band, sparse or condensed (on every command that runs
+ * solvers); the kind used is shown (auto resolved) and reaches the solver: ida with KLU rounds
+ * differently from the dense LU, and the pendulum's index-3 step control turns that into another
+ * step count (measured at rtol 1e-6: 7204 dense and band, 7544 sparse). */
 static void test_linsys(void)
 {
-  const char *valid = "auto, dense, band or sparse, got 'banded'";
+  const char *valid = "auto, dense, band, sparse or condensed, got 'banded'";
   expect("run pendulum --linsys banded", 2, valid);
   expect("table pendulum --linsys banded", 2, valid);
   expect("bench pendulum --linsys banded", 2, valid);

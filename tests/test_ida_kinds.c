@@ -301,13 +301,17 @@ static void test_bad_kind(void)
   test_options(p, 1e-6, &opt);
   double y[PEND_N], yp[PEND_N];
   mbdae_result r;
-  const int bad[] = {-1, MBDAE_JAC_SPARSE + 1};
+  const int bad[] = {-1, MBDAE_JAC_CONDENSED + 1};
   for (int k = 0; k < 2; k++) {
     opt.linsys = bad[k];
     int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
     CHECK(rc == MBDAE_ERR_ARG && strstr(r.message, "linsys"), "linsys %d: %d %s", bad[k], rc,
           r.message);
   }
+  opt.linsys = MBDAE_JAC_CONDENSED; /* a kind, but not one IDA's linear solvers have */
+  int rc = mbdae_solve(p, "ida", &opt, 1, y, yp, &r);
+  CHECK(rc == MBDAE_ERR_UNSUPPORTED && strstr(r.message, "condensed"), "linsys condensed: %d %s",
+        rc, r.message);
   mbdae_problem_destroy(p);
 }
 

@@ -49,9 +49,9 @@ int split_items(const char *option, const char *text, char *buf, size_t len, con
 /* Parse --linsys auto|dense|band|sparse into an mbdae_jac_kind (mbdae_options.linsys); on
  * failure print the valid values and return -1. */
 int parse_linsys(const char *option, const char *text, int *out);
-/* The name of the storage a run of p with mbdae_options.linsys = linsys uses: auto resolved to
- * the problem's own (mbdae_jac_pattern.kind). */
-const char *linsys_used(const mbdae_problem *p, int linsys);
+/* The name of the storage a run of p by solver with mbdae_options.linsys = linsys uses
+ * (mbdae_linsys_resolve). */
+const char *linsys_used(const mbdae_problem *p, const char *solver, int linsys);
 /* Check a solver name (built-in or plug-in); prints the valid ones and returns -1 when unknown. */
 int check_solver(const char *name);
 /* Create a problem from a spec: a plug-in problem's id (no key=value options), or a built-in

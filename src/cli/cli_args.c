@@ -104,15 +104,13 @@ int parse_linsys(const char *option, const char *text, int *out)
       return 0;
     }
   }
-  usage_error("%s expects auto, dense, band or sparse, got '%s'", option, text);
+  usage_error("%s expects auto, dense, band, sparse or condensed, got '%s'", option, text);
   return -1;
 }
 
-const char *linsys_used(const mbdae_problem *p, int linsys)
+const char *linsys_used(const mbdae_problem *p, const char *solver, int linsys)
 {
-  mbdae_jac_pattern pat;
-  mbdae_problem_jac_pattern(p, &pat);
-  return mbdae_jac_kind_name(linsys == MBDAE_JAC_AUTO ? pat.kind : linsys);
+  return mbdae_jac_kind_name(mbdae_linsys_resolve(p, solver, linsys));
 }
 
 int check_solver(const char *name)

@@ -62,8 +62,8 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
   mbdae_problem_unit_costs(p, 2000, &c);
   printf("\n%s (%s), linsys %s: one residual %.2f us, one Jacobian %.2f us, one LU %.2f us "
          "(real) / %.2f us (complex)\n",
-         mbdae_problem_title(p), mbdae_problem_spec(p), linsys_used(p, linsys), 1e6 * c.res,
-         1e6 * c.jac, 1e6 * c.lu_real, 1e6 * c.lu_complex);
+         mbdae_problem_title(p), mbdae_problem_spec(p), linsys_used(p, "radau5", linsys),
+         1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real, 1e6 * c.lu_complex);
   printf("%-7s %-7s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver", "rtol",
          "mescd", "scd", "steps", "#f", "#Jac", "#LU", "CPU med", "CPU min", "CPU max", "us/step",
          "%res", "%jac", "%LU");

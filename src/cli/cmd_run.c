@@ -180,10 +180,10 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (a.json) {
-    write_json_with_linsys(&rec, linsys_used(p, opt.linsys));
+    write_json_with_linsys(&rec, linsys_used(p, a.solver, opt.linsys));
   } else {
     printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
-           a.solver, linsys_used(p, opt.linsys));
+           a.solver, linsys_used(p, a.solver, opt.linsys));
     print_table_header(stdout);
     print_table_row(stdout, &rec);
     print_drift(stdout, &rec);
@@ -211,7 +211,7 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
   int nfail = 0;
   warn_inconsistent_start(p);
   printf("\n%s (%s), linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
-         linsys_used(p, a->linsys));
+         linsys_used(p, a->solver, a->linsys));
   print_table_header(stdout);
   int nrows = a->rtol > 0.0 ? 1 : plan.ntable;
   for (int k = 0; k < nrows; k++) {

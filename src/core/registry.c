@@ -432,8 +432,24 @@ int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const d
 
 const char *mbdae_jac_kind_name(int kind)
 {
-  static const char *const names[] = {"auto", "dense", "band", "sparse"};
-  return kind >= MBDAE_JAC_AUTO && kind <= MBDAE_JAC_SPARSE ? names[kind] : NULL;
+  static const char *const names[] = {"auto", "dense", "band", "sparse", "condensed"};
+  return kind >= MBDAE_JAC_AUTO && kind <= MBDAE_JAC_CONDENSED ? names[kind] : NULL;
+}
+
+/* Largest order condensed (solvers/condense.h's MBDAE_CONDENSE_MAX_N: one 64-bit set per row). */
+enum { CONDENSE_MAX_NEQ = 64 };
+
+int mbdae_linsys_resolve(const mbdae_problem *p, const char *solver, int linsys)
+{
+  if (linsys != MBDAE_JAC_AUTO) {
+    return linsys;
+  }
+  int condenses = solver && (strcmp(solver, "radau5") == 0 || strcmp(solver, "radau") == 0 ||
+                             strcmp(solver, "bdf") == 0);
+  if (p->pattern.kind == MBDAE_JAC_DENSE && p->neq <= CONDENSE_MAX_NEQ && condenses) {
+    return MBDAE_JAC_CONDENSED;
+  }
+  return p->pattern.kind;
 }
 
 void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat)

@@ -60,7 +60,8 @@ int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs 
   }
   double *yp = y + n, *res = yp + n;
   mbdae_jacobian jac = {0};
-  int rc = mbdae_jacobian_create(&jac, p, MBDAE_JAC_AUTO, NULL, 0);
+  int rc =
+      mbdae_jacobian_create(&jac, p, mbdae_linsys_resolve(p, "radau5", MBDAE_JAC_AUTO), NULL, 0);
   rc = rc == 0 ? mbdae_problem_init(p, y, yp) : rc;
   rc = rc == 0 ? mbdae_jacobian_eval(&jac, p, mbdae_problem_t0(p), y, yp) : rc;
   if (rc == 0) {

@@ -1,0 +1,338 @@
+/* Condensation of kinematic rows before the small dense LU (see condense.h for the elimination
+ * and its source).  Complex matrices keep real and imaginary parts apart (im == NULL: a real
+ * system), as the kernel does. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mbdae/mbdae.h"
+#include "condense.h"
+#include "smalldense.h"
+
+/* Threshold of the static pivots: |E_ii| >= CONDENSE_PIVOT_TOL times the largest |E_ki| over the
+ * rows k still in the system (UMFPACK's default relative pivot tolerance) or times |E_ip|, the
+ * other entry of its row: either bounds what a step adds to an entry, |l_k E_ip|, by max |E| /
+ * CONDENSE_PIVOT_TOL (the growth factor of Wilkinson's backward error bound; Golub & Van Loan
+ * 3.4.6). */
+#define CONDENSE_PIVOT_TOL 0.1
+
+size_t mbdae_condense_bytes(int n, int is_complex)
+{
+  size_t nn = (size_t)n * (size_t)n, nz = (size_t)n;
+  size_t w = is_complex ? 2 : 1;
+  size_t doubles = w * (3 * nn + 3 * nz) + nz; /* the last n: the planned structure */
+  size_t ints = nn + 6 * nz + 1;
+  size_t bytes = doubles * sizeof(double) + ints * sizeof(int);
+  return (bytes + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+}
+
+void mbdae_condense_init(mbdae_condensed *cd, int n, int is_complex, void *mem)
+{
+  size_t nn = (size_t)n * (size_t)n, nz = (size_t)n;
+  double *d = mem;
+  memset(cd, 0, sizeof *cd);
+  cd->n = n;
+  cd->is_complex = is_complex;
+  double **parts[][2] = {{&cd->re, &cd->im}, {&cd->rre, &cd->rim}, {&cd->lre, &cd->lim}};
+  for (size_t k = 0; k < 3; k++) {
+    *parts[k][0] = d, d += nn;
+    if (is_complex) {
+      *parts[k][1] = d, d += nn;
+    }
+  }
+  double **vecs[][2] = {{&cd->rpr, &cd->rpi}, {&cd->upr, &cd->upi}, {&cd->wre, &cd->wim}};
+  for (size_t k = 0; k < 3; k++) {
+    *vecs[k][0] = d, d += nz;
+    if (is_complex) {
+      *vecs[k][1] = d, d += nz;
+    }
+  }
+  cd->structure = (row_set *)d, d += nz;
+  int *ip = (int *)d;
+  cd->lrow = ip, ip += nn;
+  cd->lstart = ip, ip += nz + 1;
+  cd->elim = ip, ip += nz;
+  cd->partner = ip, ip += nz;
+  cd->keep = ip, ip += nz;
+  cd->ipiv = ip, ip += nz;
+}
+
+/* ---- the plan: structure only ----------------------------------------------------------- */
+
+void mbdae_condense_row_sets(int n, const double *J, const double *M, row_set *rows)
+{
+  size_t ld = (size_t)n;
+  memset(rows, 0, sizeof(row_set) * ld);
+  for (size_t j = 0; j < ld; j++) {
+    const double *cj = J + j * ld, *cm = M + j * ld;
+    row_set bit = 1ULL << j;
+    for (size_t k = 0; k < ld; k++) {
+      rows[k] |= bit & -(mbdae_nonzero_bits(cj[k]) | mbdae_nonzero_bits(cm[k]));
+    }
+  }
+}
+
+/* Plan step t: row i with partner p; the rows k still in the system (active) with a nonzero in
+ * column i become its list and gain column p (the fill of the step). */
+static void plan_step(mbdae_condensed *cd, row_set *rows, row_set active, int t, int i, int p)
+{
+  int nl = cd->lstart[t];
+  cd->elim[t] = i;
+  cd->partner[t] = p;
+  for (int k = 0; k < cd->n; k++) {
+    if (k != i && (active >> k & 1) && (rows[k] >> i & 1)) {
+      rows[k] |= 1ULL << p;
+      cd->lrow[nl++] = k;
+    }
+  }
+  cd->lstart[t + 1] = nl;
+}
+
+void mbdae_condense_plan(mbdae_condensed *cd, const row_set *structure)
+{
+  row_set rows[MBDAE_CONDENSE_MAX_N];
+  int n = cd->n, ne = 0, m = 0;
+  size_t bytes = sizeof(row_set) * (size_t)n;
+  if (!structure) { /* no condensation: the plain dense LU */
+    cd->ne = 0;
+    cd->m = n;
+    cd->planned = 1;
+    memset(cd->structure, 0, bytes); /* no plan made from a structure */
+    return;
+  }
+  if (cd->planned && memcmp(cd->structure, structure, bytes) == 0) {
+    return; /* the structure of the last plan: the plan stands */
+  }
+  memcpy(cd->structure, structure, bytes);
+  row_set active = n == 64 ? ~0ULL : (1ULL << n) - 1;
+  memcpy(rows, structure, bytes);
+  cd->lstart[0] = 0;
+  for (int i = 0; i < n; i++) {
+    row_set left = rows[i] & active, diagonal = 1ULL << i;
+    if ((left & diagonal) && __builtin_popcountll(left) == 2) {
+      plan_step(cd, rows, active, ne++, i, __builtin_ctzll(left & ~diagonal));
+      active &= ~diagonal;
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    if (active >> j & 1) {
+      cd->keep[m++] = j;
+    }
+  }
+  cd->ne = ne;
+  cd->m = m;
+  cd->planned = 1;
+}
+
+/* ---- factorization ----------------------------------------------------------------------- */
+
+/* (ar + i ai)(br + i bi) */
+static void cmul(double ar, double ai, double br, double bi, double *cr, double *ci)
+{
+  *cr = ar * br - ai * bi;
+  *ci = ar * bi + ai * br;
+}
+
+/* 1 / (ar + i ai) by Smith's method. */
+static void crecip(double ar, double ai, double *rr, double *ri)
+{
+  if (fabs(ar) >= fabs(ai)) {
+    double s = ai / ar, d = ar + ai * s;
+    *rr = 1.0 / d;
+    *ri = -s / d;
+  } else {
+    double s = ar / ai, d = ai + ar * s;
+    *rr = s / d;
+    *ri = -1.0 / d;
+  }
+}
+
+static void form(mbdae_condensed *cd, const double *J, const double *M, double sr, double si)
+{
+  size_t nn = (size_t)cd->n * (size_t)cd->n;
+  for (size_t k = 0; k < nn; k++) {
+    cd->re[k] = J[k] + sr * M[k];
+  }
+  for (size_t k = 0; cd->im && k < nn; k++) {
+    cd->im[k] = si * M[k];
+  }
+}
+
+/* |E_at| as the kernel measures it (|re| + |im|). */
+static double mag(const mbdae_condensed *cd, size_t at)
+{
+  return fabs(cd->re[at]) + (cd->im ? fabs(cd->im[at]) : 0.0);
+}
+
+/* Elimination step t of the plan on E's values: 0, or -1 when its pivot fails the threshold. */
+static int eliminate(mbdae_condensed *cd, int t)
+{
+  size_t n = (size_t)cd->n, i = (size_t)cd->elim[t], col_i = i * n;
+  size_t col_p = (size_t)cd->partner[t] * n;
+  double pivot = mag(cd, col_i + i), column = 0.0;
+  for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+    double v = mag(cd, col_i + (size_t)cd->lrow[e]);
+    column = v > column ? v : column;
+  }
+  double partner = mag(cd, col_p + i);
+  double bound = CONDENSE_PIVOT_TOL * (partner < column ? partner : column);
+  if (!(pivot > 0.0 && pivot >= bound)) {
+    return -1;
+  }
+  double rr, ri, ur, ui, epi = cd->im ? cd->im[col_p + i] : 0.0;
+  crecip(cd->re[col_i + i], cd->im ? cd->im[col_i + i] : 0.0, &rr, &ri);
+  cmul(cd->re[col_p + i], epi, rr, ri, &ur, &ui);
+  cd->rpr[t] = rr;
+  cd->upr[t] = ur;
+  for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+    size_t k = (size_t)cd->lrow[e];
+    double lr, li, dr, di;
+    cmul(cd->re[col_i + k], cd->im ? cd->im[col_i + k] : 0.0, rr, ri, &lr, &li);
+    cmul(lr, li, cd->re[col_p + i], epi, &dr, &di);
+    cd->re[col_p + k] -= dr;
+    cd->lre[e] = lr;
+    if (cd->im) {
+      cd->im[col_p + k] -= di;
+      cd->lim[e] = li;
+    }
+  }
+  if (cd->im) {
+    cd->rpi[t] = ri;
+    cd->upi[t] = ui;
+  }
+  return 0;
+}
+
+/* The rows kept by the plan copied, in order, into the reduced m x m matrix. */
+static void gather_reduced(mbdae_condensed *cd)
+{
+  size_t n = (size_t)cd->n, m = (size_t)cd->m;
+  for (size_t c = 0; c < m; c++) {
+    const double *from = cd->re + (size_t)cd->keep[c] * n;
+    double *to = cd->rre + c * m;
+    for (size_t r = 0; r < m; r++) {
+      to[r] = from[cd->keep[r]];
+    }
+    if (cd->im) {
+      from = cd->im + (size_t)cd->keep[c] * n;
+      to = cd->rim + c * m;
+      for (size_t r = 0; r < m; r++) {
+        to[r] = from[cd->keep[r]];
+      }
+    }
+  }
+}
+
+static int kernel_factor(int n, double *re, double *im, int *ipiv)
+{
+  return im ? mbdae_small_zlu_factor(n, re, im, ipiv) : mbdae_small_lu_factor(n, re, ipiv);
+}
+
+int mbdae_condense_factor(mbdae_condensed *cd, const double *J, const double *M, double sr,
+                          double si)
+{
+  if (!cd->planned) {
+    row_set rows[MBDAE_CONDENSE_MAX_N];
+    mbdae_condense_row_sets(cd->n, J, M, rows);
+    mbdae_condense_plan(cd, rows);
+  }
+  form(cd, J, M, sr, si);
+  int ok = cd->ne > 0;
+  for (int t = 0; ok && t < cd->ne; t++) {
+    ok = eliminate(cd, t) == 0;
+  }
+  cd->full = !ok;
+  if (ok) {
+    gather_reduced(cd);
+    return kernel_factor(cd->m, cd->rre, cd->rim, cd->ipiv);
+  }
+  if (cd->ne > 0) {
+    form(cd, J, M, sr, si); /* undo the steps taken before the one refused */
+  }
+  return kernel_factor(cd->n, cd->re, cd->im, cd->ipiv);
+}
+
+/* ---- solves ------------------------------------------------------------------------------ */
+
+/* b_k -= l_k b_i over each elimination step, in order (real). */
+static void forward_real(const mbdae_condensed *cd, double *b)
+{
+  for (int t = 0; t < cd->ne; t++) {
+    double bi = b[cd->elim[t]];
+    if (bi != 0.0) {
+      for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+        b[cd->lrow[e]] -= cd->lre[e] * bi;
+      }
+    }
+  }
+}
+
+/* x_i = b_i / E_ii - (E_ip / E_ii) x_p, last step first (real). */
+static void back_real(const mbdae_condensed *cd, double *b)
+{
+  for (int t = cd->ne - 1; t >= 0; t--) {
+    int i = cd->elim[t];
+    b[i] = b[i] * cd->rpr[t] - cd->upr[t] * b[cd->partner[t]];
+  }
+}
+
+static void forward_complex(const mbdae_condensed *cd, double *br, double *bi)
+{
+  for (int t = 0; t < cd->ne; t++) {
+    double xr = br[cd->elim[t]], xi = bi[cd->elim[t]];
+    if (xr == 0.0 && xi == 0.0) {
+      continue;
+    }
+    for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+      int k = cd->lrow[e];
+      br[k] -= cd->lre[e] * xr - cd->lim[e] * xi;
+      bi[k] -= cd->lre[e] * xi + cd->lim[e] * xr;
+    }
+  }
+}
+
+static void back_complex(const mbdae_condensed *cd, double *br, double *bi)
+{
+  for (int t = cd->ne - 1; t >= 0; t--) {
+    int i = cd->elim[t], p = cd->partner[t];
+    double xr, xi, ur, ui;
+    cmul(br[i], bi[i], cd->rpr[t], cd->rpi[t], &xr, &xi);
+    cmul(cd->upr[t], cd->upi[t], br[p], bi[p], &ur, &ui);
+    br[i] = xr - ur;
+    bi[i] = xi - ui;
+  }
+}
+
+int mbdae_condense_solve(const mbdae_condensed *cd, double *br, double *bi)
+{
+  int m = cd->m;
+  const int *keep = cd->keep;
+  if (cd->full) {
+    return cd->im ? mbdae_small_zlu_solve(cd->n, cd->re, cd->im, cd->ipiv, br, bi)
+                  : mbdae_small_lu_solve(cd->n, cd->re, cd->ipiv, br);
+  }
+  if (!cd->im) {
+    forward_real(cd, br);
+    for (int r = 0; r < m; r++) {
+      cd->wre[r] = br[keep[r]];
+    }
+    int rc = mbdae_small_lu_solve(m, cd->rre, cd->ipiv, cd->wre);
+    for (int r = 0; r < m; r++) {
+      br[keep[r]] = cd->wre[r];
+    }
+    back_real(cd, br);
+    return rc;
+  }
+  forward_complex(cd, br, bi);
+  for (int r = 0; r < m; r++) {
+    cd->wre[r] = br[keep[r]];
+    cd->wim[r] = bi[keep[r]];
+  }
+  int rc = mbdae_small_zlu_solve(m, cd->rre, cd->rim, cd->ipiv, cd->wre, cd->wim);
+  for (int r = 0; r < m; r++) {
+    br[keep[r]] = cd->wre[r];
+    bi[keep[r]] = cd->wim[r];
+  }
+  back_complex(cd, br, bi);
+  return rc;
+}
