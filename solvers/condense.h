@@ -6,7 +6,7 @@
  *   E_kp -= l_k E_ip,  b_k -= l_k b_i,  l_k = E_ki / E_ii,
  * so a mechanical system's q' - v rows (and v' - a rows where the accelerations are variables)
  * leave a dense system in (v, lambda) (or (a, lambda)) of n - nq (n - 2 nq) rows: car axis 10 -> 6,
- * Andrews 27 -> 13, slider crank 24 -> 10.  This is the elimination RADAU5 performs for second-
+ * Andrews 27 -> 13, slider crank 24 -> 9 (test_condense lists more).  This is the elimination RADAU5 performs for second-
  * order systems when told their structure (its M1/M2 option: Hairer & Wanner, Solving ODEs II,
  * IV.8, and RADAU5's documentation); here the rows are found from the nonzero structure of J and
  * M (mbdae_condense_plan, once per Jacobian: rows in index order, each taken when it has two
