@@ -101,17 +101,22 @@ static int wheel_at(const caraxis_params *c, double t, wheel *w)
   return 0;
 }
 
-/* 0, or 1 when the spring has zero length (its direction, hence the force, is undefined). */
-static int spring_at(double len0, double vx, double vy, spring *s)
+/* 0, or 1 when the spring has zero length (its direction, hence the force, is undefined).  The
+ * length as caraxis.f computes it, sqrt(x^2 + y^2); the derivative only when asked for (the
+ * Jacobian: the residual does not need it). */
+static int spring_at(double len0, double vx, double vy, int derivative, spring *s)
 {
-  double len = hypot(vx, vy);
+  double len = sqrt(vx * vx + vy * vy);
   if (!(len > 0.0) || !isfinite(len)) {
     return 1;
   }
   double a = len0 / len - 1.0;
-  double b = len0 / (len * len * len);
   s->fx = a * vx;
   s->fy = a * vy;
+  if (!derivative) {
+    return 0;
+  }
+  double b = len0 / (len * len * len);
   s->d[0][0] = a - b * vx * vx;
   s->d[0][1] = -b * vx * vy;
   s->d[1][0] = -b * vy * vx;
@@ -120,13 +125,13 @@ static int spring_at(double len0, double vx, double vy, spring *s)
 }
 
 /* The bar ends' springs: left anchored at the origin, right at the wheel. */
-static int springs_at(const caraxis_params *c, const double *p, const wheel *w, spring *left,
-                      spring *right)
+static int springs_at(const caraxis_params *c, const double *p, const wheel *w, int derivative,
+                      spring *left, spring *right)
 {
-  if (spring_at(c->len0, p[XL], p[YL], left) != 0) {
+  if (spring_at(c->len0, p[XL], p[YL], derivative, left) != 0) {
     return 1;
   }
-  return spring_at(c->len0, p[XR] - w->x, p[YR] - w->y, right);
+  return spring_at(c->len0, p[XR] - w->x, p[YR] - w->y, derivative, right);
 }
 
 static double mass_factor(const caraxis_params *c) { return c->eps * c->eps * c->mass / 2.0; }
@@ -137,7 +142,7 @@ static int dyn_at(const caraxis_params *c, const wheel *w, const double *p, cons
                   const double *lam, double *r)
 {
   spring sl, sr;
-  if (springs_at(c, p, w, &sl, &sr) != 0) {
+  if (springs_at(c, p, w, 0, &sl, &sr) != 0) {
     return 1;
   }
   double k = mass_factor(c);
@@ -205,7 +210,7 @@ static int dyn_jac(const void *par, double t, const double *p, const double *v, 
   const caraxis_params *c = par;
   wheel w;
   spring sl, sr;
-  if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, &sl, &sr) != 0) {
+  if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, 1, &sl, &sr) != 0) {
     return 1;
   }
   double df[NPOS][NPOS] = {{0.0}};

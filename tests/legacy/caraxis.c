@@ -88,7 +88,7 @@ static int wheel_at(const caraxis_params *c, double t, wheel *w)
 /* 0, or 1 when the spring has zero length (its direction, hence the force, is undefined). */
 static int spring_at(double len0, double vx, double vy, spring *s)
 {
-  double len = hypot(vx, vy);
+  double len = sqrt(vx * vx + vy * vy); /* hypot until 2026-11-24: both now as caraxis.f */
   if (!(len > 0.0) || !isfinite(len)) {
     return 1;
   }
