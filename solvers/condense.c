@@ -147,14 +147,18 @@ static void crecip(double ar, double ai, double *rr, double *ri)
   }
 }
 
-static void form(mbdae_condensed *cd, const double *J, const double *M, double sr, double si)
+static void form(mbdae_condensed *cd, const double *restrict J, const double *restrict M, double sr,
+                 double si)
 {
   size_t nn = (size_t)cd->n * (size_t)cd->n;
+  double *restrict re = cd->re, *restrict im = cd->im;
   for (size_t k = 0; k < nn; k++) {
-    cd->re[k] = J[k] + sr * M[k];
+    re[k] = J[k] + sr * M[k];
   }
-  for (size_t k = 0; cd->im && k < nn; k++) {
-    cd->im[k] = si * M[k];
+  if (im) {
+    for (size_t k = 0; k < nn; k++) {
+      im[k] = si * M[k];
+    }
   }
 }
 
@@ -207,17 +211,18 @@ static int eliminate(mbdae_condensed *cd, int t)
 static void gather_reduced(mbdae_condensed *cd)
 {
   size_t n = (size_t)cd->n, m = (size_t)cd->m;
+  const int *restrict keep = cd->keep;
   for (size_t c = 0; c < m; c++) {
-    const double *from = cd->re + (size_t)cd->keep[c] * n;
-    double *to = cd->rre + c * m;
+    const double *restrict from = cd->re + (size_t)keep[c] * n;
+    double *restrict to = cd->rre + c * m;
     for (size_t r = 0; r < m; r++) {
-      to[r] = from[cd->keep[r]];
+      to[r] = from[keep[r]];
     }
     if (cd->im) {
-      from = cd->im + (size_t)cd->keep[c] * n;
-      to = cd->rim + c * m;
+      const double *restrict ifrom = cd->im + (size_t)keep[c] * n;
+      double *restrict ito = cd->rim + c * m;
       for (size_t r = 0; r < m; r++) {
-        to[r] = from[cd->keep[r]];
+        ito[r] = ifrom[keep[r]];
       }
     }
   }
