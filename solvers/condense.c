@@ -21,7 +21,7 @@ size_t mbdae_condense_bytes(int n, int is_complex)
   size_t nn = (size_t)n * (size_t)n, nz = (size_t)n;
   size_t w = is_complex ? 2 : 1;
   size_t doubles = w * (3 * nn + 3 * nz) + nz; /* the last n: the planned structure */
-  size_t ints = nn + 6 * nz + 1;
+  size_t ints = 5 * nn + 8 * nz + 1; /* lrow, idx, tgt, eform (2 nn + 2 n) and the vectors */
   size_t bytes = doubles * sizeof(double) + ints * sizeof(int);
   return (bytes + sizeof(double) - 1) / sizeof(double) * sizeof(double);
 }
@@ -55,6 +55,9 @@ void mbdae_condense_init(mbdae_condensed *cd, int n, int is_complex, void *mem)
   cd->partner = ip, ip += nz;
   cd->keep = ip, ip += nz;
   cd->ipiv = ip, ip += nz;
+  cd->idx = ip, ip += nn;
+  cd->tgt = ip, ip += nn;
+  cd->eform = ip, ip += 2 * nn + 2 * nz;
 }
 
 /* ---- the plan: structure only ----------------------------------------------------------- */
@@ -86,6 +89,39 @@ static void plan_step(mbdae_condensed *cd, row_set *rows, row_set active, int t,
     }
   }
   cd->lstart[t + 1] = nl;
+}
+
+/* Where the factorization reads and writes: idx (the reduced matrix's entries in E), tgt (each
+ * update's target: an entry of E, or -1 - its place in the reduced matrix when both its row and
+ * column are kept) and eform (every entry of E the steps read or update, formed before them). */
+static void plan_positions(mbdae_condensed *cd)
+{
+  int n = cd->n, m = cd->m, pos[MBDAE_CONDENSE_MAX_N], nf = 0;
+  for (int j = 0; j < n; j++) {
+    pos[j] = -1;
+  }
+  for (int r = 0; r < m; r++) {
+    pos[cd->keep[r]] = r;
+  }
+  for (int c = 0; c < m; c++) {
+    for (int r = 0; r < m; r++) {
+      cd->idx[r + c * m] = cd->keep[r] + cd->keep[c] * n;
+    }
+  }
+  for (int t = 0; t < cd->ne; t++) {
+    int i = cd->elim[t], p = cd->partner[t];
+    cd->eform[nf++] = i + i * n;
+    cd->eform[nf++] = i + p * n;
+    for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+      int k = cd->lrow[e];
+      cd->eform[nf++] = k + i * n;
+      cd->tgt[e] = pos[k] >= 0 && pos[p] >= 0 ? -1 - (pos[k] + pos[p] * m) : k + p * n;
+      if (cd->tgt[e] >= 0) {
+        cd->eform[nf++] = cd->tgt[e];
+      }
+    }
+  }
+  cd->nform = nf;
 }
 
 void mbdae_condense_plan(mbdae_condensed *cd, const row_set *structure)
@@ -121,6 +157,7 @@ void mbdae_condense_plan(mbdae_condensed *cd, const row_set *structure)
   }
   cd->ne = ne;
   cd->m = m;
+  plan_positions(cd);
   cd->planned = 1;
 }
 
@@ -162,6 +199,29 @@ static void form(mbdae_condensed *cd, const double *restrict J, const double *re
   }
 }
 
+/* The reduced matrix formed in place from J and M (its entries idx), and the entries of E that
+ * the planned steps read or update (eform). */
+static void form_planned(mbdae_condensed *cd, const double *restrict J, const double *restrict M,
+                         double sr, double si)
+{
+  size_t mm = (size_t)cd->m * (size_t)cd->m;
+  const int *restrict idx = cd->idx, *restrict eform = cd->eform;
+  for (size_t e = 0; e < mm; e++) {
+    cd->rre[e] = J[idx[e]] + sr * M[idx[e]];
+  }
+  for (int e = 0; e < cd->nform; e++) {
+    cd->re[eform[e]] = J[eform[e]] + sr * M[eform[e]];
+  }
+  if (cd->im) {
+    for (size_t e = 0; e < mm; e++) {
+      cd->rim[e] = si * M[idx[e]];
+    }
+    for (int e = 0; e < cd->nform; e++) {
+      cd->im[eform[e]] = si * M[eform[e]];
+    }
+  }
+}
+
 /* |E_at| as the kernel measures it (|re| + |im|). */
 static double mag(const mbdae_condensed *cd, size_t at)
 {
@@ -193,10 +253,13 @@ static int eliminate(mbdae_condensed *cd, int t)
     double lr, li, dr, di;
     cmul(cd->re[col_i + k], cd->im ? cd->im[col_i + k] : 0.0, rr, ri, &lr, &li);
     cmul(lr, li, cd->re[col_p + i], epi, &dr, &di);
-    cd->re[col_p + k] -= dr;
+    int at = cd->tgt[e];
+    double *tre = at >= 0 ? cd->re + at : cd->rre + (-1 - at);
+    *tre -= dr;
     cd->lre[e] = lr;
     if (cd->im) {
-      cd->im[col_p + k] -= di;
+      double *tim = at >= 0 ? cd->im + at : cd->rim + (-1 - at);
+      *tim -= di;
       cd->lim[e] = li;
     }
   }
@@ -205,27 +268,6 @@ static int eliminate(mbdae_condensed *cd, int t)
     cd->upi[t] = ui;
   }
   return 0;
-}
-
-/* The rows kept by the plan copied, in order, into the reduced m x m matrix. */
-static void gather_reduced(mbdae_condensed *cd)
-{
-  size_t n = (size_t)cd->n, m = (size_t)cd->m;
-  const int *restrict keep = cd->keep;
-  for (size_t c = 0; c < m; c++) {
-    const double *restrict from = cd->re + (size_t)keep[c] * n;
-    double *restrict to = cd->rre + c * m;
-    for (size_t r = 0; r < m; r++) {
-      to[r] = from[keep[r]];
-    }
-    if (cd->im) {
-      const double *restrict ifrom = cd->im + (size_t)keep[c] * n;
-      double *restrict ito = cd->rim + c * m;
-      for (size_t r = 0; r < m; r++) {
-        ito[r] = ifrom[keep[r]];
-      }
-    }
-  }
 }
 
 static int kernel_factor(int n, double *re, double *im, int *ipiv)
@@ -241,20 +283,33 @@ int mbdae_condense_factor(mbdae_condensed *cd, const double *J, const double *M,
     mbdae_condense_row_sets(cd->n, J, M, rows);
     mbdae_condense_plan(cd, rows);
   }
-  form(cd, J, M, sr, si);
   int ok = cd->ne > 0;
+  if (ok) {
+    form_planned(cd, J, M, sr, si);
+  }
   for (int t = 0; ok && t < cd->ne; t++) {
     ok = eliminate(cd, t) == 0;
   }
   cd->full = !ok;
   if (ok) {
-    gather_reduced(cd);
     return kernel_factor(cd->m, cd->rre, cd->rim, cd->ipiv);
   }
-  if (cd->ne > 0) {
-    form(cd, J, M, sr, si); /* undo the steps taken before the one refused */
-  }
+  form(cd, J, M, sr, si); /* the plain LU of all of E */
   return kernel_factor(cd->n, cd->re, cd->im, cd->ipiv);
+}
+
+int mbdae_condense_finite(const mbdae_condensed *cd)
+{
+  size_t count = cd->full ? (size_t)cd->n * (size_t)cd->n : (size_t)cd->m * (size_t)cd->m;
+  double probe = 0.0; /* x - x: 0 for a finite x, NaN otherwise (as mbdae_all_finite) */
+  const double *values = cd->full ? cd->re : cd->rre;
+  for (size_t k = 0; k < count; k++) {
+    probe += values[k] - values[k];
+  }
+  for (int e = 0; !cd->full && e < cd->nform; e++) {
+    probe += cd->re[cd->eform[e]] - cd->re[cd->eform[e]];
+  }
+  return probe == 0.0;
 }
 
 /* ---- solves ------------------------------------------------------------------------------ */

@@ -6,15 +6,15 @@
  *   E_kp -= l_k E_ip,  b_k -= l_k b_i,  l_k = E_ki / E_ii,
  * so a mechanical system's q' - v rows (and v' - a rows where the accelerations are variables)
  * leave a dense system in (v, lambda) (or (a, lambda)) of n - nq (n - 2 nq) rows: car axis 10 -> 6,
- * Andrews 27 -> 13, slider crank 24 -> 9 (test_condense lists more).  This is the elimination RADAU5 performs for second-
- * order systems when told their structure (its M1/M2 option: Hairer & Wanner, Solving ODEs II,
- * IV.8, and RADAU5's documentation); here the rows are found from the nonzero structure of J and
- * M (mbdae_condense_plan, once per Jacobian: rows in index order, each taken when it has two
- * nonzeros left, the fill of the earlier ones counted), so no problem states them.  At each
- * factorization a planned row is used only if its pivot passes a threshold (condense.c: threshold
- * pivoting, as sparse LU codes do: KLU, UMFPACK); if one does not, that factorization is the plain
- * dense LU.  The rest of E
- * is factored with partial pivoting by the small-dense kernel (solvers/smalldense.h). */
+ * Andrews 27 -> 13, slider crank 24 -> 9 (test_condense lists more).  This is the elimination
+ * RADAU5 performs for second- order systems when told their structure (its M1/M2 option: Hairer &
+ * Wanner, Solving ODEs II, IV.8, and RADAU5's documentation); here the rows are found from the
+ * nonzero structure of J and M (mbdae_condense_plan, once per Jacobian: rows in index order, each
+ * taken when it has two nonzeros left, the fill of the earlier ones counted), so no problem states
+ * them.  At each factorization a planned row is used only if its pivot passes a threshold
+ * (condense.c: threshold pivoting, as sparse LU codes do: KLU, UMFPACK); if one does not, that
+ * factorization is the plain dense LU.  The rest of E is factored with partial pivoting by the
+ * small-dense kernel (solvers/smalldense.h). */
 #ifndef MBDAE_CONDENSE_H
 #define MBDAE_CONDENSE_H
 
@@ -45,6 +45,9 @@ typedef struct mbdae_condensed {
   int *keep;           /* m: the rows (= columns) of the reduced system */
   int *ipiv;           /* the kernel's pivots (m, or n when full) */
   double *wre, *wim;   /* n: the reduced right-hand side (scratch of the solves) */
+  int *idx;            /* m x m: the reduced matrix's entries, as positions in E (k + j n) */
+  int *tgt;            /* per multiplier: its update's target (condense.c plan_positions) */
+  int *eform, nform;   /* the entries of E the planned steps read or update */
 } mbdae_condensed;
 
 /* Bytes of the block for order n (a multiple of sizeof(double)). */
@@ -67,6 +70,9 @@ void mbdae_condense_plan(mbdae_condensed *cd, const row_set *rows);
  * first when cd has no plan) and factor the rest: 0 or MBDAE_ERR_SINGULAR. */
 int mbdae_condense_factor(mbdae_condensed *cd, const double *J, const double *M, double sr,
                           double si);
+/* 1 when the real parts of the last factorization's values are all finite: E (or its LU) when
+ * full, else the reduced matrix's LU and the entries of E the steps used. */
+int mbdae_condense_finite(const mbdae_condensed *cd);
 /* Solve E x = b in place (bi: complex systems only). */
 int mbdae_condense_solve(const mbdae_condensed *cd, double *br, double *bi);
 

@@ -33,8 +33,8 @@ typedef struct mbdae_jacobian {
 } mbdae_jacobian;
 
 /* The store for problem p and the kind asked for (an mbdae_jac_kind; CONDENSED: DENSE storage with
- * the structure the condensation plans need, when n <= MBDAE_CONDENSE_MAX_N).  0; MBDAE_ERR_UNSUPPORTED
- * for a value outside the enum (message in msg); MBDAE_ERR_NOMEM. */
+ * the structure the condensation plans need, when n <= MBDAE_CONDENSE_MAX_N).  0;
+ * MBDAE_ERR_UNSUPPORTED for a value outside the enum (message in msg); MBDAE_ERR_NOMEM. */
 int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind, char *msg,
                           size_t msglen);
 void mbdae_jacobian_free(mbdae_jacobian *jac);

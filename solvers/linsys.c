@@ -274,7 +274,8 @@ int mbdae_itmat_finite(const mbdae_itmat *m)
   size_t width = m->is_complex ? 2 : 1, n = (size_t)jac->n;
   switch (jac->kind) {
   case MBDAE_JAC_DENSE:
-    return m->is_complex || all_finite(n * n, m->dense.re);
+    return m->is_complex ||
+           (m->dense.lapack ? all_finite(n * n, m->dense.re) : mbdae_condense_finite(&m->dense.cd));
   case MBDAE_JAC_BAND:
     return m->is_complex || all_finite((size_t)band_ldab(jac) * n, m->ab);
   default:
