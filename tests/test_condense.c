@@ -258,8 +258,35 @@ static void replanning(void)
   free(mem);
 }
 
+/* A NaN anywhere in J shows in the factors' finiteness check (mbdae_condense_finite), whether it
+ * sits in the reduced part, in an eliminated column or in an eliminated row. */
+static void nan_entries(void)
+{
+  enum { N = 12 };
+  double J[N * N], M[N * N];
+  const int rows[] = {0, 1, 2, 3}, partner[] = {4, 5, 6, 7};
+  const int at[][2] = {{9, 10}, {8, 1}, {2, 6}, {-1, -1}}; /* reduced, column 1, row 2, none */
+  for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+    plant(N, 4, rows, partner, J, M);
+    if (at[k][0] >= 0) {
+      J[at[k][0] + at[k][1] * N] = NAN;
+    }
+    mbdae_linsys ls;
+    void *mem = malloc(mbdae_linsys_bytes(N, 0));
+    mbdae_linsys_init(&ls, N, 0, mem);
+    int rc = mbdae_linsys_factor(&ls, J, M, 30.0);
+    int finite = mbdae_condense_finite(&ls.cd);
+    CHECK(rc != 0 || finite == (at[k][0] < 0), "NaN at (%d, %d): finite %d, rc %d", at[k][0],
+          at[k][1], finite, rc);
+    CHECK(ls.cd.ne == 4 && !ls.cd.full, "NaN at (%d, %d): %d rows condensed, full %d", at[k][0],
+          at[k][1], ls.cd.ne, ls.cd.full);
+    free(mem);
+  }
+}
+
 int main(void)
 {
+  nan_entries();
   problem_cases();
   planted_cases();
   replanning();
