@@ -60,7 +60,7 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   size_t n = (size_t)jac->n, values = 2 * (jac->nnz ? jac->nnz : 1);
   size_t ints = explicit_full ? n + 1 + jac->nnz : 0;
   size_t nrows = condensed && jac->n <= MBDAE_CONDENSE_MAX_N ? n : 0;
-  ints += nrows ? n * n + n + 1 : 0; /* M's nonzeros: positions and column starts */
+  ints += nrows ? 2 * n * n + n + 1 : 0; /* M's nonzeros (positions, column starts), outside */
   jac->block = malloc(values * sizeof(double) + nrows * sizeof(row_set) + ints * sizeof(int));
   if (!jac->block) {
     snprintf(msg, msglen, "out of memory for the Jacobian (%zu values)", values);
@@ -72,6 +72,7 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   if (nrows) {
     jac->mcolptr = (int *)(jac->rows + n);
     jac->mpos = jac->mcolptr + n + 1;
+    jac->outside = jac->mpos + n * n;
   }
   if (explicit_full) {
     int *colptr = (int *)(jac->dfdy + values);
@@ -89,25 +90,43 @@ void mbdae_jacobian_free(mbdae_jacobian *jac)
 }
 
 /* The structure of a small dense J and M, in one pass: the row sets of J and M together
- * (condense.h) and the positions of M's nonzeros by columns. */
+ * (condense.h), the positions of M's nonzeros by columns, and the positions where both are zero
+ * (outside). */
 static void small_dense_structure(mbdae_jacobian *jac)
 {
   size_t n = (size_t)jac->n;
-  int nm = 0;
+  int nm = 0, no = 0;
   memset(jac->rows, 0, sizeof(row_set) * n);
   for (size_t j = 0; j < n; j++) {
     const double *cj = jac->dfdy + j * n, *cm = jac->dfdyp + j * n;
     row_set bit = 1ULL << j;
     jac->mcolptr[j] = nm;
     for (size_t k = 0; k < n; k++) {
-      row_set in_m = mbdae_nonzero_bits(cm[k]);
-      jac->rows[k] |= bit & -(mbdae_nonzero_bits(cj[k]) | in_m);
+      row_set in_m = mbdae_nonzero_bits(cm[k]), in_either = mbdae_nonzero_bits(cj[k]) | in_m;
+      jac->rows[k] |= bit & -in_either;
       if (in_m) {
         jac->mpos[nm++] = (int)(j * n + k);
+      }
+      if (!in_either) {
+        jac->outside[no++] = (int)(j * n + k);
       }
     }
   }
   jac->mcolptr[n] = nm;
+  jac->noutside = no;
+}
+
+/* 1 when J and M are still zero wherever they were when the structure was taken: the row sets
+ * and M's positions still cover every nonzero (entries that became zero stay in them, which
+ * the plans and M x tolerate), so the scan of all n^2 entries is needed only when this fails. */
+static int structure_holds(const mbdae_jacobian *jac)
+{
+  row_set any = 0;
+  for (int e = 0; e < jac->noutside; e++) {
+    any |= mbdae_nonzero_bits(jac->dfdy[jac->outside[e]]) |
+           mbdae_nonzero_bits(jac->dfdyp[jac->outside[e]]);
+  }
+  return any == 0;
 }
 
 int mbdae_jacobian_eval(mbdae_jacobian *jac, const mbdae_problem *p, double t, const double *y,
@@ -116,7 +135,7 @@ int mbdae_jacobian_eval(mbdae_jacobian *jac, const mbdae_problem *p, double t, c
   jac->stamp++;
   if (jac->kind == MBDAE_JAC_DENSE) {
     int rc = mbdae_problem_jac(p, t, y, yp, jac->dfdy, jac->dfdyp);
-    if (jac->rows) {
+    if (jac->rows && (jac->stamp == 1 || !structure_holds(jac))) {
       small_dense_structure(jac);
     }
     return rc;
@@ -126,8 +145,11 @@ int mbdae_jacobian_eval(mbdae_jacobian *jac, const mbdae_problem *p, double t, c
 
 void mbdae_jacobian_differential(const mbdae_jacobian *jac, int *mask)
 {
-  for (int j = 0; jac->mcolptr && j < jac->n; j++) {
-    mask[j] = jac->mcolptr[j + 1] > jac->mcolptr[j];
+  for (int j = 0; jac->mcolptr && j < jac->n; j++) { /* M's entries: their values decide */
+    mask[j] = 0;
+    for (int e = jac->mcolptr[j]; e < jac->mcolptr[j + 1] && !mask[j]; e++) {
+      mask[j] = jac->dfdyp[jac->mpos[e]] != 0.0;
+    }
   }
   for (int j = 0; !jac->mcolptr && j < jac->n; j++) {
     mask[j] = 0;
