@@ -39,7 +39,7 @@ void mbdae_linsys_init(mbdae_linsys *ls, int n, int is_complex, void *mem)
     mbdae_condense_init(&ls->cd, n, is_complex, mem);
     ls->re = ls->cd.re;
     ls->im = ls->cd.im;
-    ls->z = NULL;
+    ls->z = is_complex ? (double complex *)mem : NULL; /* LAPACK's, should a caller switch */
     ls->ipiv = ls->cd.ipiv;
     return;
   }
