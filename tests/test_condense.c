@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "linalg_support.h"
 #include "support.h"
 #include "../solvers/linsys.h"
 
@@ -23,15 +24,7 @@ static const double RESIDUAL_LIMIT = 100.0 * DBL_EPSILON;
 
 static uint64_t rng_state = 0x2545f4914f6cdd1du;
 
-/* Uniform in [-1, 1) (splitmix64). */
-static double rnd(void)
-{
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
+static double rnd(void) { return splitmix_uniform(&rng_state); }
 
 /* ||E x - b||_inf / (||E||_inf ||x||_inf), E = J + (sr + i si) M. */
 static double backward_error(int n, const double *J, const double *M, double sr, double si,
@@ -94,17 +87,6 @@ static outcome solve_once(int n, const double *J, const double *M, double sr, do
 
 /* ---- the problems' iteration matrices ---------------------------------------------------- */
 
-/* Radau IIA's gamma, alpha, beta (the eigenvalues of the inverse of its matrix A). */
-static void radau_constants(double *gamma, double *alpha, double *beta)
-{
-  double c81 = cbrt(81.0), c9 = cbrt(9.0);
-  double u1 = (6.0 + c81 - c9) / 30.0, al = (12.0 - c81 + c9) / 60.0;
-  double be = (c81 + c9) * sqrt(3.0) / 60.0, cno = al * al + be * be;
-  *gamma = 1.0 / u1;
-  *alpha = al / cno;
-  *beta = be / cno;
-}
-
 /* E1 and E2 of spec at a generic point (the start moved a little) for h = 1e-8 .. 10: every
  * solve accurate, the plan of the expected size; returns how many factorizations fell back. */
 static int problem_sweep(const char *spec, int expect_ne)
@@ -123,7 +105,7 @@ static int problem_sweep(const char *spec, int expect_ne)
   }
   CHECK(mbdae_problem_jac(p, mbdae_problem_t0(p), y, yp, J, M) == 0, "%s: jac", spec);
   double gamma, alpha, beta, worst = 0.0;
-  radau_constants(&gamma, &alpha, &beta);
+  radau_shifts(&gamma, &alpha, &beta);
   for (int e = -8; e <= 1; e++) {
     double h = pow(10.0, e);
     outcome real = solve_once(n, J, M, gamma / h, 0.0, 0);

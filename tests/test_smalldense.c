@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "linalg_support.h"
 #include "support.h"
 #include "../solvers/lapack.h"
 #include "../solvers/linsys.h"
@@ -25,15 +26,7 @@ static const double RESIDUAL_LIMIT = 100.0 * DBL_EPSILON;
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
-/* Uniform in [-1, 1). */
-static double rnd(void)
-{
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
+static double rnd(void) { return splitmix_uniform(&rng_state); }
 
 static void fill_random(size_t len, double *v)
 {
@@ -273,18 +266,6 @@ static void random_cases(void)
   }
 }
 
-/* RADAU5's constants: the real eigenvalue gamma and the complex pair alpha +- i beta of the
- * inverse of the 3-stage Radau IIA matrix. */
-static void radau_constants(double *gamma, double *alpha, double *beta)
-{
-  double c81 = cbrt(81.0), c9 = cbrt(9.0);
-  double u1 = (6.0 + c81 - c9) / 30.0, al = (12.0 - c81 + c9) / 60.0;
-  double be = (c81 + c9) * sqrt(3.0) / 60.0, cno = al * al + be * be;
-  *gamma = 1.0 / u1;
-  *alpha = al / cno;
-  *beta = be / cno;
-}
-
 /* A system through the linear-system layer: factor J + c M (si == 0 and real) or J + s M
  * (complex), solve, residual against the matrix formed here. */
 static void check_linsys(const char *label, int n, const double *J, const double *M, double sr,
@@ -336,7 +317,7 @@ static void problem_point(const char *id, const char *where, int n, const double
                           const double *M)
 {
   double gamma, alpha, beta;
-  radau_constants(&gamma, &alpha, &beta);
+  radau_shifts(&gamma, &alpha, &beta);
   const double steps[] = {1e-2, 1e-5};
   size_t nn = (size_t)n * (size_t)n;
   double *re = malloc((2 * nn + 2 * (size_t)n) * sizeof *re), *im = re + nn;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../linalg_support.h"
 #include "linsys.h"
 #include "mbdae/mbdae.h"
 
@@ -35,14 +36,7 @@ typedef struct work {
 
 static uint64_t rng_state = 0x2545f4914f6cdd1du;
 
-static double rnd(void)
-{
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
+static double rnd(void) { return splitmix_uniform(&rng_state); }
 
 static double now(void)
 {
@@ -160,14 +154,13 @@ static void bench_row(const config *c, long reps, int rounds)
 }
 
 /* Radau IIA's shifts for step h: gamma/h, (alpha + i beta)/h (RADAU5's constants). */
-static void radau_shifts(double h, config *c)
+static void shifts_for_step(double h, config *c)
 {
-  double c81 = cbrt(81.0), c9 = cbrt(9.0);
-  double u1 = (6.0 + c81 - c9) / 30.0, al = (12.0 - c81 + c9) / 60.0;
-  double be = (c81 + c9) * sqrt(3.0) / 60.0, cno = al * al + be * be;
-  c->c = 1.0 / (u1 * h);
-  c->sr = al / cno / h;
-  c->si = be / cno / h;
+  double gamma, alpha, beta;
+  radau_shifts(&gamma, &alpha, &beta);
+  c->c = gamma / h;
+  c->sr = alpha / h;
+  c->si = beta / h;
 }
 
 static void random_config(int n, config *c)
@@ -180,7 +173,7 @@ static void random_config(int n, config *c)
   for (size_t k = 0; k < 2 * nn; k++) {
     c->J[k] = rnd();
   }
-  radau_shifts(1.0, c);
+  shifts_for_step(1.0, c);
 }
 
 /* J and M of problem id at its initial values moved by a few percent (no zero angles). */
@@ -205,7 +198,7 @@ static int problem_config(const char *id, config *c)
     yp[i] += 0.05 * rnd() * (1.0 + fabs(yp[i]));
   }
   rc |= mbdae_problem_jac(p, mbdae_problem_t0(p), y, yp, c->J, c->M);
-  radau_shifts(1e-3, c);
+  shifts_for_step(1e-3, c);
   free(y);
   mbdae_problem_destroy(p);
   return rc;
