@@ -83,18 +83,31 @@ typedef struct spring {
   double d[2][2]; /* d[i][j] = d force_i / d v_j */
 } spring;
 
-/* 0, or 1 when the wheel position is not real (h > L; impossible with the published constants). */
-static int wheel_at(const caraxis_params *c, double t, wheel *w)
+/* 0, or 1 when the wheel position is not real (h > L; impossible with the published constants).
+ * derivs: how many time derivatives the caller reads (0, 1 or 2); the residual of the position
+ * constraint needs none, and sin alone is much cheaper than sin and cos (those left out are NaN,
+ * so a caller that reads them shows it). */
+static int wheel_at(const caraxis_params *c, double t, int derivs, wheel *w)
 {
-  double s = sin(c->omega * t), co = cos(c->omega * t);
+  double theta = c->omega * t, s, co = NAN;
+  if (derivs == 0) {
+    s = sin(theta); /* in a branch of its own, so the compiler does not make it a sincos call */
+  } else {
+    s = sin(theta);
+    co = cos(theta);
+  }
   w->y = c->bump * s;
-  w->yd = c->bump * c->omega * co;
-  w->ydd = -c->bump * c->omega * c->omega * s;
   double x2 = c->len * c->len - w->y * w->y;
   if (!(x2 > 0.0)) {
     return 1;
   }
   w->x = sqrt(x2);
+  if (derivs == 0) {
+    w->xd = w->yd = w->xdd = w->ydd = NAN;
+    return 0;
+  }
+  w->yd = c->bump * c->omega * co;
+  w->ydd = -c->bump * c->omega * c->omega * s;
   /* From x_b^2 + y_b^2 = L^2 differentiated once and twice. */
   w->xd = -w->y * w->yd / w->x;
   w->xdd = -(w->xd * w->xd + w->yd * w->yd + w->y * w->ydd) / w->x;
@@ -164,7 +177,7 @@ static int dyn(const void *par, double t, const double *p, const double *v, cons
 {
   (void)v;
   wheel w;
-  return wheel_at(par, t, &w) != 0 ? 1 : dyn_at(par, &w, p, a, lam, r);
+  return wheel_at(par, t, 0, &w) != 0 ? 1 : dyn_at(par, &w, p, a, lam, r);
 }
 
 /* The constraint at level 0 (g = phi), 1 (g') or 2 (g'' at a) at the wheel position w. */
@@ -194,7 +207,7 @@ static int dyn_con(const void *par, double t, const double *p, const double *v, 
                    const double *lam, int level, double *r, double *g)
 {
   wheel w;
-  if (wheel_at(par, t, &w) != 0 || dyn_at(par, &w, p, a, lam, r) != 0) {
+  if (wheel_at(par, t, level, &w) != 0 || dyn_at(par, &w, p, a, lam, r) != 0) {
     return 1;
   }
   constraint_level(par, &w, level, p, v, a, g);
@@ -210,7 +223,7 @@ static int dyn_jac(const void *par, double t, const double *p, const double *v, 
   const caraxis_params *c = par;
   wheel w;
   spring sl, sr;
-  if (wheel_at(c, t, &w) != 0 || springs_at(c, p, &w, 1, &sl, &sr) != 0) {
+  if (wheel_at(c, t, 0, &w) != 0 || springs_at(c, p, &w, 1, &sl, &sr) != 0) {
     return 1;
   }
   double df[NPOS][NPOS] = {{0.0}};
@@ -255,7 +268,7 @@ static int reaction(const void *par, double t, const double *p, const double *la
                     double *wt, double *wtlq, double *wtlt)
 {
   wheel w;
-  if (wheel_at(par, t, &w) != 0) {
+  if (wheel_at(par, t, wtlt ? 1 : 0, &w) != 0) {
     return 1;
   }
   double g[NLAM][NPOS];
@@ -285,7 +298,7 @@ static int con(const void *par, double t, const double *p, double *g, double *gq
 {
   const caraxis_params *c = par;
   wheel w;
-  if (wheel_at(c, t, &w) != 0) {
+  if (wheel_at(c, t, 0, &w) != 0) {
     return 1;
   }
   if (g) {
@@ -316,7 +329,7 @@ static int con_vel(const void *par, double t, const double *p, const double *v, 
                    double *gvq)
 {
   wheel w;
-  if (wheel_at(par, t, &w) != 0) {
+  if (wheel_at(par, t, 1, &w) != 0) {
     return 1;
   }
   double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
@@ -336,7 +349,7 @@ static int con_acc(const void *par, double t, const double *p, const double *v, 
                    double *ga, double *gaq, double *gav)
 {
   wheel w;
-  if (wheel_at(par, t, &w) != 0) {
+  if (wheel_at(par, t, 2, &w) != 0) {
     return 1;
   }
   double dvx = v[XL] - v[XR], dvy = v[YL] - v[YR];
