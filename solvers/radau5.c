@@ -142,8 +142,9 @@ typedef struct tableau {
 /* Outcome of one simplified Newton solve. */
 enum newton_outcome {
   NEWTON_CONVERGED,
-  NEWTON_SLOW,  /* converging, but too slowly: retry with the predicted h */
-  NEWTON_FAILED /* diverged, too many iterations, or the residual could not be evaluated */
+  NEWTON_SLOW,     /* converging, but too slowly: retry with the predicted h */
+  NEWTON_FAILED,   /* diverged or too many iterations */
+  NEWTON_UNDEFINED /* a stage residual could not be evaluated (or was not finite) */
 };
 
 typedef struct radau {
@@ -179,6 +180,7 @@ typedef struct radau {
   int fresh_jac;         /* the Jacobian was evaluated at the current y_n */
   int first;             /* no step accepted yet */
   int reject;            /* the last attempt was rejected */
+  int undefined;         /* ... because a stage residual could not be evaluated */
   int nsing;             /* consecutive singular iteration matrices */
   double theta, faccon;  /* Newton contraction and its factor, carried over as in RADAU5 */
   double hacc, erracc;   /* last accepted step and its error (Gustafsson's controller) */
@@ -598,7 +600,8 @@ static int newton(radau *s, double t, double h, const double *y, int *iters, dou
     }
     int rc = stage_residuals(s, t, h, y);
     if (rc > 0) {
-      return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
+      *outcome = NEWTON_UNDEFINED; /* a smaller step may stay inside the domain */
+      return 0;
     }
     if (rc == 0) {
       rc = solve_corrections(s);
@@ -814,7 +817,10 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   if (h < hmin) {
     rep->outcome = DRIVER_FAILED;
     mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL,
-                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e", hmin);
+                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e%s", hmin,
+                         s->undefined ? " after residual evaluation failures (the residual "
+                                        "cannot be evaluated, or is not finite, beyond t)"
+                                      : "");
     return;
   }
   set_weights(s, s->y, h, s->span);
@@ -834,6 +840,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
     mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
     return;
   }
+  s->undefined = outcome == NEWTON_UNDEFINED;
   if (outcome != NEWTON_CONVERGED) {
     reject(s, DRIVER_REJECTED_CONV, h * (outcome == NEWTON_SLOW ? hfac : FAIL_FACTOR), rep);
     return;
