@@ -228,45 +228,70 @@ static double mag(const mbdae_condensed *cd, size_t at)
   return fabs(cd->re[at]) + (cd->im ? fabs(cd->im[at]) : 0.0);
 }
 
-/* Elimination step t of the plan on E's values: 0, or -1 when its pivot fails the threshold. */
-static int eliminate(mbdae_condensed *cd, int t)
+/* The threshold test of step t's pivot E_ii against E_pi (its partner) and the column's other
+ * entries below: 1 when it passes. */
+static int pivot_acceptable(const mbdae_condensed *cd, int t)
 {
   size_t n = (size_t)cd->n, i = (size_t)cd->elim[t], col_i = i * n;
-  size_t col_p = (size_t)cd->partner[t] * n;
   double pivot = mag(cd, col_i + i), column = 0.0;
   for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
     double v = mag(cd, col_i + (size_t)cd->lrow[e]);
     column = v > column ? v : column;
   }
-  double partner = mag(cd, col_p + i);
+  double partner = mag(cd, (size_t)cd->partner[t] * n + i);
   double bound = CONDENSE_PIVOT_TOL * (partner < column ? partner : column);
-  if (!(pivot > 0.0 && pivot >= bound)) {
+  return pivot > 0.0 && pivot >= bound;
+}
+
+/* Elimination step t on a real E (the complex step below with zero imaginary parts, without
+ * the products by zero; the same values up to the sign of a zero): 0, or -1 as eliminate. */
+static int eliminate_real(mbdae_condensed *cd, int t)
+{
+  if (!pivot_acceptable(cd, t)) {
     return -1;
   }
-  double rr, ri, ur, ui, epi = cd->im ? cd->im[col_p + i] : 0.0;
-  crecip(cd->re[col_i + i], cd->im ? cd->im[col_i + i] : 0.0, &rr, &ri);
+  size_t n = (size_t)cd->n, i = (size_t)cd->elim[t], col_i = i * n;
+  double epr = cd->re[(size_t)cd->partner[t] * n + i], rr = 1.0 / cd->re[col_i + i];
+  cd->rpr[t] = rr;
+  cd->upr[t] = epr * rr;
+  for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+    double lr = cd->re[col_i + (size_t)cd->lrow[e]] * rr;
+    int at = cd->tgt[e];
+    *(at >= 0 ? cd->re + at : cd->rre + (-1 - at)) -= lr * epr;
+    cd->lre[e] = lr;
+  }
+  return 0;
+}
+
+/* Elimination step t of the plan on E's values: 0, or -1 when its pivot fails the threshold. */
+static int eliminate(mbdae_condensed *cd, int t)
+{
+  if (!cd->im) {
+    return eliminate_real(cd, t);
+  }
+  if (!pivot_acceptable(cd, t)) {
+    return -1;
+  }
+  size_t n = (size_t)cd->n, i = (size_t)cd->elim[t], col_i = i * n;
+  size_t col_p = (size_t)cd->partner[t] * n;
+  double rr, ri, ur, ui, epi = cd->im[col_p + i];
+  crecip(cd->re[col_i + i], cd->im[col_i + i], &rr, &ri);
   cmul(cd->re[col_p + i], epi, rr, ri, &ur, &ui);
   cd->rpr[t] = rr;
   cd->upr[t] = ur;
   for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
     size_t k = (size_t)cd->lrow[e];
     double lr, li, dr, di;
-    cmul(cd->re[col_i + k], cd->im ? cd->im[col_i + k] : 0.0, rr, ri, &lr, &li);
+    cmul(cd->re[col_i + k], cd->im[col_i + k], rr, ri, &lr, &li);
     cmul(lr, li, cd->re[col_p + i], epi, &dr, &di);
     int at = cd->tgt[e];
-    double *tre = at >= 0 ? cd->re + at : cd->rre + (-1 - at);
-    *tre -= dr;
+    *(at >= 0 ? cd->re + at : cd->rre + (-1 - at)) -= dr;
+    *(at >= 0 ? cd->im + at : cd->rim + (-1 - at)) -= di;
     cd->lre[e] = lr;
-    if (cd->im) {
-      double *tim = at >= 0 ? cd->im + at : cd->rim + (-1 - at);
-      *tim -= di;
-      cd->lim[e] = li;
-    }
+    cd->lim[e] = li;
   }
-  if (cd->im) {
-    cd->rpi[t] = ri;
-    cd->upi[t] = ui;
-  }
+  cd->rpi[t] = ri;
+  cd->upi[t] = ui;
   return 0;
 }
 
