@@ -89,7 +89,7 @@ int mbdae_small_lu_factor(int n, double *a, int *ipiv)
   return 0;
 }
 
-int mbdae_small_lu_solve(int n, const double *lu, const int *ipiv, double *b)
+int mbdae_small_lu_solve(int n, const double *restrict lu, const int *ipiv, double *restrict b)
 {
   size_t ld = (size_t)n;
   for (int k = 0; k < n; k++) {
