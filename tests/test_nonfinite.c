@@ -4,6 +4,7 @@
  * at the wall (radau5, bdf and ida with a message naming the residual), with the last good state,
  * and never return NaN as a success. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -72,8 +73,33 @@ static void run_into_wall(const char *solver, double bad)
   mbdae_problem_destroy(p);
 }
 
+/* Problem id's residual at its start (0) and with y_0 = NaN (MBDAE_RECOVERABLE). */
+static void published_flag(const char *id)
+{
+  mbdae_problem *p = NULL;
+  char msg[256];
+  CHECK(mbdae_problem_create(id, &p, msg, sizeof msg) == 0, "create %s: %s", id, msg);
+  if (!p) {
+    return;
+  }
+  int n = mbdae_problem_neq(p);
+  double *y = calloc(3 * (size_t)n, sizeof *y), *yp = y + n, *res = yp + n;
+  CHECK(y && mbdae_problem_init(p, y, yp) == 0, "%s: init", id);
+  if (y) {
+    CHECK(mbdae_problem_res(p, mbdae_problem_t0(p), y, yp, res) == 0, "%s: residual at start", id);
+    y[0] = NAN;
+    int rc = mbdae_problem_res(p, mbdae_problem_t0(p), y, yp, res);
+    CHECK(rc == MBDAE_RECOVERABLE, "%s: residual at y_0 = NaN gives %d, not MBDAE_RECOVERABLE", id,
+          rc);
+  }
+  free(y);
+  mbdae_problem_destroy(p);
+}
+
 int main(void)
 {
+  published_flag("andrews");
+  published_flag("crank");
   const char *solvers[] = {"radau5", "radau", "bdf", "ida"};
   for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; k++) {
     run_into_wall(solvers[k], NAN);
