@@ -300,25 +300,63 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
   }
 }
 
-/* out_i = f sum_j m_ij in_j, i, j < ns, for vectors of length n (out and in distinct): the
- * Kronecker product (m (x) I) stage by stage, so that the inner loop runs over n. */
+/* out_i = sum_j fm_ij in_j (i, j < ns) for component k, the sum in the order of j; every in_j[k]
+ * is read before out_i[k] is written. */
+static inline void combine_at(int ns, int k, double fm[MAXS][MAXS], double *const *in,
+                              double *const *out)
+{
+  double x[MAXS];
+  for (int j = 0; j < ns; j++) {
+    x[j] = in[j][k];
+  }
+  for (int i = 0; i < ns; i++) {
+    double o = fm[i][0] * x[0];
+    for (int j = 1; j < ns; j++) {
+      o += fm[i][j] * x[j];
+    }
+    out[i][k] = o;
+  }
+}
+
+/* fm = f m (ns x ns). */
+static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
+{
+  for (int i = 0; i < ns; i++) {
+    for (int j = 0; j < ns; j++) {
+      fm[i][j] = f * m[i][j];
+    }
+  }
+}
+
+/* out = (f m (x) I) in over n components (with f m_ij formed first).  Inlined with a constant ns
+ * (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll. */
+static inline void combine_fixed(int ns, int n, double fm[MAXS][MAXS], double *const *in,
+                                 double *const *out)
+{
+  for (int k = 0; k < n; k++) {
+    combine_at(ns, k, fm, in, out);
+  }
+}
+
+/* out = (f m (x) I) in, i, j < ns, for vectors of length n: the Kronecker product, component by
+ * component. */
 static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in,
                     double *const *out, double f)
 {
-  for (int i = 0; i < ns; i++) {
-    double *o = out[i];
-    double mij = f * m[i][0];
-    const double *x = in[0];
-    for (int k = 0; k < n; k++) {
-      o[k] = mij * x[k];
-    }
-    for (int j = 1; j < ns; j++) {
-      mij = f * m[i][j];
-      x = in[j];
-      for (int k = 0; k < n; k++) {
-        o[k] += mij * x[k];
-      }
-    }
+  double fm[MAXS][MAXS];
+  scaled(ns, m, f, fm);
+  switch (ns) {
+  case 3:
+    combine_fixed(3, n, fm, in, out);
+    break;
+  case 5:
+    combine_fixed(5, n, fm, in, out);
+    break;
+  case 7:
+    combine_fixed(7, n, fm, in, out);
+    break;
+  default:
+    combine_fixed(ns, n, fm, in, out);
   }
 }
 
