@@ -105,7 +105,8 @@ typedef struct order_set {
   double expo;         /* 1 / (s + 1): exponent of the step-size prediction */
 } order_set;
 
-enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED };
+/* NEWTON_UNDEFINED: a stage residual could not be evaluated (or was not finite). */
+enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED, NEWTON_UNDEFINED };
 
 typedef struct radau {
   const mbdae_problem *p;
@@ -131,6 +132,7 @@ typedef struct radau {
   double *y, *yp;
   double tend, span;
   int need_jac, need_lu, fresh_jac, first, reject, nsing;
+  int undefined; /* the last attempt failed on a stage residual that could not be evaluated */
   double theta, faccon, hacc, erracc;
   /* order selection */
   double thetat;  /* smoothed contraction */
@@ -496,7 +498,8 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
     }
     int rc = stage_residuals(s, t, h);
     if (rc > 0) {
-      return 0; /* cannot be evaluated here: a smaller step may stay inside the domain */
+      *outcome = NEWTON_UNDEFINED; /* a smaller step may stay inside the domain */
+      return 0;
     }
     rc = rc == 0 ? solve_corrections(s) : rc;
     if (rc != 0) {
@@ -737,7 +740,10 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   if (h < hmin) {
     rep->outcome = DRIVER_FAILED;
     mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL,
-                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e", hmin);
+                         "step size below the minimum 10 eps max(|t|, |tend|) = %.3e%s", hmin,
+                         s->undefined ? " after residual evaluation failures (the residual "
+                                        "cannot be evaluated, or is not finite, beyond t)"
+                                      : "");
     return;
   }
   set_weights(s, h);
@@ -756,6 +762,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
     mbdae_driver_give_up(rep, rc, "%s", mbdae_strerror(rc));
     return;
   }
+  s->undefined = outcome == NEWTON_UNDEFINED;
   if (outcome != NEWTON_CONVERGED) {
     newton_rejected(s, outcome, h, hfac, rep);
     return;
