@@ -2,6 +2,7 @@
  * Every pass is over the pattern's entries, O(nnz); a DENSE store is the full pattern. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "condense.h"
@@ -60,8 +61,9 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   size_t n = (size_t)jac->n, values = 2 * (jac->nnz ? jac->nnz : 1);
   size_t ints = explicit_full ? n + 1 + jac->nnz : 0;
   size_t nrows = condensed && jac->n <= MBDAE_CONDENSE_MAX_N ? n : 0;
-  ints += nrows ? 2 * n * n + n + 1 : 0; /* M's nonzeros (positions, column starts), outside */
-  jac->block = malloc(values * sizeof(double) + nrows * sizeof(row_set) + ints * sizeof(int));
+  size_t words = nrows ? n + n * n : 0; /* the row sets, the outside mask */
+  ints += nrows ? n * n + n + 1 : 0;    /* M's nonzeros: positions, column starts */
+  jac->block = malloc(values * sizeof(double) + words * sizeof(row_set) + ints * sizeof(int));
   if (!jac->block) {
     snprintf(msg, msglen, "out of memory for the Jacobian (%zu values)", values);
     return MBDAE_ERR_NOMEM;
@@ -70,9 +72,9 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   jac->dfdyp = jac->dfdy + values / 2;
   jac->rows = nrows ? (row_set *)(jac->dfdy + values) : NULL;
   if (nrows) {
-    jac->mcolptr = (int *)(jac->rows + n);
+    jac->outside = jac->rows + n;
+    jac->mcolptr = (int *)(jac->outside + n * n);
     jac->mpos = jac->mcolptr + n + 1;
-    jac->outside = jac->mpos + n * n;
   }
   if (explicit_full) {
     int *colptr = (int *)(jac->dfdy + values);
@@ -90,12 +92,12 @@ void mbdae_jacobian_free(mbdae_jacobian *jac)
 }
 
 /* The structure of a small dense J and M, in one pass: the row sets of J and M together
- * (condense.h), the positions of M's nonzeros by columns, and the positions where both are zero
- * (outside). */
+ * (condense.h), the positions of M's nonzeros by columns, and the mask of the entries where both
+ * are zero (outside). */
 static void small_dense_structure(mbdae_jacobian *jac)
 {
   size_t n = (size_t)jac->n;
-  int nm = 0, no = 0;
+  int nm = 0;
   memset(jac->rows, 0, sizeof(row_set) * n);
   for (size_t j = 0; j < n; j++) {
     const double *cj = jac->dfdy + j * n, *cm = jac->dfdyp + j * n;
@@ -107,13 +109,10 @@ static void small_dense_structure(mbdae_jacobian *jac)
       if (in_m) {
         jac->mpos[nm++] = (int)(j * n + k);
       }
-      if (!in_either) {
-        jac->outside[no++] = (int)(j * n + k);
-      }
+      jac->outside[j * n + k] = in_either - 1; /* all ones where both are zero */
     }
   }
   jac->mcolptr[n] = nm;
-  jac->noutside = no;
 }
 
 /* 1 when J and M are still zero wherever they were when the structure was taken: the row sets
@@ -121,10 +120,13 @@ static void small_dense_structure(mbdae_jacobian *jac)
  * the plans and M x tolerate), so the scan of all n^2 entries is needed only when this fails. */
 static int structure_holds(const mbdae_jacobian *jac)
 {
+  size_t nn = (size_t)jac->n * (size_t)jac->n;
   row_set any = 0;
-  for (int e = 0; e < jac->noutside; e++) {
-    any |= mbdae_nonzero_bits(jac->dfdy[jac->outside[e]]) |
-           mbdae_nonzero_bits(jac->dfdyp[jac->outside[e]]);
+  for (size_t k = 0; k < nn; k++) { /* integer operations over all entries: it vectorizes */
+    uint64_t a, b;
+    memcpy(&a, jac->dfdy + k, sizeof a);
+    memcpy(&b, jac->dfdyp + k, sizeof b);
+    any |= ((a | b) << 1) & jac->outside[k]; /* << 1: -0.0 is zero */
   }
   return any == 0;
 }

@@ -29,8 +29,10 @@ typedef struct mbdae_jacobian {
   /* DENSE with n <= 64: the nonzero structure of J and M as row bit sets (solvers/condense.h),
    * made by each evaluation for the condensation plans of the iteration matrices; else NULL. */
   unsigned long long *rows;
-  int *mcolptr, *mpos;    /* with rows: M's nonzeros by columns, at dfdyp[mpos[mcolptr[j] ..]] */
-  int *outside, noutside; /* with rows: where J and M were both zero when the structure was taken */
+  int *mcolptr, *mpos; /* with rows: M's nonzeros by columns, at dfdyp[mpos[mcolptr[j] ..]] */
+  /* with rows, one word per entry: all ones where J and M were both zero when the structure was
+   * taken, else 0 */
+  unsigned long long *outside;
 } mbdae_jacobian;
 
 /* The store for problem p and the kind asked for (an mbdae_jac_kind; CONDENSED: DENSE storage with
