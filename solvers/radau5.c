@@ -162,8 +162,8 @@ typedef struct radau {
   double *w[NSTAGE];      /* stage derivatives W_i */
   double *g[NSTAGE];      /* stage residuals, then the Newton corrections dV */
   double *ystage;         /* y_n + Z_i */
-  double *scal;           /* error weights sc_i (index-scaled) */
-  double *nscal;          /* weights of the Newton stopping test (see set_weights) */
+  double *wscal;          /* reciprocal error weights 1 / sc_i (index-scaled) */
+  double *wnewt;          /* reciprocal weights of the Newton stopping test (see set_weights) */
   int *differential;      /* 1 when y'_i enters F (column i of dF/dy' nonzero) */
   double *err;            /* error estimate */
   double *mq;             /* M (y'_n + sum d_i Z_i / h) */
@@ -347,8 +347,8 @@ static int workspace_alloc(radau *s)
     s->cont_z[i] = take(&cursor, n);
   }
   s->ystage = take(&cursor, n);
-  s->scal = take(&cursor, n);
-  s->nscal = take(&cursor, n);
+  s->wscal = take(&cursor, n);
+  s->wnewt = take(&cursor, n);
   s->err = take(&cursor, n);
   s->mq = take(&cursor, n);
   s->cont_y = take(&cursor, n);
@@ -399,9 +399,10 @@ static int factorize(radau *s, double h)
   return rc;
 }
 
-/* Weights at y_n for a step of size h.  Error test (scal): the tolerance, divided by h^(index - 1)
- * for the index-2 and index-3 components as in RADAU5 (their error estimate overstates their error
- * by these powers of h).  Newton test (nscal): the same for algebraic components, whose Newton
+/* Weights at y_n for a step of size h, kept as reciprocals (the norms multiply).  Error test
+ * (wscal = 1 / sc): the tolerance sc, divided by h^(index - 1) for the index-2 and index-3
+ * components as in RADAU5 (their error estimate overstates their error by these powers of h).
+ * Newton test (wnewt): the same for algebraic components, whose Newton
  * error stays inside the step.  The Newton error of a differential component, however, is a true
  * error that every later step inherits: with RADAU5's weights it adds up over the N = T/h steps of
  * the interval T to N fnewt sc_i, which for the velocities (sc_i = tol/h) grows like T^2/h^2 and
@@ -413,16 +414,16 @@ static void set_weights(radau *s, const double *y, double h, double interval)
   double tighten = fmin(1.0, NEWTON_STEPS * h / interval);
   for (int i = 0; i < s->n; i++) {
     double sc = mbdae_tolerance_at(&s->tol, y[i]) / mbdae_index_factor(s->index[i], h);
-    s->scal[i] = sc;
-    s->nscal[i] = s->differential[i] ? sc * tighten : sc;
+    s->wscal[i] = 1.0 / sc;
+    s->wnewt[i] = s->differential[i] ? 1.0 / (sc * tighten) : 1.0 / sc;
   }
 }
 
-static double sum_squares(int n, const double *x, const double *scal)
+static double sum_squares(int n, const double *x, const double *weight)
 {
   double sum = 0.0;
   for (int i = 0; i < n; i++) {
-    double q = x[i] / scal[i];
+    double q = x[i] * weight[i];
     sum += q * q;
   }
   return sum;
@@ -449,6 +450,7 @@ static void collocation_weights(const tableau *tb, double theta, double l[NSTAGE
 static void stages_from_v(radau *s, double h)
 {
   const tableau *tb = &s->tb;
+  double rh = 1.0 / h; /* a multiplication per component instead of a division */
   for (int k = 0; k < s->n; k++) {
     double vk[NSTAGE], zk[NSTAGE];
     for (int j = 0; j < NSTAGE; j++) {
@@ -459,7 +461,7 @@ static void stages_from_v(radau *s, double h)
       s->z[i][k] = zk[i];
     }
     for (int i = 0; i < NSTAGE; i++) {
-      s->w[i][k] = (tb->ainv[i][0] * zk[0] + tb->ainv[i][1] * zk[1] + tb->ainv[i][2] * zk[2]) / h;
+      s->w[i][k] = (tb->ainv[i][0] * zk[0] + tb->ainv[i][1] * zk[1] + tb->ainv[i][2] * zk[2]) * rh;
     }
   }
 }
@@ -530,8 +532,8 @@ static int solve_corrections(radau *s)
   return rc != 0 ? rc : mbdae_itmat_solve_shift(&s->e2, s->g[1], s->g[2]);
 }
 
-/* The RMS norms of the corrections dV in the error weights scal (*plain) and in the Newton
- * weights nscal (*strict), in one pass over dV (each sum in the order of sum_squares). */
+/* The RMS norms of the corrections dV in the error weights (*plain) and in the Newton weights
+ * (*strict), in one pass over dV (each sum in the order of sum_squares). */
 static void increment_norms(const radau *s, double *plain, double *strict)
 {
   double sum[NSTAGE], sum_strict[NSTAGE];
@@ -539,7 +541,7 @@ static void increment_norms(const radau *s, double *plain, double *strict)
     const double *g = s->g[i];
     double a = 0.0, b = 0.0;
     for (int k = 0; k < s->n; k++) {
-      double q = g[k] / s->scal[k], r = g[k] / s->nscal[k];
+      double q = g[k] * s->wscal[k], r = g[k] * s->wnewt[k];
       a += q * q;
       b += r * r;
     }
@@ -580,7 +582,7 @@ static int watch_rate(const radau *s, int newt, double thq, double dyno, double 
  *
  * Convergence: RADAU5's test faccon ||dV|| <= fnewt in the error weights decides success,
  * failure and slow convergence.  Once it holds, the iteration goes on (polishing) until the same
- * test holds in the Newton weights nscal, or the increments in that norm stop shrinking (the
+ * test holds in the Newton weights, or the increments in that norm stop shrinking (the
  * roundoff level: differential index-2 components of a tiny step cannot be resolved to the plain
  * tolerance), or the iteration limit is reached; none of these count as a failure. */
 static int newton(radau *s, double t, double h, const double *y, int *iters, double *theta,
@@ -663,7 +665,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
   if (rc != 0) {
     return rc;
   }
-  double e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+  double e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
   if (e >= 1.0 && refine) {
     double *fval = s->g[0]; /* free after the Newton iteration */
     for (int k = 0; k < n; k++) {
@@ -682,7 +684,7 @@ static int estimate_error(radau *s, double t, double h, const double *y, const d
       if (rc != 0) {
         return rc;
       }
-      e = fmax(sqrt(sum_squares(n, s->err, s->scal) / n), 1e-10);
+      e = fmax(sqrt(sum_squares(n, s->err, s->wscal) / n), 1e-10);
     }
   }
   *errnorm = isfinite(e) ? e : INFINITY;
