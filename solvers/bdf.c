@@ -241,6 +241,7 @@ typedef struct bdf {
   long eig_step;                /* accepted steps at that computation */
   double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from (jac's nnz values) */
   double eig_jmax;              /* its largest entry */
+  unsigned long eig_structures; /* the store's structure count when it was kept */
   double *ggev_a, *ggev_b;      /* dggev's copies of the pencil (overwritten) */
   double *ggev_beta, *ggev_work;
   double charpoly[MAX_ORDER + 1][MAX_ORDER + 1]; /* see set_char_polynomials */
@@ -470,6 +471,24 @@ static void compute_eigenvalues(bdf *s)
   }
 }
 
+/* 1 when every entry of the Jacobian is within tol of the kept one.  Where the store keeps the
+ * structure of a small dense J and M and it has not changed since (the same count), both are zero
+ * outside it and only the entries inside it are compared (a third of the crank's). */
+static int close_to_kept(const bdf *s, double tol)
+{
+  const mbdae_jacobian *jac = &s->jac;
+  int inside = jac->rows && jac->structures == s->eig_structures;
+  size_t count = inside ? (size_t)jac->ninside : jac->nnz;
+  for (size_t e = 0; e < count; e++) {
+    size_t i = inside ? (size_t)jac->inside[e] : e;
+    if (!(fabs(jac->dfdy[i] - s->eig_dfdy[i]) <= tol &&
+          fabs(jac->dfdyp[i] - s->eig_dfdyp[i]) <= tol)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* The eigenvalues are due for the new Jacobian (unless it is close to the one they were last due
  * for, see EIG_REFRESH): it is kept, and compute_eigenvalues runs when a step-size or order
  * decision needs them (see refresh_before_rise). */
@@ -480,19 +499,12 @@ static void mark_eigenvalues(bdf *s)
   if (!s->eig_on || (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS)) {
     return;
   }
-  if (s->have_eig) {
-    double tol = EIG_REFRESH * s->eig_jmax;
-    size_t i = 0;
-    while (i < nnz && fabs(dfdy[i] - s->eig_dfdy[i]) <= tol &&
-           fabs(dfdyp[i] - s->eig_dfdyp[i]) <= tol) {
-      i++;
-    }
-    if (i == nnz) {
-      return;
-    }
+  if (s->have_eig && close_to_kept(s, EIG_REFRESH * s->eig_jmax)) {
+    return;
   }
   s->have_eig = 1;
   s->eig_step = s->st->accepted;
+  s->eig_structures = s->jac.structures;
   memcpy(s->eig_dfdy, dfdy, sizeof(double) * nnz);
   memcpy(s->eig_dfdyp, dfdyp, sizeof(double) * nnz);
   s->eig_jmax = 0.0;

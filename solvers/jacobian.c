@@ -61,8 +61,8 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
   size_t n = (size_t)jac->n, values = 2 * (jac->nnz ? jac->nnz : 1);
   size_t ints = explicit_full ? n + 1 + jac->nnz : 0;
   size_t nrows = condensed && jac->n <= MBDAE_CONDENSE_MAX_N ? n : 0;
-  size_t words = nrows ? n + n * n : 0; /* the row sets, the outside mask */
-  ints += nrows ? n * n + n + 1 : 0;    /* M's nonzeros: positions, column starts */
+  size_t words = nrows ? n + n * n : 0;  /* the row sets, the outside mask */
+  ints += nrows ? 2 * n * n + n + 1 : 0; /* M's nonzeros (positions, column starts), inside */
   jac->block = malloc(values * sizeof(double) + words * sizeof(row_set) + ints * sizeof(int));
   if (!jac->block) {
     snprintf(msg, msglen, "out of memory for the Jacobian (%zu values)", values);
@@ -75,6 +75,7 @@ int mbdae_jacobian_create(mbdae_jacobian *jac, const mbdae_problem *p, int kind,
     jac->outside = jac->rows + n;
     jac->mcolptr = (int *)(jac->outside + n * n);
     jac->mpos = jac->mcolptr + n + 1;
+    jac->inside = jac->mpos + n * n;
   }
   if (explicit_full) {
     int *colptr = (int *)(jac->dfdy + values);
@@ -92,12 +93,13 @@ void mbdae_jacobian_free(mbdae_jacobian *jac)
 }
 
 /* The structure of a small dense J and M, in one pass: the row sets of J and M together
- * (condense.h), the positions of M's nonzeros by columns, and the mask of the entries where both
- * are zero (outside). */
+ * (condense.h), the positions of M's nonzeros by columns, the mask of the entries where both are
+ * zero (outside) and the list of the others (inside). */
 static void small_dense_structure(mbdae_jacobian *jac)
 {
   size_t n = (size_t)jac->n;
-  int nm = 0;
+  int nm = 0, ni = 0;
+  jac->structures++;
   memset(jac->rows, 0, sizeof(row_set) * n);
   for (size_t j = 0; j < n; j++) {
     const double *cj = jac->dfdy + j * n, *cm = jac->dfdyp + j * n;
@@ -110,9 +112,13 @@ static void small_dense_structure(mbdae_jacobian *jac)
         jac->mpos[nm++] = (int)(j * n + k);
       }
       jac->outside[j * n + k] = in_either - 1; /* all ones where both are zero */
+      if (in_either) {
+        jac->inside[ni++] = (int)(j * n + k);
+      }
     }
   }
   jac->mcolptr[n] = nm;
+  jac->ninside = ni;
 }
 
 /* 1 when J and M are still zero wherever they were when the structure was taken: the row sets

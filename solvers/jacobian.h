@@ -33,6 +33,9 @@ typedef struct mbdae_jacobian {
   /* with rows, one word per entry: all ones where J and M were both zero when the structure was
    * taken, else 0 */
   unsigned long long *outside;
+  int *inside, ninside;     /* with rows: the other entries (where J or M was nonzero), in order */
+  unsigned long structures; /* counts the structures taken: two Jacobians with the same count are
+                               both zero outside the same structure */
 } mbdae_jacobian;
 
 /* The store for problem p and the kind asked for (an mbdae_jac_kind; CONDENSED: DENSE storage with
