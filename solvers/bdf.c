@@ -922,6 +922,9 @@ static void accept_step(bdf *s)
       }
     }
     hnew = next_step(s->h, s->est, s->k);
+    if (s->nef > 0) {
+      hnew = fmin(hnew, s->h); /* no increase right after an error-test failure (as CVODE) */
+    }
     refresh_before_rise(s, s->k, k, hnew);
     if (!stable_at(s, s->k, hnew)) {
       if (s->eig_pending) {
