@@ -1023,6 +1023,7 @@ static void reject(bdf *s, double told, int rc, driver_report *rep)
   }
   if (rc != CONVERGED) {
     s->h *= STEP_CUT;
+    s->need_jac = 1; /* the matrix may be the cause: the retry evaluates a new one */
   } else if (++s->nef == 1) {
     s->k = s->knew;
     double rr = ERR_SAFETY_FIRST * pow(2.0 * s->est + 1e-4, -1.0 / (double)(s->k + 1));
