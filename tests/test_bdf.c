@@ -198,7 +198,7 @@ static void test_published_rows(void)
   check_published_rows("bdf", "MEBDFI", rows, sizeof rows / sizeof rows[0], 1.5, SLACK);
 
   /* The slider crank rows at rtol 1e-6 (MEBDFI 0.03 / 3.03 / 15099) and 1e-8 (2.72 / 5.71 /
-   * 28395) are not reached, measured -0.07 / 2.93 / 8346 and 1.77 / 4.76 / 27549: the reference
+   * 28395) are not reached, measured -0.06 / 2.93 / 8254 and 1.77 / 4.76 / 27295: the reference
    * carries a free elastic oscillation of 22606 rad/s (amplitude about 3 in the accelerations
    * y19..y21), which BDF5 damps by about (10/137) (h omega)^6 per step; at the steps its error
    * test allows (h omega about 0.3 at 1e-6, 0.175 at 1e-8) that adds up to about 0.5 and 0.03 of
