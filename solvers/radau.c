@@ -186,13 +186,11 @@ static int workspace_alloc(radau *s)
   }
   s->block = mem;
   double *cursor = (double *)mem;
-  for (int i = 0; i < MAXS; i++) {
-    s->z[i] = take(&cursor, n);
-    s->v[i] = take(&cursor, n);
-    s->w[i] = take(&cursor, n);
-    s->g[i] = take(&cursor, n);
-    s->cont_z[i] = take(&cursor, n);
-    s->tmp[i] = take(&cursor, n);
+  double **stage_arrays[] = {s->z, s->v, s->w, s->g, s->cont_z, s->tmp};
+  for (size_t a = 0; a < sizeof stage_arrays / sizeof stage_arrays[0]; a++) {
+    for (int i = 0; i < MAXS; i++) { /* one block per kind: stage i at i n (see combine) */
+      stage_arrays[a][i] = take(&cursor, n);
+    }
   }
   s->ystage = take(&cursor, n);
   s->wscal = take(&cursor, n);
@@ -302,24 +300,6 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
   }
 }
 
-/* out_i = sum_j fm_ij in_j (i, j < ns) for component k, the sum in the order of j; every in_j[k]
- * is read before out_i[k] is written. */
-static inline void combine_at(int ns, int k, double fm[MAXS][MAXS], double *const *in,
-                              double *const *out)
-{
-  double x[MAXS];
-  for (int j = 0; j < ns; j++) {
-    x[j] = in[j][k];
-  }
-  for (int i = 0; i < ns; i++) {
-    double o = fm[i][0] * x[0];
-    for (int j = 1; j < ns; j++) {
-      o += fm[i][j] * x[j];
-    }
-    out[i][k] = o;
-  }
-}
-
 /* fm = f m (ns x ns). */
 static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
 {
@@ -330,35 +310,44 @@ static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS]
   }
 }
 
-/* out = (f m (x) I) in over n components (with f m_ij formed first).  Inlined with a constant ns
- * (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll. */
-static inline void combine_fixed(int ns, int n, double fm[MAXS][MAXS], double *const *in,
-                                 double *const *out)
+/* out_i = sum_j fm_ij in_j (i, j < ns) over n components, with stage j of in at in + j n and of
+ * out at out + j n (the blocks of workspace_alloc), the sum in the order of j.  Inlined with a
+ * constant ns (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll and
+ * the loop over the components vectorizes. */
+static inline void combine_fixed(int ns, size_t n, double fm[MAXS][MAXS], const double *restrict in,
+                                 double *restrict out)
 {
-  for (int k = 0; k < n; k++) {
-    combine_at(ns, k, fm, in, out);
+  for (int i = 0; i < ns; i++) {
+    double *restrict out_i = out + (size_t)i * n;
+    for (size_t k = 0; k < n; k++) {
+      double o = fm[i][0] * in[k];
+      for (int j = 1; j < ns; j++) {
+        o += fm[i][j] * in[(size_t)j * n + k];
+      }
+      out_i[k] = o;
+    }
   }
 }
 
-/* out = (f m (x) I) in, i, j < ns, for vectors of length n: the Kronecker product, component by
- * component. */
-static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in,
-                    double *const *out, double f)
+/* out = (f m (x) I) in, i, j < ns, for the stage blocks in and out (stage i at i n, no
+ * overlap): the Kronecker product, component by component. */
+static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in, double *out,
+                    double f)
 {
   double fm[MAXS][MAXS];
   scaled(ns, m, f, fm);
   switch (ns) {
   case 3:
-    combine_fixed(3, n, fm, in, out);
+    combine_fixed(3, (size_t)n, fm, in, out);
     break;
   case 5:
-    combine_fixed(5, n, fm, in, out);
+    combine_fixed(5, (size_t)n, fm, in, out);
     break;
   case 7:
-    combine_fixed(7, n, fm, in, out);
+    combine_fixed(7, (size_t)n, fm, in, out);
     break;
   default:
-    combine_fixed(ns, n, fm, in, out);
+    combine_fixed(ns, (size_t)n, fm, in, out);
   }
 }
 
@@ -366,8 +355,8 @@ static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in
 static void stages_from_v(radau *s, double h)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
-  combine(tb->s, s->n, tb->t, s->v, s->z, 1.0);
-  combine(tb->s, s->n, tb->ainv, s->z, s->w, 1.0 / h);
+  combine(tb->s, s->n, tb->t, s->v[0], s->z[0], 1.0);
+  combine(tb->s, s->n, tb->ainv, s->z[0], s->w[0], 1.0 / h);
 }
 
 /* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
@@ -393,7 +382,7 @@ static void starting_values(radau *s, double h)
       s->z[i][k] = u;
     }
   }
-  combine(ns, s->n, tb->tinv, s->z, s->v, 1.0);
+  combine(ns, s->n, tb->tinv, s->z[0], s->v[0], 1.0);
   stages_from_v(s, h);
 }
 
@@ -431,7 +420,7 @@ static int stage_residuals(radau *s, double t, double h)
       return rc;
     }
   }
-  combine(ns, n, tb->tinv, s->tmp, s->g, -1.0);
+  combine(ns, n, tb->tinv, s->tmp[0], s->g[0], -1.0);
   return 0;
 }
 
