@@ -272,15 +272,25 @@ static double sum_squares(int n, const double *x, const double *weight)
   return sum;
 }
 
-/* RMS norm of the corrections dV (the first ns arrays of g). */
-static double increment_norm(const radau *s, const double *weight)
+/* RMS norms of the corrections dV (the first ns arrays of g) in the weights wscal and wnewt, in
+ * one pass (each sum stage by stage, in the order of the components). */
+static void increment_norms(const radau *s, double *scal_norm, double *newt_norm)
 {
   int ns = stages(s);
-  double sum = 0.0;
+  double scal = 0.0, newt = 0.0;
   for (int i = 0; i < ns; i++) {
-    sum += sum_squares(s->n, s->g[i], weight);
+    const double *dv = s->g[i];
+    double scal_i = 0.0, newt_i = 0.0;
+    for (int k = 0; k < s->n; k++) {
+      double q = dv[k] * s->wscal[k], r = dv[k] * s->wnewt[k];
+      scal_i += q * q;
+      newt_i += r * r;
+    }
+    scal += scal_i;
+    newt += newt_i;
   }
-  return sqrt(sum / (ns * s->n));
+  *scal_norm = sqrt(scal / (ns * s->n));
+  *newt_norm = sqrt(newt / (ns * s->n));
 }
 
 /* ---- collocation polynomial ------------------------------------------------------------- */
@@ -460,10 +470,11 @@ static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqol
 /* V += dV and the stages from V. */
 static void apply_corrections(radau *s, double h)
 {
-  for (int i = 0; i < stages(s); i++) {
-    for (int k = 0; k < s->n; k++) {
-      s->v[i][k] += s->g[i][k];
-    }
+  size_t count = (size_t)stages(s) * (size_t)s->n; /* the blocks of workspace_alloc */
+  double *restrict v = s->v[0];
+  const double *restrict dv = s->g[0];
+  for (size_t k = 0; k < count; k++) {
+    v[k] += dv[k];
   }
   stages_from_v(s, h);
 }
@@ -495,7 +506,8 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
       return rc;
     }
     newt++;
-    double dyno = increment_norm(s, s->wscal), strict = increment_norm(s, s->wnewt);
+    double dyno, strict;
+    increment_norms(s, &dyno, &strict);
     if (polishing) {
       if (!(strict <= POLISH_CONTRACTION * strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -670,9 +682,7 @@ static void accept(radau *s, double t, double h)
   s->changed = 0;
   s->hold = h;
   memcpy(s->cont_y, s->y, sizeof(double) * (size_t)n);
-  for (int i = 0; i < ns; i++) {
-    memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
-  }
+  memcpy(s->cont_z[0], s->z[0], sizeof(double) * (size_t)ns * (size_t)n);
   s->cont_k = s->k;
   s->cont_t = t;
   s->cont_h = h;
