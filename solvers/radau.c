@@ -99,10 +99,11 @@ static const double POLISH_CONTRACTION = 0.5;
 /* One stage count: its tableau and the controls that depend on s. */
 typedef struct order_set {
   radau_tableau tb;
-  int max_iter;        /* Newton iterations per step */
-  mbdae_tolerance tol; /* rtol', atol' */
-  double fnewt;        /* Newton stopping tolerance */
-  double expo;         /* 1 / (s + 1): exponent of the step-size prediction */
+  int max_iter;                /* Newton iterations per step */
+  mbdae_tolerance tol;         /* rtol', atol' */
+  double fnewt;                /* Newton stopping tolerance */
+  double expo;                 /* 1 / (s + 1): exponent of the step-size prediction */
+  double neg_tinv[MAXS][MAXS]; /* -T^{-1}: the stage residuals to the Newton right-hand sides */
 } order_set;
 
 /* NEWTON_UNDEFINED: a stage residual could not be evaluated (or was not finite). */
@@ -123,8 +124,9 @@ typedef struct radau {
   double *cont_z[MAXS];                /* stage increments of the last accepted step */
   double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
   double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
-  int *differential;                                  /* 1 when y'_i enters F */
-  int cont_k;                                         /* the order set of the last accepted step */
+  double ainv_h[MAXS][MAXS]; /* A^{-1} / h for the step h of the current attempt */
+  int *differential;         /* 1 when y'_i enters F */
+  int cont_k;                /* the order set of the last accepted step */
   double cont_t, cont_h;
   void *block;
   mbdae_stats *stats;
@@ -148,6 +150,16 @@ static int stages(const radau *s) { return s->orders[s->k].tb.s; }
 
 /* ---- set-up ----------------------------------------------------------------------------- */
 
+/* fm = f m (ns x ns). */
+static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
+{
+  for (int i = 0; i < ns; i++) {
+    for (int j = 0; j < ns; j++) {
+      fm[i][j] = f * m[i][j];
+    }
+  }
+}
+
 /* The order set k (s = 3 + 2k), computed when the order first reaches it. */
 static int order_set_init(radau *s, int k)
 {
@@ -164,6 +176,8 @@ static int order_set_init(radau *s, int k)
   o->tol.factor = 1.0;
   o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
   o->expo = 1.0 / (ns + 1.0);
+  const radau_tableau *tb = &o->tb;
+  scaled(ns, tb->tinv, -1.0, o->neg_tinv);
   return 0;
 }
 
@@ -310,22 +324,12 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
   }
 }
 
-/* fm = f m (ns x ns). */
-static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
-{
-  for (int i = 0; i < ns; i++) {
-    for (int j = 0; j < ns; j++) {
-      fm[i][j] = f * m[i][j];
-    }
-  }
-}
-
 /* out_i = sum_j fm_ij in_j (i, j < ns) over n components, with stage j of in at in + j n and of
  * out at out + j n (the blocks of workspace_alloc), the sum in the order of j.  Inlined with a
  * constant ns (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll and
  * the loop over the components vectorizes. */
-static inline void combine_fixed(int ns, size_t n, double fm[MAXS][MAXS], const double *restrict in,
-                                 double *restrict out)
+static inline void combine_fixed(int ns, size_t n, const double fm[MAXS][MAXS],
+                                 const double *restrict in, double *restrict out)
 {
   for (int i = 0; i < ns; i++) {
     double *restrict out_i = out + (size_t)i * n;
@@ -339,34 +343,31 @@ static inline void combine_fixed(int ns, size_t n, double fm[MAXS][MAXS], const 
   }
 }
 
-/* out = (f m (x) I) in, i, j < ns, for the stage blocks in and out (stage i at i n, no
- * overlap): the Kronecker product, component by component. */
-static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in, double *out,
-                    double f)
+/* out = (m (x) I) in, i, j < ns, for the stage blocks in and out (stage i at i n, no overlap):
+ * the Kronecker product, component by component. */
+static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in, double *out)
 {
-  double fm[MAXS][MAXS];
-  scaled(ns, m, f, fm);
   switch (ns) {
   case 3:
-    combine_fixed(3, (size_t)n, fm, in, out);
+    combine_fixed(3, (size_t)n, m, in, out);
     break;
   case 5:
-    combine_fixed(5, (size_t)n, fm, in, out);
+    combine_fixed(5, (size_t)n, m, in, out);
     break;
   case 7:
-    combine_fixed(7, (size_t)n, fm, in, out);
+    combine_fixed(7, (size_t)n, m, in, out);
     break;
   default:
-    combine_fixed(ns, (size_t)n, fm, in, out);
+    combine_fixed(ns, (size_t)n, m, in, out);
   }
 }
 
-/* Z = (T (x) I) V and W = (A^{-1} (x) I) Z / h. */
-static void stages_from_v(radau *s, double h)
+/* Z = (T (x) I) V and W = (A^{-1} / h (x) I) Z (s->ainv_h, set by starting_values). */
+static void stages_from_v(const radau *s)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
-  combine(tb->s, s->n, tb->t, s->v[0], s->z[0], 1.0);
-  combine(tb->s, s->n, tb->ainv, s->z[0], s->w[0], 1.0 / h);
+  combine(tb->s, s->n, tb->t, s->v[0], s->z[0]);
+  combine(tb->s, s->n, s->ainv_h, s->z[0], s->w[0]);
 }
 
 /* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
@@ -392,8 +393,9 @@ static void starting_values(radau *s, double h)
       s->z[i][k] = u;
     }
   }
-  combine(ns, s->n, tb->tinv, s->z[0], s->v[0], 1.0);
-  stages_from_v(s, h);
+  scaled(ns, tb->ainv, 1.0 / h, s->ainv_h);
+  combine(ns, s->n, tb->tinv, s->z[0], s->v[0]);
+  stages_from_v(s);
 }
 
 /* y at t inside the last accepted step. */
@@ -430,7 +432,8 @@ static int stage_residuals(radau *s, double t, double h)
       return rc;
     }
   }
-  combine(ns, n, tb->tinv, s->tmp[0], s->g[0], -1.0);
+  const order_set *o = &s->orders[s->k];
+  combine(ns, n, o->neg_tinv, s->tmp[0], s->g[0]);
   return 0;
 }
 
@@ -468,7 +471,7 @@ static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqol
 }
 
 /* V += dV and the stages from V. */
-static void apply_corrections(radau *s, double h)
+static void apply_corrections(radau *s)
 {
   size_t count = (size_t)stages(s) * (size_t)s->n; /* the blocks of workspace_alloc */
   double *restrict v = s->v[0];
@@ -476,7 +479,7 @@ static void apply_corrections(radau *s, double h)
   for (size_t k = 0; k < count; k++) {
     v[k] += dv[k];
   }
-  stages_from_v(s, h);
+  stages_from_v(s);
 }
 
 /* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
@@ -524,7 +527,7 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
       }
       dynold = fmax(dyno, UROUND);
     }
-    apply_corrections(s, h);
+    apply_corrections(s);
     if (polishing || s->faccon * dyno <= o->fnewt) {
       if (s->faccon * strict <= o->fnewt) {
         *outcome = NEWTON_CONVERGED;
