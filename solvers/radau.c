@@ -370,6 +370,39 @@ static void stages_from_v(const radau *s)
   combine(tb->s, s->n, s->ainv_h, s->z[0], s->w[0]);
 }
 
+/* u[k] = sum_j l_j Z_j[k] - Z_last[k] for the kept stages Z_j of the last step (the block
+ * cont_z: stage j at j n), the sum from -Z_last in the order of j. */
+static inline void extrapolate_fixed(int nold, size_t n, const double *l, const double *restrict cz,
+                                     double *restrict u)
+{
+  const double *last = cz + (size_t)(nold - 1) * n;
+  for (size_t k = 0; k < n; k++) {
+    double sum = -last[k];
+    for (int j = 0; j < nold; j++) {
+      sum += l[j] * cz[(size_t)j * n + k];
+    }
+    u[k] = sum;
+  }
+}
+
+/* extrapolate_fixed with a constant stage count (the loop over j unrolls). */
+static void extrapolate(int nold, int n, const double *l, const double *cz, double *u)
+{
+  switch (nold) {
+  case 3:
+    extrapolate_fixed(3, (size_t)n, l, cz, u);
+    break;
+  case 5:
+    extrapolate_fixed(5, (size_t)n, l, cz, u);
+    break;
+  case 7:
+    extrapolate_fixed(7, (size_t)n, l, cz, u);
+    break;
+  default:
+    extrapolate_fixed(nold, (size_t)n, l, cz, u);
+  }
+}
+
 /* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
  * degree) extrapolated to the new nodes, or Z_i = c_i h y'_n before the first accepted step. */
 static void starting_values(radau *s, double h)
@@ -385,13 +418,7 @@ static void starting_values(radau *s, double h)
     }
     double l[MAXS];
     collocation_weights(old, 1.0 + tb->c[i] * h / s->cont_h, l);
-    for (int k = 0; k < s->n; k++) {
-      double u = -s->cont_z[old->s - 1][k];
-      for (int j = 0; j < old->s; j++) {
-        u += l[j] * s->cont_z[j][k];
-      }
-      s->z[i][k] = u;
-    }
+    extrapolate(old->s, s->n, l, s->cont_z[0], s->z[i]);
   }
   scaled(ns, tb->ainv, 1.0 / h, s->ainv_h);
   combine(ns, s->n, tb->tinv, s->z[0], s->v[0]);
