@@ -99,10 +99,11 @@ static const double POLISH_CONTRACTION = 0.5;
 /* One stage count: its tableau and the controls that depend on s. */
 typedef struct order_set {
   radau_tableau tb;
-  int max_iter;        /* Newton iterations per step */
-  mbdae_tolerance tol; /* rtol', atol' */
-  double fnewt;        /* Newton stopping tolerance */
-  double expo;         /* 1 / (s + 1): exponent of the step-size prediction */
+  int max_iter;                /* Newton iterations per step */
+  mbdae_tolerance tol;         /* rtol', atol' */
+  double fnewt;                /* Newton stopping tolerance */
+  double expo;                 /* 1 / (s + 1): exponent of the step-size prediction */
+  double neg_tinv[MAXS][MAXS]; /* -T^{-1}: the stage residuals to the Newton right-hand sides */
 } order_set;
 
 /* NEWTON_UNDEFINED: a stage residual could not be evaluated (or was not finite). */
@@ -123,8 +124,9 @@ typedef struct radau {
   double *cont_z[MAXS];                /* stage increments of the last accepted step */
   double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
   double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
-  int *differential;                                  /* 1 when y'_i enters F */
-  int cont_k;                                         /* the order set of the last accepted step */
+  double ainv_h[MAXS][MAXS]; /* A^{-1} / h for the step h of the current attempt */
+  int *differential;         /* 1 when y'_i enters F */
+  int cont_k;                /* the order set of the last accepted step */
   double cont_t, cont_h;
   void *block;
   mbdae_stats *stats;
@@ -148,6 +150,16 @@ static int stages(const radau *s) { return s->orders[s->k].tb.s; }
 
 /* ---- set-up ----------------------------------------------------------------------------- */
 
+/* fm = f m (ns x ns). */
+static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
+{
+  for (int i = 0; i < ns; i++) {
+    for (int j = 0; j < ns; j++) {
+      fm[i][j] = f * m[i][j];
+    }
+  }
+}
+
 /* The order set k (s = 3 + 2k), computed when the order first reaches it. */
 static int order_set_init(radau *s, int k)
 {
@@ -164,6 +176,8 @@ static int order_set_init(radau *s, int k)
   o->tol.factor = 1.0;
   o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
   o->expo = 1.0 / (ns + 1.0);
+  const radau_tableau *tb = &o->tb;
+  scaled(ns, tb->tinv, -1.0, o->neg_tinv);
   return 0;
 }
 
@@ -186,13 +200,11 @@ static int workspace_alloc(radau *s)
   }
   s->block = mem;
   double *cursor = (double *)mem;
-  for (int i = 0; i < MAXS; i++) {
-    s->z[i] = take(&cursor, n);
-    s->v[i] = take(&cursor, n);
-    s->w[i] = take(&cursor, n);
-    s->g[i] = take(&cursor, n);
-    s->cont_z[i] = take(&cursor, n);
-    s->tmp[i] = take(&cursor, n);
+  double **stage_arrays[] = {s->z, s->v, s->w, s->g, s->cont_z, s->tmp};
+  for (size_t a = 0; a < sizeof stage_arrays / sizeof stage_arrays[0]; a++) {
+    for (int i = 0; i < MAXS; i++) { /* one block per kind: stage i at i n (see combine) */
+      stage_arrays[a][i] = take(&cursor, n);
+    }
   }
   s->ystage = take(&cursor, n);
   s->wscal = take(&cursor, n);
@@ -274,15 +286,25 @@ static double sum_squares(int n, const double *x, const double *weight)
   return sum;
 }
 
-/* RMS norm of the corrections dV (the first ns arrays of g). */
-static double increment_norm(const radau *s, const double *weight)
+/* RMS norms of the corrections dV (the first ns arrays of g) in the weights wscal and wnewt, in
+ * one pass (each sum stage by stage, in the order of the components). */
+static void increment_norms(const radau *s, double *scal_norm, double *newt_norm)
 {
   int ns = stages(s);
-  double sum = 0.0;
+  double scal = 0.0, newt = 0.0;
   for (int i = 0; i < ns; i++) {
-    sum += sum_squares(s->n, s->g[i], weight);
+    const double *dv = s->g[i];
+    double scal_i = 0.0, newt_i = 0.0;
+    for (int k = 0; k < s->n; k++) {
+      double q = dv[k] * s->wscal[k], r = dv[k] * s->wnewt[k];
+      scal_i += q * q;
+      newt_i += r * r;
+    }
+    scal += scal_i;
+    newt += newt_i;
   }
-  return sqrt(sum / (ns * s->n));
+  *scal_norm = sqrt(scal / (ns * s->n));
+  *newt_norm = sqrt(newt / (ns * s->n));
 }
 
 /* ---- collocation polynomial ------------------------------------------------------------- */
@@ -302,72 +324,83 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
   }
 }
 
-/* out_i = sum_j fm_ij in_j (i, j < ns) for component k, the sum in the order of j; every in_j[k]
- * is read before out_i[k] is written. */
-static inline void combine_at(int ns, int k, double fm[MAXS][MAXS], double *const *in,
-                              double *const *out)
-{
-  double x[MAXS];
-  for (int j = 0; j < ns; j++) {
-    x[j] = in[j][k];
-  }
-  for (int i = 0; i < ns; i++) {
-    double o = fm[i][0] * x[0];
-    for (int j = 1; j < ns; j++) {
-      o += fm[i][j] * x[j];
-    }
-    out[i][k] = o;
-  }
-}
-
-/* fm = f m (ns x ns). */
-static void scaled(int ns, const double m[MAXS][MAXS], double f, double fm[MAXS][MAXS])
+/* out_i = sum_j fm_ij in_j (i, j < ns) over n components, with stage j of in at in + j n and of
+ * out at out + j n (the blocks of workspace_alloc), the sum in the order of j.  Inlined with a
+ * constant ns (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll and
+ * the loop over the components vectorizes. */
+static inline void combine_fixed(int ns, size_t n, const double fm[MAXS][MAXS],
+                                 const double *restrict in, double *restrict out)
 {
   for (int i = 0; i < ns; i++) {
-    for (int j = 0; j < ns; j++) {
-      fm[i][j] = f * m[i][j];
+    double *restrict out_i = out + (size_t)i * n;
+    for (size_t k = 0; k < n; k++) {
+      double o = fm[i][0] * in[k];
+      for (int j = 1; j < ns; j++) {
+        o += fm[i][j] * in[(size_t)j * n + k];
+      }
+      out_i[k] = o;
     }
   }
 }
 
-/* out = (f m (x) I) in over n components (with f m_ij formed first).  Inlined with a constant ns
- * (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll. */
-static inline void combine_fixed(int ns, int n, double fm[MAXS][MAXS], double *const *in,
-                                 double *const *out)
+/* out = (m (x) I) in, i, j < ns, for the stage blocks in and out (stage i at i n, no overlap):
+ * the Kronecker product, component by component. */
+static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in, double *out)
 {
-  for (int k = 0; k < n; k++) {
-    combine_at(ns, k, fm, in, out);
-  }
-}
-
-/* out = (f m (x) I) in, i, j < ns, for vectors of length n: the Kronecker product, component by
- * component. */
-static void combine(int ns, int n, const double m[MAXS][MAXS], double *const *in,
-                    double *const *out, double f)
-{
-  double fm[MAXS][MAXS];
-  scaled(ns, m, f, fm);
   switch (ns) {
   case 3:
-    combine_fixed(3, n, fm, in, out);
+    combine_fixed(3, (size_t)n, m, in, out);
     break;
   case 5:
-    combine_fixed(5, n, fm, in, out);
+    combine_fixed(5, (size_t)n, m, in, out);
     break;
   case 7:
-    combine_fixed(7, n, fm, in, out);
+    combine_fixed(7, (size_t)n, m, in, out);
     break;
   default:
-    combine_fixed(ns, n, fm, in, out);
+    combine_fixed(ns, (size_t)n, m, in, out);
   }
 }
 
-/* Z = (T (x) I) V and W = (A^{-1} (x) I) Z / h. */
-static void stages_from_v(radau *s, double h)
+/* Z = (T (x) I) V and W = (A^{-1} / h (x) I) Z (s->ainv_h, set by starting_values). */
+static void stages_from_v(const radau *s)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
-  combine(tb->s, s->n, tb->t, s->v, s->z, 1.0);
-  combine(tb->s, s->n, tb->ainv, s->z, s->w, 1.0 / h);
+  combine(tb->s, s->n, tb->t, s->v[0], s->z[0]);
+  combine(tb->s, s->n, s->ainv_h, s->z[0], s->w[0]);
+}
+
+/* u[k] = sum_j l_j Z_j[k] - Z_last[k] for the kept stages Z_j of the last step (the block
+ * cont_z: stage j at j n), the sum from -Z_last in the order of j. */
+static inline void extrapolate_fixed(int nold, size_t n, const double *l, const double *restrict cz,
+                                     double *restrict u)
+{
+  const double *last = cz + (size_t)(nold - 1) * n;
+  for (size_t k = 0; k < n; k++) {
+    double sum = -last[k];
+    for (int j = 0; j < nold; j++) {
+      sum += l[j] * cz[(size_t)j * n + k];
+    }
+    u[k] = sum;
+  }
+}
+
+/* extrapolate_fixed with a constant stage count (the loop over j unrolls). */
+static void extrapolate(int nold, int n, const double *l, const double *cz, double *u)
+{
+  switch (nold) {
+  case 3:
+    extrapolate_fixed(3, (size_t)n, l, cz, u);
+    break;
+  case 5:
+    extrapolate_fixed(5, (size_t)n, l, cz, u);
+    break;
+  case 7:
+    extrapolate_fixed(7, (size_t)n, l, cz, u);
+    break;
+  default:
+    extrapolate_fixed(nold, (size_t)n, l, cz, u);
+  }
 }
 
 /* Newton starting values for a step of size h: the last step's collocation polynomial (of its own
@@ -385,16 +418,11 @@ static void starting_values(radau *s, double h)
     }
     double l[MAXS];
     collocation_weights(old, 1.0 + tb->c[i] * h / s->cont_h, l);
-    for (int k = 0; k < s->n; k++) {
-      double u = -s->cont_z[old->s - 1][k];
-      for (int j = 0; j < old->s; j++) {
-        u += l[j] * s->cont_z[j][k];
-      }
-      s->z[i][k] = u;
-    }
+    extrapolate(old->s, s->n, l, s->cont_z[0], s->z[i]);
   }
-  combine(ns, s->n, tb->tinv, s->z, s->v, 1.0);
-  stages_from_v(s, h);
+  scaled(ns, tb->ainv, 1.0 / h, s->ainv_h);
+  combine(ns, s->n, tb->tinv, s->z[0], s->v[0]);
+  stages_from_v(s);
 }
 
 /* y at t inside the last accepted step. */
@@ -431,7 +459,8 @@ static int stage_residuals(radau *s, double t, double h)
       return rc;
     }
   }
-  combine(ns, n, tb->tinv, s->tmp, s->g, -1.0);
+  const order_set *o = &s->orders[s->k];
+  combine(ns, n, o->neg_tinv, s->tmp[0], s->g[0]);
   return 0;
 }
 
@@ -469,14 +498,15 @@ static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqol
 }
 
 /* V += dV and the stages from V. */
-static void apply_corrections(radau *s, double h)
+static void apply_corrections(radau *s)
 {
-  for (int i = 0; i < stages(s); i++) {
-    for (int k = 0; k < s->n; k++) {
-      s->v[i][k] += s->g[i][k];
-    }
+  size_t count = (size_t)stages(s) * (size_t)s->n; /* the blocks of workspace_alloc */
+  double *restrict v = s->v[0];
+  const double *restrict dv = s->g[0];
+  for (size_t k = 0; k < count; k++) {
+    v[k] += dv[k];
   }
-  stages_from_v(s, h);
+  stages_from_v(s);
 }
 
 /* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
@@ -506,7 +536,8 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
       return rc;
     }
     newt++;
-    double dyno = increment_norm(s, s->wscal), strict = increment_norm(s, s->wnewt);
+    double dyno, strict;
+    increment_norms(s, &dyno, &strict);
     if (polishing) {
       if (!(strict <= POLISH_CONTRACTION * strict_old)) {
         *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
@@ -523,7 +554,7 @@ static int newton(radau *s, double t, double h, double *hfac, enum newton_outcom
       }
       dynold = fmax(dyno, UROUND);
     }
-    apply_corrections(s, h);
+    apply_corrections(s);
     if (polishing || s->faccon * dyno <= o->fnewt) {
       if (s->faccon * strict <= o->fnewt) {
         *outcome = NEWTON_CONVERGED;
@@ -681,9 +712,7 @@ static void accept(radau *s, double t, double h)
   s->changed = 0;
   s->hold = h;
   memcpy(s->cont_y, s->y, sizeof(double) * (size_t)n);
-  for (int i = 0; i < ns; i++) {
-    memcpy(s->cont_z[i], s->z[i], sizeof(double) * (size_t)n);
-  }
+  memcpy(s->cont_z[0], s->z[0], sizeof(double) * (size_t)ns * (size_t)n);
   s->cont_k = s->k;
   s->cont_t = t;
   s->cont_h = h;
