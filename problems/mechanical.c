@@ -16,6 +16,7 @@
 
 #include "dense.h"
 #include "mechanical.h"
+#include "weights.h"
 
 static const char *const FORM_NAMES[MECH_NFORMS] = {"index3",    "index2", "ggl",  "index1",
                                                     "baumgarte", "ssf",    "dummy"};
@@ -643,17 +644,6 @@ static int accvar_constraint_rows(const mech_params *mp, double t, const double 
   return rc;
 }
 
-/* A residual that is not finite is recoverable (andrews.f and crank.f code it so): 1 when every
- * r_i is finite (r_i - r_i is 0 then, NaN otherwise, and a NaN stays in the sum: no branch). */
-static int all_finite(int n, const double *r)
-{
-  double probe = 0.0;
-  for (int i = 0; i < n; i++) {
-    probe += r[i] - r[i];
-  }
-  return probe == 0.0;
-}
-
 /* The level of a form whose constraint rows are one constraint function at y's own (q, v, a):
  * 0 (g), 1 (g') or 2 (g''); -1 for the others (ggl has two, baumgarte three, and index1 without
  * accelerations as variables takes a from the dynamics). */
@@ -707,7 +697,8 @@ static int accvar_res(const mech_params *mp, double t, const double *y, const do
     rc = work ? accvar_constraint_rows(mp, t, y, r, work) : MBDAE_ERR_NOMEM;
     scratch_release(&c);
   }
-  return rc == 0 && !all_finite(l.n, r) ? MBDAE_RECOVERABLE : rc;
+  /* a residual that is not finite is recoverable (andrews.f and crank.f code it so) */
+  return rc == 0 && !mbdae_all_finite((size_t)l.n, r) ? MBDAE_RECOVERABLE : rc;
 }
 
 /* Rows lambda (and mu) of dF/dy: minus the derivatives of the form's constraint. */

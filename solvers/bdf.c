@@ -526,29 +526,9 @@ static void refresh_before_rise(bdf *s, int k, int kused, double h)
   }
 }
 
-/* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
-static int new_matrix(bdf *s)
-{
-  s->st->njac++;
-  s->st->nres_fd += mbdae_problem_jac_nres(s->p);
-  int rc = mbdae_jacobian_eval(&s->jac, s->p, s->t, s->y, s->yp);
-  if (rc != 0) {
-    return rc;
-  }
-  rc = mbdae_itmat_factor(&s->lu, s->cj);
-  /* a non-finite entry of dF/dy + cj dF/dy' stays non-finite through the elimination (it is
-   * only scaled and subtracted from), so one pass over the factors finds it */
-  if (rc == 0 && !mbdae_itmat_finite(&s->lu)) {
-    return MBDAE_RECOVERABLE;
-  }
-  s->st->nlu++;
-  s->cjold = s->cj;
-  s->conv_factor = RATE_START;
-  mark_eigenvalues(s);
-  return rc;
-}
-
-/* Factor dF/dy + cj dF/dy' with the stored Jacobian (only cj has moved out of its band). */
+/* Factor dF/dy + cj dF/dy' with the stored Jacobian; MBDAE_RECOVERABLE when the factors are not
+ * finite (a non-finite entry stays non-finite through the elimination: it is only scaled and
+ * subtracted from, so one pass over the factors finds it). */
 static int refactor(bdf *s)
 {
   int rc = mbdae_itmat_factor(&s->lu, s->cj);
@@ -558,6 +538,22 @@ static int refactor(bdf *s)
   s->st->nlu++;
   s->cjold = s->cj;
   s->conv_factor = RATE_START;
+  return rc;
+}
+
+/* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
+static int new_matrix(bdf *s)
+{
+  s->st->njac++;
+  s->st->nres_fd += mbdae_problem_jac_nres(s->p);
+  int rc = mbdae_jacobian_eval(&s->jac, s->p, s->t, s->y, s->yp);
+  if (rc != 0) {
+    return rc;
+  }
+  rc = refactor(s);
+  if (rc != MBDAE_RECOVERABLE) {
+    mark_eigenvalues(s);
+  }
   return rc;
 }
 

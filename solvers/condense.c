@@ -234,16 +234,9 @@ static int pivot_acceptable(const mbdae_condensed *cd, int t)
 {
   size_t n = (size_t)cd->n, i = (size_t)cd->elim[t], col_i = i * n;
   double pivot = mag(cd, col_i + i), column = 0.0;
-  if (cd->im) {
-    for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
-      double v = mag(cd, col_i + (size_t)cd->lrow[e]);
-      column = v > column ? v : column;
-    }
-  } else {
-    for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
-      double v = fabs(cd->re[col_i + (size_t)cd->lrow[e]]);
-      column = v > column ? v : column;
-    }
+  for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
+    double v = mag(cd, col_i + (size_t)cd->lrow[e]);
+    column = v > column ? v : column;
   }
   double partner = mag(cd, (size_t)cd->partner[t] * n + i);
   double bound = CONDENSE_PIVOT_TOL * (partner < column ? partner : column);

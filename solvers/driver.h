@@ -29,6 +29,12 @@
 
 #define DRIVER_DEFAULT_MAX_STEPS 1000000L
 
+/* Appended to a step-size-floor failure whose last rejections were residuals that could not be
+ * evaluated (or were not finite), so the message names the cause. */
+#define DRIVER_RESIDUAL_WALL                                                                       \
+  " after residual evaluation failures (the residual cannot be evaluated, or is not finite, "      \
+  "beyond t)"
+
 enum { DRIVER_REASON_LEN = 200 };
 
 /* What became of one step attempt. */

@@ -1,8 +1,8 @@
 /* The Jacobian store (solvers/jacobian.h): J and M as pattern values, one allocation per run.
  * Every pass is over the pattern's entries, O(nnz); a DENSE store is the full pattern. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "condense.h"

@@ -770,9 +770,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
     rep->outcome = DRIVER_FAILED;
     mbdae_driver_give_up(rep, MBDAE_ERR_STEP_TOO_SMALL,
                          "step size below the minimum 10 eps max(|t|, |tend|) = %.3e%s", hmin,
-                         s->undefined ? " after residual evaluation failures (the residual "
-                                        "cannot be evaluated, or is not finite, beyond t)"
-                                      : "");
+                         s->undefined ? DRIVER_RESIDUAL_WALL : "");
     return;
   }
   set_weights(s, h);

@@ -7,8 +7,8 @@
  * ida: the user's, f = 1).  A component of differentiation index k >= 2 has its error measured
  * h^(k-1) times smaller (sc_i / h^(k-1)), as RADAU5 does for DAEs of index 2 and 3 (Hairer &
  * Wanner, Solving ODEs II, section VII.8; the RADAU5 documentation): its error estimate overstates
- * its error by these powers of h.  The solvers store the weights differently (radau5 sc_i, bdf
- * and ida 1/sc_i), so the two factors are given separately.
+ * its error by these powers of h.  The solvers keep the reciprocals 1/sc_i of their own
+ * products, so the two factors are given separately.
  *
  * Differential components are those whose derivative enters F: column i of dF/dy' has a nonzero
  * (for the constant mass matrices of the test set, positions and velocities; multipliers and
