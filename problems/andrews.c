@@ -8,7 +8,7 @@
  *   K y' = phi(y),   K = diag(I14, 0),
  *   phi = ( q',  q'',  M(q) q'' - f(q, q') + G(q)^T lambda,  g(q) ),   G = dg/dq,
  *
- * M, f and g as in report 2.4 section II.13.2 (spec/002).  Residual, in the test set's own form
+ * M, f and g as in report 2.4 section II.13.2.  Residual, in the test set's own form
  * F = K y' - phi(y):
  *   rows 1-14   y'_i - y_{i+7}   (q' and q'' are the derivatives of q and q'),
  *   rows 15-21  -(M(q) q'' - f(q, q') + G(q)^T lambda),
@@ -52,9 +52,9 @@ enum {
   MAXTERMS = 4 /* most trigonometric terms in one constraint */
 };
 
-/* Constants of report 2.4 section II.13.2 (spec/002), the same values and signs as andrews.f.
+/* Constants of report 2.4 section II.13.2, the same values and signs as andrews.f.
  * The spec/ text prints xa = -0.06934, ya = -0.00227, xb = -0.03635 with their minus signs, as
- * coded in andrews.f; refdata/andrews.txt warns that the 2.4 PDF's text drops them. */
+ * coded in andrews.f; refsol/andrews.txt warns that the 2.4 PDF's text drops them. */
 static const double M1 = 0.04325, M2 = 0.00365, M3 = 0.02373, M4 = 0.00706; /* masses */
 static const double M5 = 0.07050, M6 = 0.00706, M7 = 0.05498;
 static const double I1 = 2.194e-6, I2 = 4.410e-7, I3 = 5.255e-6, I4 = 5.667e-7; /* inertias */
@@ -577,11 +577,11 @@ static int dyn_con(const void *par, double t, const double *q, const double *v, 
   return 0;
 }
 
-/* y0 of report 2.4 section II.13.2 (spec/002), the 30-digit values: q0, q'0 = 0, q''0 and
+/* y0 of report 2.4 section II.13.2, the 30-digit values: q0, q'0 = 0, q''0 and
  * lambda0.  The report prints lambda0 (and lambda'0) with 7 entries although lambda has 6; the
  * extra entry is a zero and is dropped.  It also prints "q'0 = q''0 = 0" before the nonzero q''0,
  * evidently meaning q'0 = q'''0 = 0.  y'0 = (q'0, q''0, q'''0, lambda'0) with q'''0 = 0 and
- * lambda'0 = 0 (refdata/andrews.txt: yp0(k) = y0(k+7), k = 1..14, and 0 for k = 15..27). */
+ * lambda'0 = 0 (refsol/andrews.txt: yp0(k) = y0(k+7), k = 1..14, and 0 for k = 15..27). */
 static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
   (void)par;
@@ -610,7 +610,7 @@ static int init(const void *par, double *q, double *v, double *a, double *lam)
 
 /* y(0.03): andrews.f's reference routine (PSIDE on a Cray C90 in Cray double precision,
  * rtol = atol = 1e-14); report 2.4 Table II.13.2 prints y1..y7 with the same digits.  The
- * strings are those of refdata/andrews.txt (= refsol/andrews.txt). */
+ * strings are those of refsol/andrews.txt. */
 static int ref_acc(const void *par, double *q, double *v, double *a, double *lam)
 {
   (void)par;

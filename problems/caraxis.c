@@ -32,9 +32,9 @@
  * parametrisation is offered: form=ssf is refused.
  *
  * Variables (form=index3) y = (x_l, y_l, x_r, y_r, x_l', y_l', x_r', y_r', lambda_1, lambda_2),
- * index 1,1,1,1, 2,2,2,2,3,3.  Source: spec/000 (report 2.4, section II.17) and
- * refdata/caraxis.txt.  Gravity g = 1 as in [Sch94], entering f_2 and f_4 as -eps^2 M / 2
- * (spec/000, eq. for F_g). */
+ * index 1,1,1,1, 2,2,2,2,3,3.  Source: report 2.4, section II.17 and
+ * refsol/caraxis.txt.  Gravity g = 1 as in [Sch94], entering f_2 and f_4 as -eps^2 M / 2
+ * (report 2.4 section II.17.2, eq. for F_g). */
 #include <math.h>
 #include <string.h>
 
@@ -49,7 +49,7 @@ enum {
   YR = 3
 };
 
-/* Constants of report 2.4, section II.17.2 (spec/000) and caraxis.f. */
+/* Constants of report 2.4, section II.17.2 and caraxis.f. */
 static const double EPS = 1e-2;   /* eps: the springs have Hooke's constant 1/eps^2 */
 static const double MASS = 10.0;  /* M, mass of the bar */
 static const double LEN = 1.0;    /* L, length of the axis and of the bar */
@@ -370,7 +370,7 @@ static int con_acc(const void *par, double t, const double *p, const double *v, 
   return 0;
 }
 
-/* y0 and y'0 of spec/000 section II.17.2 and refdata/caraxis.txt: p0 = (0, L0, L, L0),
+/* y0 and y'0 of report 2.4 section II.17.2 and refsol/caraxis.txt: p0 = (0, L0, L, L0),
  * q0 = (-1/2, 0, -1/2, 0), lambda0 = lambda'0 = 0, p'0 = q0 and
  * q'0 = 2/(M eps^2) f(0, p0, lambda0) = (0, -g, 0, -g) since both springs are at rest length. */
 static int init(const void *par, double *p, double *v, double *a, double *lam)
@@ -388,7 +388,7 @@ static int init(const void *par, double *p, double *v, double *a, double *lam)
 }
 
 /* y(3): report 2.4 Table II.17.1, quadruple-precision GAMD, atol = rtol = h0 = 1e-24; the
- * digits of refdata/caraxis.txt (= refsol/caraxis.txt).  y7: the report's table prints
+ * digits of refsol/caraxis.txt.  y7: the report's table prints
  * 0.17556815753723222276e-1, one digit fewer than refdata's 0.175568157537232222276e-1 (a run
  * of five 2s shortened to four, at the 19th significant digit; every other entry has 21 digits,
  * and the deTestSet R package prints the 21-digit string too).  Both strings round to the same

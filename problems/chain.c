@@ -1,12 +1,13 @@
-/* The pendulum chain (the n-mass pendulum of spec/001, section 3.4) in Cartesian coordinates, as a
- * model of the mechanical-system layer (problems/mechanical.h), which generates its formulations.
+/* The pendulum chain (the n-mass pendulum of Thomsen (ed.) 2005, section 3.4) in Cartesian
+ * coordinates, as a model of the mechanical-system layer (problems/mechanical.h), which generates
+ * its formulations.
  *
  * n point masses m_k on massless rods of lengths l_k, the first hinged at the origin, y pointing
  * down, gravity g along +y.  With p_k = (x_k, y_k), p_0 = 0, the rod vectors d_k = p_k - p_{k-1}
  * and the rod forces per unit length F_k (F_{n+1} = 0):
  *   m_k p_k'' = m_k g e_y - F_k d_k + F_{k+1} d_{k+1},   0 = |d_k|^2 - l_k^2    (k = 1..n),
- * spec/001 (3.2.3), (3.2.4) with the multiplier form of Hafner & Poell eqs. (1), (6): n = 1 is
- * problems/pendulum.c and n = 2 problems/dpendulum.c (unit masses and lengths).  As a model:
+ * Thomsen (ed.) 2005 (3.2.3), (3.2.4) with the multiplier form of Hafner & Poell eqs. (1), (6): n =
+ * 1 is problems/pendulum.c and n = 2 problems/dpendulum.c (unit masses and lengths).  As a model:
  * q = (x1, y1, ..., xn, yn), M = diag(m_k, m_k), f = m_k g e_y, W = G/2; hidden constraints
  * g_k' = 2 d_k.d_k', g_k'' = 2 (|d_k'|^2 + d_k.d_k'').  y is ordered link by link,
  * (x1, y1, vx1, vy1, F1, x2, ...) (mech_model.groups = n): each link couples only to its
@@ -17,18 +18,17 @@
  * start and pattern values take O(n) time and memory (M is diagonal: mech_model.mass_diag; the
  * reaction's rate: mech_model.reaction_rate); form=ssf stays dense (its kinetic metric is full).
  *
- * State space (form=ssf): the angles theta_k of the rods from the downward vertical (spec/001
- * (3.3.1)), d_k = l_k (sin theta_k, cos theta_k), and omega = theta'.  With mu_k = m_k + ... + m_n
- * and mu_ij = mu_max(i,j), T = 1/2 sum_ij mu_ij l_i l_j cos(theta_i - theta_j) omega_i omega_j
- * and V = -g sum_k mu_k l_k cos theta_k (spec/001 (3.4.2), (3.4.3) generalised); Lagrange's
- * equations are
- *   sum_j mu_ij l_i l_j cos(theta_i - theta_j) omega_j'
- *     = -sum_j mu_ij l_i l_j sin(theta_i - theta_j) omega_j^2 - g mu_i l_i sin theta_i,
- * solved by the layer's Gaussian elimination (the matrix is the kinetic metric: positive
- * definite).  The same equations give consistent Cartesian accelerations for a start from
- * theta= and omega= (spec/001 section 3.3) of up to DENSE_START_MAX links, and the forces follow
- * from the last link back: F_k l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.  A longer
- * chain's start solves the tridiagonal system of the forces instead (start_forces), O(n).
+ * State space (form=ssf): the angles theta_k of the rods from the downward vertical (Thomsen (ed.)
+ * 2005 (3.3.1)), d_k = l_k (sin theta_k, cos theta_k), and omega = theta'.  With mu_k = m_k + ... +
+ * m_n and mu_ij = mu_max(i,j), T = 1/2 sum_ij mu_ij l_i l_j cos(theta_i - theta_j) omega_i omega_j
+ * and V = -g sum_k mu_k l_k cos theta_k (Thomsen (ed.) 2005 (3.4.2), (3.4.3) generalised);
+ * Lagrange's equations are sum_j mu_ij l_i l_j cos(theta_i - theta_j) omega_j' = -sum_j mu_ij l_i
+ * l_j sin(theta_i - theta_j) omega_j^2 - g mu_i l_i sin theta_i, solved by the layer's Gaussian
+ * elimination (the matrix is the kinetic metric: positive definite).  The same equations give
+ * consistent Cartesian accelerations for a start from theta= and omega= (Thomsen (ed.) 2005
+ * section 3.3) of up to DENSE_START_MAX links, and the forces follow from the last link back: F_k
+ * l_k^2 = (m_k g e_y - m_k p_k'' + F_{k+1} d_{k+1}).d_k.  A longer chain's start solves the
+ * tridiagonal system of the forces instead (start_forces), O(n).
  *
  * References: for the default configuration of n = 1..8 links (every rod horizontal at rest,
  * unit masses and lengths, t_end = 10) the values of refsol/chain_n<N>.txt, computed by
@@ -652,7 +652,7 @@ const problem_type mbdae_problem_chain = {
     .id = "chain",
     .title = "Pendulum chain (Cartesian coordinates)",
     .t0 = 0.0,
-    .tend = 10.0, /* DESIGN.md; tend= per instance */
+    .tend = 10.0, /* doc/design.md; tend= per instance */
     .tolerances = {.m_div = 4,
                    .m_max = 24,
                    .h0_factor = 1.0,

@@ -1,14 +1,15 @@
-/* The configuration of a pendulum chain (spec/001 section 3.4): its spec keys, their parsing and
- * canonical form.  One source for both readers of a chain spec: the problem (problems/chain.c,
- * in the library) and the quad-precision reference generator (refsol/chain_ref.c), which
- * compiles this file too, so that both integrate exactly the configuration the spec names.
+/* The configuration of a pendulum chain (Thomsen (ed.) 2005 section 3.4): its spec keys, their
+ * parsing and canonical form.  One source for both readers of a chain spec: the problem
+ * (problems/chain.c, in the library) and the quad-precision reference generator
+ * (refsol/chain_ref.c), which compiles this file too, so that both integrate exactly the
+ * configuration the spec names.
  *
  * Keys: n= links (>= 1); m= masses, l= lengths, theta= initial angles, omega= initial angular
  * velocities, each one value for every link or a colon-separated list of n values (m=1:2:1);
  * tend= the end of the interval.  theta_k is the angle of rod k from the downward vertical
- * (spec/001 (3.3.1) with y pointing down): rod k runs from mass k-1 (the hinge for k = 1) to
- * mass k along l_k (sin theta_k, cos theta_k).  Default: unit masses and lengths, every rod
- * horizontal (theta = pi/2) at rest, tend = 10 (DESIGN.md). */
+ * (Thomsen (ed.) 2005 (3.3.1) with y pointing down): rod k runs from mass k-1 (the hinge for k = 1)
+ * to mass k along l_k (sin theta_k, cos theta_k).  Default: unit masses and lengths, every rod
+ * horizontal (theta = pi/2) at rest, tend = 10 (doc/design.md). */
 #ifndef MBDAE_CHAIN_CONFIG_H
 #define MBDAE_CHAIN_CONFIG_H
 

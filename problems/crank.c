@@ -1,5 +1,5 @@
 /* Flexible slider crank (B. Simeon), problem "crank" of the Test Set for IVP Solvers, release 2.4
- * (spec/003: section II.19; software part crank.f, subroutine RESMBS by B. Simeon, 1995/97).
+ * (report 2.4 section II.19; software part crank.f, subroutine RESMBS by B. Simeon, 1995/97).
  *
  * A rigid crank (body 1) turned at prescribed speed, an elastic connecting rod (body 2, two
  * lateral sine modes and a quadratic longitudinal ansatz) and a rigid sliding block (body 3):
@@ -24,7 +24,7 @@
  *
  * Details of the original code that the printed description leaves open, followed here:
  * - PI = 3.1415927 (truncated) in every finite-element matrix and in k_Delta(q); the published
- *   reference was computed with it (refdata/crank.txt).
+ *   reference was computed with it (refsol/crank.txt).
  * - K_Delta(2,2) = E d h / l2 * pi^4 * 2/3 * (h/l2)^2: the spec prints (h/l)^2, a typo; RESMBS
  *   codes (HH/L2)**2, and the Euler-Bernoulli bending stiffness of mode k (EI (k pi/l2)^4 l2/2,
  *   I = d h^3/12) gives exactly pi^4/24 (h/l2)^2 and 16 pi^4/24 = 2/3 pi^4 (h/l2)^2.
@@ -718,9 +718,9 @@ typedef struct sparse_value {
   double value;
 } sparse_value;
 
-/* One published value a line, as in refdata/crank.txt. */
+/* One published value a line, as in refsol/crank.txt. */
 /* clang-format off */
-/* init1: test set release 2.4 (spec Section 19.2 table; refdata/crank.txt [y0 init1]). */
+/* init1: test set release 2.4 (spec Section 19.2 table; refsol/crank.txt [y0 init1]). */
 static const sparse_value y0_init1[] = {
     {3, 0.450016933e0},
     {6, 0.103339863e-4},
@@ -743,7 +743,7 @@ static const sparse_value y0_init1[] = {
     {24, -4.635908708561371e-9},
 };
 
-/* init2: rigid motion, q = v_q = 0 (crank.f init2; refdata/crank.txt [y0 init2]). */
+/* init2: rigid motion, q = v_q = 0 (crank.f init2; refsol/crank.txt [y0 init2]). */
 static const sparse_value y0_init2[] = {
     {3, 0.45},
     {8, 150},
@@ -773,7 +773,7 @@ static int init(const void *params, double *x, double *v, double *a, double *lam
   return 0;
 }
 
-/* Table II.19.2 (crank.f solut; refdata/crank.txt [yref], the same digit strings as
+/* Table II.19.2 (crank.f solut; refsol/crank.txt [yref], the same digit strings as
  * refsol/crank.txt): MEBDFI, atol = rtol = 1e-14, h0 = 1e-12, default configuration. */
 static const double yref_default[NEQ] = {
     0.1500000000000104e+002,  -0.3311734988256260e+000, 0.1697373328427860e+000,

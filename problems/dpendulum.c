@@ -2,7 +2,7 @@
  * (problems/mechanical.h), which generates its formulations (form=index3 is the published one).
  *
  * Source: I. Hafner, C. Poell, Comparison of regularisation methods referring to a
- * multi-pendulum case study, eq. (6) (spec/004): two unit masses on massless rods of unit length,
+ * multi-pendulum case study (2015), eq. (6): two unit masses on massless rods of unit length,
  * the first hinged at the origin, y pointing down, gravity g along +y:
  *   x1' = vx1,  y1' = vy1,  x2' = vx2,  y2' = vy2,
  *   vx1' = -F1 x1 - F2 (x1 - x2),  vy1' = g - F1 y1 - F2 (y1 - y2),
@@ -11,7 +11,7 @@
  * y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2), F1, F2 the rod forces per unit length.
  * As a model: q = (x1, y1, x2, y2), M = I, f = (0, g, 0, g), and with (dx, dy) = (x1 - x2,
  * y1 - y2) the reaction W^T F = (F1 x1 + F2 dx, F1 y1 + F2 dy, -F2 dx, -F2 dy) (W = G/2).
- * Start (DESIGN.md): both links horizontal, at rest, x1 = 1, x2 = 2; a = (0, g, 0, g).
+ * Start (doc/design.md): both links horizontal, at rest, x1 = 1, x2 = 2; a = (0, g, 0, g).
  * Hidden constraints: g1 = x1^2 + y1^2 - 1, g2 = dx^2 + dy^2 - 1, g1' = 2 (x1 vx1 + y1 vy1),
  * g2' = 2 (dx dvx + dy dvy), g1'' = 2 (vx1^2 + vy1^2 + x1 ax1 + y1 ay1), g2'' likewise in the
  * differences.
@@ -23,12 +23,12 @@
  * formulation integrated in quadruple precision by two independent methods,
  * refsol/dpendulum_ref.c, data in refsol/dpendulum.txt.
  *
- * Spec keys (spec/001 chapter 3): masses m1=, m2= and rod lengths l1=, l2= (positive, finite;
- * default 1), and the start of section 3.3 from the angles theta1=, theta2= and angular velocities
- * omega1=, omega2= (finite; default pi/2 and 0: both links horizontal at rest, the start above).
- * Angle convention of spec/001 (3.3.1) with y pointing down, as problems/chain.c: theta_k is the
- * angle of rod k from the downward vertical, p1 = l1 (sin theta1, cos theta1), p2 = p1 +
- * l2 (sin theta2, cos theta2); chain:n=2 with m=m1:m2, l=l1:l2, theta=, omega= is the same
+ * Spec keys (Thomsen (ed.) 2005 chapter 3): masses m1=, m2= and rod lengths l1=, l2= (positive,
+ * finite; default 1), and the start of section 3.3 from the angles theta1=, theta2= and angular
+ * velocities omega1=, omega2= (finite; default pi/2 and 0: both links horizontal at rest, the start
+ * above). Angle convention of Thomsen (ed.) 2005 (3.3.1) with y pointing down, as problems/chain.c:
+ * theta_k is the angle of rod k from the downward vertical, p1 = l1 (sin theta1, cos theta1), p2 =
+ * p1 + l2 (sin theta2, cos theta2); chain:n=2 with m=m1:m2, l=l1:l2, theta=, omega= is the same
  * system.  Then M = diag(m1, m1, m2, m2), f = (0, m1 g, 0, m2 g), the constraints subtract l1^2
  * and l2^2, and form=ssf keeps Hafner & Poell's phi (from the horizontal, phi = pi/2 - theta):
  * p1 = l1 (cos phi1, sin phi1), and Lagrange's equations
@@ -245,9 +245,10 @@ static void forces_from_accelerations(const void *par, const double *q, const do
   lam[0] = (f1x * q[X1] + f1y * q[Y1]) / (l1 * l1);
 }
 
-/* The start of spec/001 section 3.3 from theta1,2 and omega1,2.  Both links horizontal at rest
- * (the default): F1 = F2 = 0, and both masses start in free fall, a_y = g.  Otherwise the angular
- * accelerations of Lagrange's equations (ssf_acc; theta'' = -eta'), then a and F (header). */
+/* The start of Thomsen (ed.) 2005 section 3.3 from theta1,2 and omega1,2.  Both links horizontal at
+ * rest (the default): F1 = F2 = 0, and both masses start in free fall, a_y = g.  Otherwise the
+ * angular accelerations of Lagrange's equations (ssf_acc; theta'' = -eta'), then a and F (header).
+ */
 static int init(const void *par, double *q, double *v, double *a, double *lam)
 {
   const dpendulum_params *p = par;
@@ -395,8 +396,8 @@ static const mech_model dpendulum_model = {
     .dummy = 1,
 };
 
-/* The keys of spec/001 chapter 3 (header): name, where in the params, whether > 0 is required, and
- * the default. */
+/* The keys of Thomsen (ed.) 2005 chapter 3 (header): name, where in the params, whether > 0 is
+ * required, and the default. */
 typedef struct dpendulum_key {
   const char *name;
   size_t offset;
@@ -510,7 +511,7 @@ const problem_type mbdae_problem_dpendulum = {
     .id = "dpendulum",
     .title = "Double pendulum (Cartesian coordinates)",
     .t0 = 0.0,
-    .tend = 10.0, /* DESIGN.md: the paper runs 100 s, but the motion is chaotic */
+    .tend = 10.0, /* doc/design.md: the paper runs 100 s, but the motion is chaotic */
     .tolerances = {.m_div = 4,
                    .m_max = 24,
                    .h0_factor = 1.0,

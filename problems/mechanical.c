@@ -295,7 +295,7 @@ void mbdae_mech_format_options(const void *params, char *buf, size_t len)
 
 /* ---- size, index, names --------------------------------------------------------------------- */
 
-/* Index per variable (DESIGN.md table): q, v, lambda, mu. */
+/* Index per variable (doc/design.md table): q, v, lambda, mu. */
 static const int FORM_INDEX[MECH_NFORMS][4] = {{1, 2, 3, 0}, {1, 1, 2, 0}, {1, 1, 2, 2},
                                                {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 0},
                                                {1, 1, 1, 1}};

@@ -1,5 +1,5 @@
 /* The model layer for constrained mechanical systems (private to the library): a problem states
- * its model once, and the layer generates every formulation of DESIGN.md ("Formulations").
+ * its model once, and the layer generates every formulation of doc/design.md ("Formulations").
  *
  * Model, with q in R^nq, v = q', lambda in R^nc:
  *   M(t,q) q'' = f(t,q,v) - W(t,q)^T lambda,   g(t,q) = 0,   G = dg/dq,
@@ -19,11 +19,11 @@
  *   baumgarte  y = (q, v, lambda):      q' - v,  R,  -(g'' + 2 alpha g' + beta^2 g)
  *   ssf        y = (z, w), minimal coordinates: z' - w,  w' - acc(t,z,w)
  * In index1 and baumgarte the acceleration is the one the dynamics give, a = -M^{-1} R(t,q,v,0,
- * lambda) (R is linear in a), so that no algebraic row holds y' (spec/004 eq. (3) is this row of
- * the pendulum); its derivatives are da/dx = -M^{-1} dR/dx at a, x = q, v, lambda.
+ * lambda) (R is linear in a), so that no algebraic row holds y' (Hafner & Poell (2015) eq. (3) is
+ * this row of the pendulum); its derivatives are da/dx = -M^{-1} dR/dx at a, x = q, v, lambda.
  * Sources: Hairer & Wanner, Solving ODEs II, 2nd ed., VII.1 (index reduction, (1.14)-(1.16)) and
  * VII.1 (1.29) / Gear, Gupta & Leimkuhler 1985 for the stabilised index-2 form; Baumgarte 1972
- * as Hafner & Poell (spec/004) eq. (4) cite it; the state-space form spec/004 eqs. (5), (7).
+ * as Hafner & Poell (2015) eq. (4) cite it; the state-space form, their eqs. (5), (7).
  * Hidden constraints reported (mbdae_problem_constraints) are g, g', g'' along the form's own
  * flow: for ggl that is q' = v - W^T mu (equal to G v + g_t where mu = 0, as on the solution);
  * for ssf they are those of the Cartesian state mapped from the minimal one (mech_ssf.

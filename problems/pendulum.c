@@ -2,7 +2,7 @@
  * (problems/mechanical.h), which generates its formulations (form=index3 is the published one).
  *
  * Source: I. Hafner, C. Poell, Comparison of regularisation methods referring to a
- * multi-pendulum case study, eq. (1) (spec/004): unit mass on a massless rod of unit length,
+ * multi-pendulum case study (2015), eq. (1): unit mass on a massless rod of unit length,
  * y pointing down, gravity g along +y:
  *   x' = vx,  y' = vy,  vx' = -F x,  vy' = g - F y,  0 = x^2 + y^2 - 1,
  * y = (x, y, vx, vy, F), F the rod force per unit length (the multiplier).  The paper starts from

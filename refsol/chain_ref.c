@@ -1,4 +1,4 @@
-/* The pendulum chain reference (spec/001 section 3.4, problems/chain.c) at t_end, for any
+/* The pendulum chain reference (Thomsen 2005, 3.4, problems/chain.c) at t_end, for any
  * configuration of the chain's spec keys, computed in quadruple precision (__float128,
  * libquadmath) from the angle (state-space) formulation: refsol/dpendulum_ref.c generalised from
  * two links to n.
@@ -471,7 +471,7 @@ static int write_header(FILE *out, const char *spec, const chain_config *cfg, do
   long gl_steps = (long)ceil(GL_STEPS_PER_TIME * cfg->tend);
   int confirmed = diff > 0 ? (int)floor(-log10(diff)) : 33;
   rc |= fprintf(out,
-                "# Pendulum chain (spec/001 section 3.4), n = %d links, t in [0, %.17g].\n"
+                "# Pendulum chain (Thomsen 2005, 3.4), n = %d links, t in [0, %.17g].\n"
                 "# spec: %s\n"
                 "# Reference at t_end from the angle formulation: theta_k of rod k from the\n"
                 "# downward vertical, Lagrange's equations sum_j C_ij cos(theta_i - theta_j)\n"

@@ -6,9 +6,9 @@
  * - dpendulum (Hafner & Poell, eq. (6)): the angle (state-space) formulation integrated by
  *   Gragg-Bulirsch-Stoer extrapolation and confirmed by Gauss-Legendre collocation,
  *   refsol/dpendulum_ref.c; its output is the committed file refsol/dpendulum.txt.
- * - chain (spec/001 section 3.4): the same two methods on Lagrange's equations of n links,
- *   refsol/chain_ref.c, for any configuration; the default configurations of n = 1..8 links are
- *   the committed files refsol/chain_n1.txt .. chain_n8.txt.
+ * - chain (Thomsen (ed.) 2005 section 3.4): the same two methods on Lagrange's equations of n
+ * links, refsol/chain_ref.c, for any configuration; the default configurations of n = 1..8 links
+ * are the committed files refsol/chain_n1.txt .. chain_n8.txt.
  *
  * The write functions print exactly the content of the committed data file (the driver exposes
  * them as `mbdae refsol pendulum|dpendulum`; a test checks that the file and the generator agree).

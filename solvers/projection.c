@@ -1,5 +1,5 @@
-/* Orthogonal projection onto the constraint manifold after a step (spec/004's OPM): the public
- * mbdae_projector (include/mbdae/mbdae.h gives the contract).
+/* Orthogonal projection onto the constraint manifold after a step (the OPM of Hafner & Poell 2015):
+ * the public mbdae_projector (include/mbdae/mbdae.h gives the contract).
  *
  * Algorithm (Hairer, Lubich & Wanner, Geometric Numerical Integration, 2nd ed., IV.4, Algorithm
  * 4.2 and the simplified Newton iteration after it; VII.2 for the velocity level): for the

@@ -1,4 +1,4 @@
-/* The symmetric projection method (SPM) of Hafner & Poell (spec/004, Table 1): the built-in solver
+/* The symmetric projection method (SPM) of Hafner & Poell (2015), Table 1: the built-in solver
  * "spm", for the index-1 form of a constrained mechanical problem (form=index1, as the paper runs
  * it).
  *

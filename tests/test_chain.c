@@ -149,8 +149,9 @@ static void n2_is_the_double_pendulum(void)
   mbdae_problem_destroy(d);
 }
 
-/* The double pendulum with spec/001's keys (m1, m2, l1, l2, theta1, theta2, omega1, omega2;
- * theta from the downward vertical, as the chain's) and chain:n=2 with the same keys. */
+/* The double pendulum with the keys of Thomsen (ed.) 2005, ch. 3 (m1, m2, l1, l2, theta1, theta2,
+ * omega1, omega2; theta from the downward vertical, as the chain's) and chain:n=2 with the same
+ * keys. */
 static const char DPEND_KEYS[] =
     "dpendulum:m1=0.7,m2=2.5,l1=0.5,l2=1.5,theta1=0.3,theta2=-2,omega1=0.5,omega2=-1";
 static const char CHAIN_KEYS[] = "chain:n=2,m=0.7:2.5,l=0.5:1.5,theta=0.3:-2,omega=0.5:-1";

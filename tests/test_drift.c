@@ -1,11 +1,11 @@
-/* Constraint drift in every run (DESIGN.md, "Formulations"; issue 12): the harness's largest
+/* Constraint drift in every run (doc/design.md, "Formulations"; issue 12): the harness's largest
  * |g| and |G v + g_t| over the accepted states and at t_end, for every built-in solver and for a
  * plug-in solver that reports no states.
  *
- * Known answers on the pendulum (spec/004): the index-1 form ("DaS C", g'' = 0) integrates the
- * constraint only twice differentiated, so |x^2 + y^2 - 1| grows with t and ends far above the
- * tolerance; the index-3 form holds it to the tolerance.  Also: the maxima cover exactly the
- * accepted states, the end values are those of the returned state, a caller's own on_accept and
+ * Known answers on the pendulum (Hafner & Poell 2015): the index-1 form ("DaS C", g'' = 0)
+ * integrates the constraint only twice differentiated, so |x^2 + y^2 - 1| grows with t and ends far
+ * above the tolerance; the index-3 form holds it to the tolerance.  Also: the maxima cover exactly
+ * the accepted states, the end values are those of the returned state, a caller's own on_accept and
  * on_step still see every step, the state-space form has no constraints (drift absent: NaN, an
  * empty CSV field, JSON null), a failed run keeps the drift of the states it accepted, and the
  * example plug-in solver (tests/plugin/euler.c, no on_accept) gets its drift at t_end. */

@@ -401,8 +401,8 @@ static void check_scd_per_form(void)
   }
 }
 
-/* spec/004 Fig. 1: the index-1 form ("DaS C") drifts off the circle; index 3 holds it.  Measured
- * with radau5 at rtol 1e-6: |g(100)| = 6.5e-5 (index 1), 1.5e-10 (index 3). */
+/* Hafner & Poell (2015) Fig. 1: the index-1 form ("DaS C") drifts off the circle; index 3 holds it.
+ * Measured with radau5 at rtol 1e-6: |g(100)| = 6.5e-5 (index 1), 1.5e-10 (index 3). */
 static void check_drift(void)
 {
   const double rtol = 1e-6;
@@ -593,7 +593,7 @@ static unsigned long long dpendulum_hash(const char *spec)
   return h;
 }
 
-/* The double pendulum's default configuration in every form, bit for bit as before spec/001's
+/* The double pendulum's default configuration in every form, bit for bit as before Thomsen's (2005)
  * keys (m1, m2, l1, l2, theta, omega; problems/dpendulum.c): the hashes of the build of commit
  * 9084000. */
 static void check_dpendulum_default_unchanged(void)

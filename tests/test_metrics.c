@@ -1,4 +1,4 @@
-/* scd and mescd on hand-made vectors, against the definitions of DESIGN.md. */
+/* scd and mescd on hand-made vectors, against the definitions of doc/design.md. */
 #include <stdlib.h>
 
 #include "check.h"

@@ -89,7 +89,7 @@ static void check_problem(const char *spec)
     CHECK(fabs(res[17]) > 2.2 && fabs(res[17]) < 2.25,
           "%s: F18 = %.4g, expected the damping force 2.22", spec, res[17]);
   } else if (crank_init1) {
-    /* The published init1 values (report 2.4, refdata/crank.txt) leave 2.3e-7 in component 20. */
+    /* The published init1 values (report 2.4, refsol/crank.txt) leave 2.3e-7 in component 20. */
     mbdae_problem_res(p, t0, y, yp, res);
     int worst = 0;
     for (int i = 1; i < n; i++) {

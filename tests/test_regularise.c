@@ -1,5 +1,5 @@
-/* Orthogonal projection (spec/004's OPM; mbdae_projector, mbdae_options.project) and the
- * `mbdae regularise` command (spec/004 Table 1).
+/* Orthogonal projection (the OPM of Hafner & Poell (2015); mbdae_projector, mbdae_options.project)
+ * and the `mbdae regularise` command (Hafner & Poell 2015, Table 1).
  *
  * Known answers: on the index-1 form of the pendulum and the double pendulum, the projected run
  * of radau5 keeps |g| and |G v| at rounding level after every accepted step (checked in

@@ -1,4 +1,5 @@
-/* The symmetric projection method, solver "spm" (solvers/spm.c; spec/004's SPM, Hairer 2000).
+/* The symmetric projection method, solver "spm" (solvers/spm.c; the SPM of Hafner & Poell (2015),
+ * Hairer 2000).
  *
  * Known answers: on pendulum:form=index1 over [0, 100] the largest |g| and |G v| over the accepted
  * steps stay at rounding level, where the unprojected index-1 run (radau5) drifts by orders of
@@ -15,7 +16,7 @@
 #include "support.h"
 
 enum { MAX_N = 16 };
-static const double GRAVITY = 9.81; /* DESIGN.md, the pendulum */
+static const double GRAVITY = 9.81; /* doc/design.md, the pendulum */
 
 /* What the accepted steps show: constraint values and the pendulum's energy in two halves. */
 typedef struct watch {

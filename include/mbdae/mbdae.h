@@ -511,7 +511,7 @@ MBDAE_API int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type 
 
 /* ---- projection onto the constraint manifold ---------------------------------------------- */
 
-/* The orthogonal projection method (OPM) of Hafner & Poell (spec/004, Table 1), after Hairer,
+/* The orthogonal projection method (OPM) of Hafner & Poell (2015), Table 1, after Hairer,
  * Lubich & Wanner, Geometric Numerical Integration, IV.4 (standard projection) and VII.2: the
  * positions q are moved onto g(q) = 0 along the constraint gradient taken at the unprojected
  * point, q = q~ + G(q~)^T mu, mu by simplified Newton iterations with G G^T factored once, then

@@ -22,7 +22,7 @@ enum {
   NCONSTR = 2
 };
 
-/* Constants of report 2.4, section II.17.2 (spec/000) and caraxis.f. */
+/* Constants of report 2.4, section II.17.2 and caraxis.f. */
 static const double EPS = 1e-2;   /* eps: the springs have Hooke's constant 1/eps^2 */
 static const double MASS = 10.0;  /* M, mass of the bar */
 static const double LEN = 1.0;    /* L, length of the axis and of the bar */
