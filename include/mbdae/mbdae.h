@@ -59,7 +59,8 @@ MBDAE_API void mbdae_dependency_versions(char *buf, size_t len);
   X(MBDAE_ERR_RES, -11, "the residual function failed")                                            \
   X(MBDAE_ERR_SOLVER, -12, "the solver failed")                                                    \
   X(MBDAE_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                         \
-  X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")
+  X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")                                               \
+  X(MBDAE_ERR_TIMEOUT, -15, "no result within the time limit (mbdae sweep --timeout)")
 
 enum mbdae_status {
 #define MBDAE_ENUM_ENTRY(name, value, text) name = value,

@@ -44,7 +44,8 @@ typedef struct sweep_args {
   int repeat, jobs, shard, nshards;
   long max_steps;
   int linsys; /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
-  int plots, resume;
+  int plots, resume, force;
+  double timeout; /* --timeout: seconds of wall time per run; 0: none */
   const char *out;
   const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
   const char *ref_file;         /* --ref FILE, or NULL */
@@ -183,9 +184,11 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int steps = 0;
-    if (strcmp(arg, "--no-plots") == 0 || strcmp(arg, "--resume") == 0) {
+    if (strcmp(arg, "--no-plots") == 0 || strcmp(arg, "--resume") == 0 ||
+        strcmp(arg, "--force") == 0) {
       a->plots = a->plots && strcmp(arg, "--no-plots") != 0;
       a->resume = a->resume || strcmp(arg, "--resume") == 0;
+      a->force = a->force || strcmp(arg, "--force") == 0;
       continue;
     }
     if (arg[0] != '-' || arg[1] == '\0') {
@@ -199,7 +202,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
                                              "--h0",      "--repeat", "--max-steps", "--jobs",
                                              "--shard",   "--out",    "--report",    "--plugin",
-                                             "--forms",   "--linsys", "--ref"};
+                                             "--forms",   "--linsys", "--ref",       "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -207,8 +210,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     if (!known) {
       usage_error(
           "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
-          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms, "
-          "--linsys, --ref",
+          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --force, --report, "
+          "--forms, --linsys, --ref, --timeout",
           arg);
       return -1;
     }
@@ -228,6 +231,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       rc = parse_positive(arg, v, &a->atol);
     } else if (strcmp(arg, "--h0") == 0) {
       rc = parse_positive(arg, v, &a->h0);
+    } else if (strcmp(arg, "--timeout") == 0) {
+      rc = parse_positive(arg, v, &a->timeout);
     } else if (strcmp(arg, "--repeat") == 0) {
       rc = parse_int(arg, v, 1, 1000, &a->repeat);
     } else if (strcmp(arg, "--max-steps") == 0) {
@@ -257,9 +262,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms, no "
-                  "--ref: it redoes the outputs of DIR (whose rows hold their references)");
+    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file || a->force || a->timeout) {
+      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --force, no "
+                  "--forms, no --ref, no --timeout: it redoes the outputs of DIR (whose rows hold "
+                  "their references)");
       return -1;
     }
     return 0;
@@ -501,6 +507,24 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
   snprintf(buf, len, "%s/%s", dir, name);
 }
 
+enum { TABLE_NAME_LEN = MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16 };
+
+/* <problem>[-<form>]-table.md of configuration i; 0, or -1 (reported) when its form does not tell
+ * it apart from another configuration of its problem. */
+static int table_name(mbdae_problem *const *problems, int nproblems, int i, char *name)
+{
+  char label[MBDAE_RECORD_SPEC_LEN];
+  if (sweep_config_label((const mbdae_problem *const *)problems, nproblems, i, label,
+                         sizeof label) != 0) {
+    return usage_error("%s is one of several configurations of %s without a form to tell its "
+                       "files apart: one per folder",
+                       mbdae_problem_spec(problems[i]), mbdae_problem_name(problems[i]));
+  }
+  snprintf(name, TABLE_NAME_LEN, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
+           label[0] ? "-" : "", label);
+  return 0;
+}
+
 /* runs.csv: the header with this process's environment, then the rows. */
 static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
 {
@@ -534,10 +558,8 @@ static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
  * missing gnuplot is a warning: the data files are the results. */
 static int draw_pictures(const char *dir, mbdae_problem *const *problems, int nproblems)
 {
-  static const char *const kinds[] = {
-      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
-      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
-  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
+  const char *const *kinds = sweep_picture_kinds;
+  enum { NKINDS = SWEEP_NPICTURE_KINDS };
   char path[4200], why[4400];
   for (int i = 0; i < nproblems * NKINDS; i++) { /* no stale picture passes for a new one */
     snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
@@ -574,22 +596,16 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
                          size_t nrows, int plots)
 {
-  char path[4096], name[MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16];
+  char path[4096], name[TABLE_NAME_LEN];
   join(path, sizeof path, dir, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
   for (int i = 0; i < nproblems; i++) {
-    char label[MBDAE_RECORD_SPEC_LEN];
-    if (sweep_config_label((const mbdae_problem *const *)problems, nproblems, i, label,
-                           sizeof label) != 0) {
-      return usage_error("%s is one of several configurations of %s without a form to tell its "
-                         "files apart: one per folder",
-                         mbdae_problem_spec(problems[i]), mbdae_problem_name(problems[i]));
+    if (table_name(problems, nproblems, i, name) != 0) {
+      return EXIT_USAGE;
     }
-    snprintf(name, sizeof name, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
-             label[0] ? "-" : "", label);
     join(path, sizeof path, dir, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
       fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
@@ -652,6 +668,123 @@ static int report_again(const char *dir, int plots)
     mbdae_problem_destroy(problems[i]);
   }
   mbdae_records_free(rows, nrows);
+  return rc;
+}
+
+/* ---- the folder: sweep.conf, an earlier sweep's files ----------------------------------- */
+
+/* The settings lines of sweep.conf: every option that changes a row (not --jobs, --no-plots). */
+static void describe_settings(FILE *out, const sweep_args *a, mbdae_problem *const *problems,
+                              int nproblems)
+{
+  fputs("configurations:", out);
+  for (int i = 0; i < nproblems; i++) {
+    fprintf(out, " %s", mbdae_problem_spec(problems[i]));
+  }
+  fputs("\nsolvers:", out);
+  for (int i = 0; i < a->nsolvers; i++) {
+    fprintf(out, " %s", a->solvers[i]);
+  }
+  if (a->nrtols) {
+    fputs("\ntolerances: --rtol ", out);
+    for (int i = 0; i < a->nrtols; i++) {
+      fprintf(out, "%s%.17g", i ? "," : "", a->rtols[i]);
+    }
+  } else if (a->m_hi >= 0) {
+    fprintf(out, "\ntolerances: --m %d:%d", a->m_lo, a->m_hi);
+  } else {
+    fputs("\ntolerances: the test set's m = 0..m_max", out);
+  }
+  fprintf(out, a->atol > 0 ? "\natol: %.17g\n" : "\natol: rtol\n", a->atol);
+  fprintf(out, a->h0 > 0 ? "h0: %.17g\n" : "h0: the test set's\n", a->h0);
+  fprintf(out, a->max_steps > 0 ? "max-steps: %ld\n" : "max-steps: the solver's default\n",
+          a->max_steps);
+  fprintf(out, "linsys: %s\nrepeat: %d\n", mbdae_jac_kind_name(a->linsys), a->repeat);
+  fprintf(out, a->timeout > 0 ? "timeout: %.17g s\n" : "timeout: none\n", a->timeout);
+  fprintf(out, "shard: %d/%d\nref: %s\n", a->shard, a->nshards, a->ref_file ? a->ref_file : "none");
+}
+
+/* The owned lines of sweep.conf: the problems whose pictures, the tables and the rows' side files
+ * the sweep writes; -1 (reported) when a table name cannot be made. */
+static int describe_owned(FILE *out, mbdae_problem *const *problems, int nproblems, int nrows)
+{
+  char name[TABLE_NAME_LEN];
+  fputs("problems:", out);
+  for (int i = 0; i < nproblems; i++) {
+    fprintf(out, " %s", mbdae_problem_name(problems[i]));
+  }
+  fputs("\ntables:", out);
+  for (int i = 0; i < nproblems; i++) {
+    if (table_name(problems, nproblems, i, name) != 0) {
+      return -1;
+    }
+    fprintf(out, " %s", name);
+  }
+  fprintf(out, "\nrows: %d\n", nrows);
+  return 0;
+}
+
+/* Before the first run: refuse a folder that holds something else than this sweep (unless
+ * --force), then remove the outputs of the sweep it held and write sweep.conf; EXIT_OK or
+ * EXIT_USAGE (reported). */
+static int prepare_folder(const sweep_args *a, const char *partial_path, const char *settings,
+                          const char *owned)
+{
+  char why[1200];
+  int partial = access(partial_path, F_OK) == 0, resuming = partial && a->resume;
+  int state = sweep_folder_state(a->out, settings, why, sizeof why);
+  if (partial && !a->resume && !a->force) {
+    return usage_error("%s holds the runs of an interrupted sweep: rerun with --resume to run only "
+                       "the missing ones, or --force to start over",
+                       partial_path);
+  }
+  if (resuming && state == SWEEP_FOLDER_OTHER) {
+    return usage_error("--resume: %s was made by a sweep with other settings (%s); resume with the "
+                       "options of the interrupted sweep",
+                       partial_path, why);
+  }
+  if (!resuming && !a->force && state == SWEEP_FOLDER_OTHER) {
+    return usage_error("%s holds a sweep with other settings (%s): sweep into another --out, or "
+                       "give --force to replace that sweep's files",
+                       a->out, why);
+  }
+  if (!resuming && !a->force && state == SWEEP_FOLDER_FOREIGN) {
+    return usage_error("%s is not empty and holds no sweep (%s): sweep into a new or empty "
+                       "folder, or give --force to write this sweep's files beside the others",
+                       a->out, why);
+  }
+  sweep_folder_clean(a->out, owned, resuming);
+  if (sweep_folder_write(a->out, settings, owned) != 0) {
+    return usage_error("cannot write %s/sweep.conf: %s", a->out, strerror(errno));
+  }
+  return EXIT_OK;
+}
+
+/* sweep.conf's settings and owned lines (malloc'ed), then prepare_folder. */
+static int settle_folder(const sweep_args *a, mbdae_problem *const *problems, int nproblems,
+                         int nrows, const char *partial_path)
+{
+  char *settings = NULL, *owned = NULL;
+  size_t slen = 0, olen = 0;
+  FILE *f = open_memstream(&settings, &slen), *g = open_memstream(&owned, &olen);
+  int rc = f && g ? EXIT_OK : usage_error("out of memory");
+  if (f) {
+    describe_settings(f, a, problems, nproblems);
+  }
+  if (g && describe_owned(g, problems, nproblems, nrows) != 0) {
+    rc = EXIT_USAGE;
+  }
+  if (f && fclose(f) != 0 && rc == EXIT_OK) {
+    rc = usage_error("out of memory");
+  }
+  if (g && fclose(g) != 0 && rc == EXIT_OK) {
+    rc = usage_error("out of memory");
+  }
+  if (rc == EXIT_OK) {
+    rc = prepare_folder(a, partial_path, settings, owned);
+  }
+  free(settings);
+  free(owned);
   return rc;
 }
 
@@ -774,7 +907,7 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
       todo[n++] = tasks[k];
     }
   }
-  if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, on_done, s) != 0) {
+  if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, a->timeout, on_done, s) != 0) {
     fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
   }
   free(todo);
@@ -865,8 +998,11 @@ int cmd_sweep(int argc, char **argv)
     s.rows = calloc((size_t)s.total + 1, sizeof *s.rows);
     s.have = calloc((size_t)s.total + 1, 1);
     s.index = calloc((size_t)s.total + 1, sizeof *s.index);
-    rc = s.rows && s.have && s.index ? open_partial(&s, tasks + lo, a.resume)
+    rc = s.rows && s.have && s.index ? settle_folder(&a, problems, nproblems, s.total, partial)
                                      : usage_error("out of memory");
+  }
+  if (rc == EXIT_OK) {
+    rc = open_partial(&s, tasks + lo, a.resume);
   }
   if (rc == EXIT_OK) {
     if (a.nshards > 1) {
