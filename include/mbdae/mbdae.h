@@ -597,7 +597,7 @@ MBDAE_API int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p,
 MBDAE_API void mbdae_record_free(mbdae_record *rec);
 MBDAE_API void mbdae_records_free(mbdae_record *recs, size_t n); /* each, then the array */
 
-/* 1 when s is a non-empty name of [A-Za-z0-9_:=,.-]: what problem, spec and solver fields hold
+/* 1 when s is a non-empty name of [A-Za-z0-9_:=,.+-]: what problem, spec and solver fields hold
  * (safe inside a gnuplot string and a file name). */
 MBDAE_API int mbdae_record_id_ok(const char *s);
 

@@ -101,7 +101,7 @@ enum { GNUPLOT_OK = 0, GNUPLOT_MISSING = 1, GNUPLOT_FAILED = 2 };
  * GNUPLOT_FAILED (the script failed: see the log). */
 int gnuplot_run(const char *dir, const char *script, const char *log);
 /* s as a gnuplot double-quoted string: '"' and '\\' escaped (the names it quotes are also
- * checked against [A-Za-z0-9_:=,.-] before they get here, mbdae_record_id_ok). */
+ * checked against [A-Za-z0-9_:=,.+-] before they get here, mbdae_record_id_ok). */
 void gnuplot_string(FILE *out, const char *s);
 
 /* 1 when the picture at path (.png or .svg) is complete; 0 with the reason in why. */
