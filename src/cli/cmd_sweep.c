@@ -813,8 +813,32 @@ static int drop_incomplete_line(const char *path)
   return rc;
 }
 
-/* The slice's task of row r that is not yet done, or -1. */
-static int task_of_row(const sweep_state *s, const sweep_task *tasks, const mbdae_record *r)
+/* The option a row records with another value than task t (run with `repeat` timed runs) would
+ * give it: "max_steps 5 there, 0 here" in why, 1; 0 when they agree.  The repeats of a failed run
+ * are those it got to (the first failure ends them): compared for an ok row only. */
+static int row_options_differ(const sweep_task *t, int repeat, const mbdae_record *r, char *why,
+                              size_t len)
+{
+  const mbdae_options *o = &t->opt;
+  char a[64], b[64];
+  snprintf(a, sizeof a, "%.10g", o->hmax);
+  snprintf(b, sizeof b, "%.10g", r->hmax);
+  if (r->max_steps != o->max_steps) {
+    snprintf(why, len, "max_steps %ld there, %ld here", r->max_steps, o->max_steps);
+  } else if (strcmp(a, b) != 0) {
+    snprintf(why, len, "hmax %s there, %s here", b, a);
+  } else if (r->status == MBDAE_OK && r->repeats != repeat) {
+    snprintf(why, len, "repeats %d there, %d here", r->repeats, repeat);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* The slice's task of row r that is not yet done, or -1; -1 with why set when the row is a task's
+ * run made with other options (row_options_differ). */
+static int task_of_row(const sweep_state *s, const sweep_task *tasks, int repeat,
+                       const mbdae_record *r, char *why, size_t len)
 {
   for (int k = 0; k < s->total; k++) {
     const mbdae_options *o = &tasks[k].opt;
@@ -823,16 +847,16 @@ static int task_of_row(const sweep_state *s, const sweep_task *tasks, const mbda
     snprintf(b, sizeof b, "%.10g %.10g %.10g", r->rtol, r->atol, r->h0);
     if (!s->have[k] && strcmp(mbdae_problem_spec(tasks[k].problem), r->spec) == 0 &&
         strcmp(tasks[k].solver, r->solver) == 0 && strcmp(a, b) == 0) {
-      return k;
+      return row_options_differ(&tasks[k], repeat, r, why, len) ? -1 : k;
     }
   }
   return -1;
 }
 
 /* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
-static int resume_rows(sweep_state *s, const sweep_task *tasks)
+static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
 {
-  char msg[600];
+  char msg[600], why[200] = "";
   mbdae_record *rows = NULL;
   size_t nrows = 0;
   if (drop_incomplete_line(s->partial_path) != 0) {
@@ -842,11 +866,12 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
-    int k = task_of_row(s, tasks, &rows[i]);
+    int k = task_of_row(s, tasks, repeat, &rows[i], why, sizeof why);
     if (k < 0) {
-      int rc = usage_error("--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g); "
-                           "resume with the options of the interrupted sweep",
-                           s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol);
+      int rc = usage_error(
+          "--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g%s%s); "
+          "resume with the options of the interrupted sweep",
+          s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol, why[0] ? ": " : "", why);
       mbdae_records_free(rows, nrows);
       return rc;
     }
@@ -865,7 +890,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
 
 /* Open runs.partial.csv before the first run, so that a folder that takes no file stops the
  * sweep before it computes; EXIT_OK or EXIT_USAGE (reported). */
-static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
+static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int repeat)
 {
   int exists = access(s->partial_path, F_OK) == 0;
   if (exists && !resume) {
@@ -873,7 +898,7 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
                        "the missing ones, or remove it",
                        s->partial_path);
   }
-  if (exists && resume_rows(s, tasks) != EXIT_OK) {
+  if (exists && resume_rows(s, tasks, repeat) != EXIT_OK) {
     return EXIT_USAGE;
   }
   if (!exists && resume) {
@@ -1002,7 +1027,7 @@ int cmd_sweep(int argc, char **argv)
                                      : usage_error("out of memory");
   }
   if (rc == EXIT_OK) {
-    rc = open_partial(&s, tasks + lo, a.resume);
+    rc = open_partial(&s, tasks + lo, a.resume, a.repeat);
   }
   if (rc == EXIT_OK) {
     if (a.nshards > 1) {
