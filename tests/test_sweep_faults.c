@@ -5,11 +5,16 @@
  *   - crash, a SIGSEGV on every attempt below rtol 9e-5: one failed row per crashing run, which
  *     says it was retried, and the other rows ok;
  *   - hang, which never returns below rtol 9e-5: with --timeout S its worker is killed after S
- *     seconds and the row fails with MBDAE_ERR_TIMEOUT, the other rows ok, with --jobs 1 and 2. */
+ *     seconds and the row fails with MBDAE_ERR_TIMEOUT, the other rows ok, with --jobs 1 and 2;
+ *     without a time limit, SIGTERM to the sweep ends its hung workers too. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -131,6 +136,83 @@ static void check_timeout(int jobs)
   mbdae_records_free(rows, n > 0 ? (size_t)n : 0);
 }
 
+/* The state letter of process pid and its parent; 0 when it is gone. */
+static char state_of(pid_t pid, int *ppid)
+{
+  char path[64], buf[512], state = 0;
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f) {
+    fclose(f);
+  }
+  buf[got] = '\0';
+  char *paren = strrchr(buf, ')');
+  if (!paren || sscanf(paren + 1, " %c %d", &state, ppid) != 2) {
+    return 0;
+  }
+  return state;
+}
+
+/* Up to max live (not zombie) children of pid. */
+static int children_of(pid_t pid, pid_t *kids, int max)
+{
+  int n = 0;
+  DIR *proc = opendir("/proc");
+  for (struct dirent *e; proc && (e = readdir(proc)) && n < max;) {
+    int ppid = 0;
+    pid_t p = (pid_t)atoi(e->d_name);
+    char state = p > 0 ? state_of(p, &ppid) : 0;
+    if (state && state != 'Z' && ppid == (int)pid) {
+      kids[n++] = p;
+    }
+  }
+  if (proc) {
+    closedir(proc);
+  }
+  return n;
+}
+
+static void pause_ms(int ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+
+/* SIGTERM to a sweep whose two workers hang (no --timeout): both end with it. */
+static void check_sigterm_hung(void)
+{
+  char dir[256];
+  pid_t kids[4];
+  int nkids = 0, ppid = 0;
+  snprintf(dir, sizeof dir, "%s/term", tmpdir);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(MBDAE_CLI, MBDAE_CLI, "sweep", "caraxis", "--plugin", PLUGIN_FILE_HANG, "--solvers",
+          "hang", "--rtol", "5e-5,4e-5", "--jobs", "2", "--no-plots", "--out", dir, (char *)NULL);
+    _exit(127);
+  }
+  CHECK(pid > 0, "cannot start the sweep");
+  for (int i = 0; pid > 0 && i < 3000 && (nkids = children_of(pid, kids, 4)) < 2; i++) {
+    pause_ms(10); /* waiting for a state, not a time */
+  }
+  CHECK(nkids == 2, "--jobs 2: %d worker processes", nkids);
+  if (pid > 0) {
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+  }
+  for (int k = 0; k < nkids; k++) {
+    char state = 0;
+    for (int i = 0; i < 1000 && (state = state_of(kids[k], &ppid)) && state != 'Z'; i++) {
+      pause_ms(10);
+    }
+    CHECK(state == 0 || state == 'Z', "hung worker %d still runs after SIGTERM to the sweep",
+          (int)kids[k]);
+    if (state != 0 && state != 'Z') {
+      kill(kids[k], SIGKILL);
+    }
+  }
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -141,6 +223,7 @@ int main(void)
   check_crash_twice();
   check_timeout(1);
   check_timeout(2);
+  check_sigterm_hung();
   expect("sweep caraxis --timeout 0 --out /tmp/mbdae-never", 2, "--timeout must be positive");
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -15,9 +15,15 @@
  * DIR/workprecision.gp and the diagrams it draws (sweep_output.c).  Rows are also appended to
  * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did: a sweep
  * into a folder that holds one refuses to start unless --resume is given, which takes the rows
- * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0) and runs only the rest.
- * runs.partial.csv is removed once runs.csv is written.  The folder must take a file before the
- * first run (runs.partial.csv is created first), and a failed write is reported when it happens.
+ * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0, and refused, naming the
+ * option, when a row's max_steps, hmax or repeats or sweep.conf's settings differ) and runs only
+ * the rest; --force starts over.  runs.partial.csv is removed once runs.csv is written.
+ * DIR/sweep.conf (sweep_folder.c) holds the settings and the names of the files the sweep owns:
+ * a folder with another sweep.conf, or with files and none, is refused unless --force, and the
+ * earlier sweep's outputs are removed before the first run.  The folder must take a file before
+ * the first run (sweep.conf and runs.partial.csv are written first), and a failed write is
+ * reported when it happens.  --timeout S: a run without a result after S seconds is a failed row
+ * (sweep_pool.c).
  * --ref FILE (a file of `mbdae refsol SPEC --out FILE`) is the reference of a sweep of one
  * configuration (one spec, at most one form): every row's yref, scd and mescd come from it, as
  * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
