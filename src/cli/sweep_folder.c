@@ -34,12 +34,14 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
   snprintf(buf, len, "%s/%s", dir, name);
 }
 
-/* DIR/sweep.conf whole, or NULL (absent, unreadable or larger than MAX_CONF). */
+/* DIR/sweep.conf whole, or NULL (absent, unreadable, not a regular file or larger than
+ * MAX_CONF). */
 static char *read_conf(const char *dir)
 {
   char path[4200];
+  struct stat st;
   join(path, sizeof path, dir, "sweep.conf");
-  FILE *f = fopen(path, "r");
+  FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
   char *text = f ? malloc(MAX_CONF + 1) : NULL;
   size_t got = text ? fread(text, 1, MAX_CONF + 1, f) : 0;
   if (f) {
