@@ -201,7 +201,7 @@ static void check_crash(void)
     CHECK(strcmp(get(&t, r, "status"), crashed ? "fail" : "ok") == 0, "row %d (%s): status %s", r,
           get(&t, r, "solver"), get(&t, r, "status"));
     if (crashed) {
-      CHECK(strstr(get(&t, r, "message"), "worker process killed by signal 11") != NULL,
+      CHECK(strstr(get(&t, r, "message"), "worker process was killed by signal 11") != NULL,
             "the crashed row says why: '%s'", get(&t, r, "message"));
     } else {
       CHECK(atol(get(&t, r, "steps")) > 0, "row %d: no steps", r);

@@ -117,7 +117,7 @@ static void run_pool(int kill_after)
   seen s;
   memset(&s, 0, sizeof s);
   s.kill_after = kill_after;
-  int rc = sweep_pool_run(tasks, NTASKS, 1, 1, on_done, &s);
+  int rc = sweep_pool_run(tasks, NTASKS, 1, 1, 0.0, on_done, &s);
   CHECK(rc == 0, "sweep_pool_run: %d", rc);
   for (int k = 0; k < NTASKS; k++) {
     CHECK(s.count[k] == 1, "kill after %d: task %d reported %d times", kill_after, k, s.count[k]);

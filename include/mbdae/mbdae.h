@@ -59,7 +59,8 @@ MBDAE_API void mbdae_dependency_versions(char *buf, size_t len);
   X(MBDAE_ERR_RES, -11, "the residual function failed")                                            \
   X(MBDAE_ERR_SOLVER, -12, "the solver failed")                                                    \
   X(MBDAE_ERR_UNSUPPORTED, -13, "not supported by this problem or solver")                         \
-  X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")
+  X(MBDAE_ERR_UNKNOWN_SOLVER, -14, "unknown solver")                                               \
+  X(MBDAE_ERR_TIMEOUT, -15, "no result within the time limit (mbdae sweep --timeout)")
 
 enum mbdae_status {
 #define MBDAE_ENUM_ENTRY(name, value, text) name = value,
@@ -596,7 +597,7 @@ MBDAE_API int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p,
 MBDAE_API void mbdae_record_free(mbdae_record *rec);
 MBDAE_API void mbdae_records_free(mbdae_record *recs, size_t n); /* each, then the array */
 
-/* 1 when s is a non-empty name of [A-Za-z0-9_:=,.-]: what problem, spec and solver fields hold
+/* 1 when s is a non-empty name of [A-Za-z0-9_:=,.+-]: what problem, spec and solver fields hold
  * (safe inside a gnuplot string and a file name). */
 MBDAE_API int mbdae_record_id_ok(const char *s);
 

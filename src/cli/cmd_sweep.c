@@ -15,9 +15,15 @@
  * DIR/workprecision.gp and the diagrams it draws (sweep_output.c).  Rows are also appended to
  * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did: a sweep
  * into a folder that holds one refuses to start unless --resume is given, which takes the rows
- * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0) and runs only the rest.
- * runs.partial.csv is removed once runs.csv is written.  The folder must take a file before the
- * first run (runs.partial.csv is created first), and a failed write is reported when it happens.
+ * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0, and refused, naming the
+ * option, when a row's max_steps, hmax or repeats or sweep.conf's settings differ) and runs only
+ * the rest; --force starts over.  runs.partial.csv is removed once runs.csv is written.
+ * DIR/sweep.conf (sweep_folder.c) holds the settings and the names of the files the sweep owns:
+ * a folder with another sweep.conf, or with files and none, is refused unless --force, and the
+ * earlier sweep's outputs are removed before the first run.  The folder must take a file before
+ * the first run (sweep.conf and runs.partial.csv are written first), and a failed write is
+ * reported when it happens.  --timeout S: a run without a result after S seconds is a failed row
+ * (sweep_pool.c).
  * --ref FILE (a file of `mbdae refsol SPEC --out FILE`) is the reference of a sweep of one
  * configuration (one spec, at most one form): every row's yref, scd and mescd come from it, as
  * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
@@ -44,7 +50,8 @@ typedef struct sweep_args {
   int repeat, jobs, shard, nshards;
   long max_steps;
   int linsys; /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
-  int plots, resume;
+  int plots, resume, force;
+  double timeout; /* --timeout: seconds of wall time per run; 0: none */
   const char *out;
   const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
   const char *ref_file;         /* --ref FILE, or NULL */
@@ -183,9 +190,11 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int steps = 0;
-    if (strcmp(arg, "--no-plots") == 0 || strcmp(arg, "--resume") == 0) {
+    if (strcmp(arg, "--no-plots") == 0 || strcmp(arg, "--resume") == 0 ||
+        strcmp(arg, "--force") == 0) {
       a->plots = a->plots && strcmp(arg, "--no-plots") != 0;
       a->resume = a->resume || strcmp(arg, "--resume") == 0;
+      a->force = a->force || strcmp(arg, "--force") == 0;
       continue;
     }
     if (arg[0] != '-' || arg[1] == '\0') {
@@ -199,7 +208,7 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
                                              "--h0",      "--repeat", "--max-steps", "--jobs",
                                              "--shard",   "--out",    "--report",    "--plugin",
-                                             "--forms",   "--linsys", "--ref"};
+                                             "--forms",   "--linsys", "--ref",       "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -207,8 +216,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     if (!known) {
       usage_error(
           "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
-          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --report, --forms, "
-          "--linsys, --ref",
+          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --force, --report, "
+          "--forms, --linsys, --ref, --timeout",
           arg);
       return -1;
     }
@@ -228,6 +237,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       rc = parse_positive(arg, v, &a->atol);
     } else if (strcmp(arg, "--h0") == 0) {
       rc = parse_positive(arg, v, &a->h0);
+    } else if (strcmp(arg, "--timeout") == 0) {
+      rc = parse_positive(arg, v, &a->timeout);
     } else if (strcmp(arg, "--repeat") == 0) {
       rc = parse_int(arg, v, 1, 1000, &a->repeat);
     } else if (strcmp(arg, "--max-steps") == 0) {
@@ -257,9 +268,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms, no "
-                  "--ref: it redoes the outputs of DIR (whose rows hold their references)");
+    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file || a->force || a->timeout) {
+      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --force, no "
+                  "--forms, no --ref, no --timeout: it redoes the outputs of DIR (whose rows hold "
+                  "their references)");
       return -1;
     }
     return 0;
@@ -501,6 +513,24 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
   snprintf(buf, len, "%s/%s", dir, name);
 }
 
+enum { TABLE_NAME_LEN = MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16 };
+
+/* <problem>[-<form>]-table.md of configuration i; 0, or -1 (reported) when its form does not tell
+ * it apart from another configuration of its problem. */
+static int table_name(mbdae_problem *const *problems, int nproblems, int i, char *name)
+{
+  char label[MBDAE_RECORD_SPEC_LEN];
+  if (sweep_config_label((const mbdae_problem *const *)problems, nproblems, i, label,
+                         sizeof label) != 0) {
+    return usage_error("%s is one of several configurations of %s without a form to tell its "
+                       "files apart: one per folder",
+                       mbdae_problem_spec(problems[i]), mbdae_problem_name(problems[i]));
+  }
+  snprintf(name, TABLE_NAME_LEN, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
+           label[0] ? "-" : "", label);
+  return 0;
+}
+
 /* runs.csv: the header with this process's environment, then the rows. */
 static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
 {
@@ -534,10 +564,8 @@ static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
  * missing gnuplot is a warning: the data files are the results. */
 static int draw_pictures(const char *dir, mbdae_problem *const *problems, int nproblems)
 {
-  static const char *const kinds[] = {
-      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
-      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
-  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
+  const char *const *kinds = sweep_picture_kinds;
+  enum { NKINDS = SWEEP_NPICTURE_KINDS };
   char path[4200], why[4400];
   for (int i = 0; i < nproblems * NKINDS; i++) { /* no stale picture passes for a new one */
     snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
@@ -574,22 +602,16 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
                          size_t nrows, int plots)
 {
-  char path[4096], name[MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16];
+  char path[4096], name[TABLE_NAME_LEN];
   join(path, sizeof path, dir, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
   for (int i = 0; i < nproblems; i++) {
-    char label[MBDAE_RECORD_SPEC_LEN];
-    if (sweep_config_label((const mbdae_problem *const *)problems, nproblems, i, label,
-                           sizeof label) != 0) {
-      return usage_error("%s is one of several configurations of %s without a form to tell its "
-                         "files apart: one per folder",
-                         mbdae_problem_spec(problems[i]), mbdae_problem_name(problems[i]));
+    if (table_name(problems, nproblems, i, name) != 0) {
+      return EXIT_USAGE;
     }
-    snprintf(name, sizeof name, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
-             label[0] ? "-" : "", label);
     join(path, sizeof path, dir, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
       fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
@@ -655,6 +677,123 @@ static int report_again(const char *dir, int plots)
   return rc;
 }
 
+/* ---- the folder: sweep.conf, an earlier sweep's files ----------------------------------- */
+
+/* The settings lines of sweep.conf: every option that changes a row (not --jobs, --no-plots). */
+static void describe_settings(FILE *out, const sweep_args *a, mbdae_problem *const *problems,
+                              int nproblems)
+{
+  fputs("configurations:", out);
+  for (int i = 0; i < nproblems; i++) {
+    fprintf(out, " %s", mbdae_problem_spec(problems[i]));
+  }
+  fputs("\nsolvers:", out);
+  for (int i = 0; i < a->nsolvers; i++) {
+    fprintf(out, " %s", a->solvers[i]);
+  }
+  if (a->nrtols) {
+    fputs("\ntolerances: --rtol ", out);
+    for (int i = 0; i < a->nrtols; i++) {
+      fprintf(out, "%s%.17g", i ? "," : "", a->rtols[i]);
+    }
+  } else if (a->m_hi >= 0) {
+    fprintf(out, "\ntolerances: --m %d:%d", a->m_lo, a->m_hi);
+  } else {
+    fputs("\ntolerances: the test set's m = 0..m_max", out);
+  }
+  fprintf(out, a->atol > 0 ? "\natol: %.17g\n" : "\natol: rtol\n", a->atol);
+  fprintf(out, a->h0 > 0 ? "h0: %.17g\n" : "h0: the test set's\n", a->h0);
+  fprintf(out, a->max_steps > 0 ? "max-steps: %ld\n" : "max-steps: the solver's default\n",
+          a->max_steps);
+  fprintf(out, "linsys: %s\nrepeat: %d\n", mbdae_jac_kind_name(a->linsys), a->repeat);
+  fprintf(out, a->timeout > 0 ? "timeout: %.17g s\n" : "timeout: none\n", a->timeout);
+  fprintf(out, "shard: %d/%d\nref: %s\n", a->shard, a->nshards, a->ref_file ? a->ref_file : "none");
+}
+
+/* The owned lines of sweep.conf: the problems whose pictures, the tables and the rows' side files
+ * the sweep writes; -1 (reported) when a table name cannot be made. */
+static int describe_owned(FILE *out, mbdae_problem *const *problems, int nproblems, int nrows)
+{
+  char name[TABLE_NAME_LEN];
+  fputs("problems:", out);
+  for (int i = 0; i < nproblems; i++) {
+    fprintf(out, " %s", mbdae_problem_name(problems[i]));
+  }
+  fputs("\ntables:", out);
+  for (int i = 0; i < nproblems; i++) {
+    if (table_name(problems, nproblems, i, name) != 0) {
+      return -1;
+    }
+    fprintf(out, " %s", name);
+  }
+  fprintf(out, "\nrows: %d\n", nrows);
+  return 0;
+}
+
+/* Before the first run: refuse a folder that holds something else than this sweep (unless
+ * --force), then remove the outputs of the sweep it held and write sweep.conf; EXIT_OK or
+ * EXIT_USAGE (reported). */
+static int prepare_folder(const sweep_args *a, const char *partial_path, const char *settings,
+                          const char *owned)
+{
+  char why[1200];
+  int partial = access(partial_path, F_OK) == 0, resuming = partial && a->resume;
+  int state = sweep_folder_state(a->out, settings, why, sizeof why);
+  if (partial && !a->resume && !a->force) {
+    return usage_error("%s holds the runs of an interrupted sweep: rerun with --resume to run only "
+                       "the missing ones, or --force to start over",
+                       partial_path);
+  }
+  if (resuming && state == SWEEP_FOLDER_OTHER) {
+    return usage_error("--resume: %s was made by a sweep with other settings (%s); resume with the "
+                       "options of the interrupted sweep",
+                       partial_path, why);
+  }
+  if (!resuming && !a->force && state == SWEEP_FOLDER_OTHER) {
+    return usage_error("%s holds a sweep with other settings (%s): sweep into another --out, or "
+                       "give --force to replace that sweep's files",
+                       a->out, why);
+  }
+  if (!resuming && !a->force && state == SWEEP_FOLDER_FOREIGN) {
+    return usage_error("%s is not empty and holds no sweep (%s): sweep into a new or empty "
+                       "folder, or give --force to write this sweep's files beside the others",
+                       a->out, why);
+  }
+  sweep_folder_clean(a->out, owned, resuming);
+  if (sweep_folder_write(a->out, settings, owned) != 0) {
+    return usage_error("cannot write %s/sweep.conf: %s", a->out, strerror(errno));
+  }
+  return EXIT_OK;
+}
+
+/* sweep.conf's settings and owned lines (malloc'ed), then prepare_folder. */
+static int settle_folder(const sweep_args *a, mbdae_problem *const *problems, int nproblems,
+                         int nrows, const char *partial_path)
+{
+  char *settings = NULL, *owned = NULL;
+  size_t slen = 0, olen = 0;
+  FILE *f = open_memstream(&settings, &slen), *g = open_memstream(&owned, &olen);
+  int rc = f && g ? EXIT_OK : usage_error("out of memory");
+  if (f) {
+    describe_settings(f, a, problems, nproblems);
+  }
+  if (g && describe_owned(g, problems, nproblems, nrows) != 0) {
+    rc = EXIT_USAGE;
+  }
+  if (f && fclose(f) != 0 && rc == EXIT_OK) {
+    rc = usage_error("out of memory");
+  }
+  if (g && fclose(g) != 0 && rc == EXIT_OK) {
+    rc = usage_error("out of memory");
+  }
+  if (rc == EXIT_OK) {
+    rc = prepare_folder(a, partial_path, settings, owned);
+  }
+  free(settings);
+  free(owned);
+  return rc;
+}
+
 /* ---- runs.partial.csv and --resume ------------------------------------------------------- */
 
 /* A kill during a write can leave a last line without its line break: cut it off (that run is
@@ -680,8 +819,32 @@ static int drop_incomplete_line(const char *path)
   return rc;
 }
 
-/* The slice's task of row r that is not yet done, or -1. */
-static int task_of_row(const sweep_state *s, const sweep_task *tasks, const mbdae_record *r)
+/* The option a row records with another value than task t (run with `repeat` timed runs) would
+ * give it: "max_steps 5 there, 0 here" in why, 1; 0 when they agree.  The repeats of a failed run
+ * are those it got to (the first failure ends them): compared for an ok row only. */
+static int row_options_differ(const sweep_task *t, int repeat, const mbdae_record *r, char *why,
+                              size_t len)
+{
+  const mbdae_options *o = &t->opt;
+  char a[64], b[64];
+  snprintf(a, sizeof a, "%.10g", o->hmax);
+  snprintf(b, sizeof b, "%.10g", r->hmax);
+  if (r->max_steps != o->max_steps) {
+    snprintf(why, len, "max_steps %ld there, %ld here", r->max_steps, o->max_steps);
+  } else if (strcmp(a, b) != 0) {
+    snprintf(why, len, "hmax %s there, %s here", b, a);
+  } else if (r->status == MBDAE_OK && r->repeats != repeat) {
+    snprintf(why, len, "repeats %d there, %d here", r->repeats, repeat);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* The slice's task of row r that is not yet done, or -1; -1 with why set when the row is a task's
+ * run made with other options (row_options_differ). */
+static int task_of_row(const sweep_state *s, const sweep_task *tasks, int repeat,
+                       const mbdae_record *r, char *why, size_t len)
 {
   for (int k = 0; k < s->total; k++) {
     const mbdae_options *o = &tasks[k].opt;
@@ -690,16 +853,16 @@ static int task_of_row(const sweep_state *s, const sweep_task *tasks, const mbda
     snprintf(b, sizeof b, "%.10g %.10g %.10g", r->rtol, r->atol, r->h0);
     if (!s->have[k] && strcmp(mbdae_problem_spec(tasks[k].problem), r->spec) == 0 &&
         strcmp(tasks[k].solver, r->solver) == 0 && strcmp(a, b) == 0) {
-      return k;
+      return row_options_differ(&tasks[k], repeat, r, why, len) ? -1 : k;
     }
   }
   return -1;
 }
 
 /* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
-static int resume_rows(sweep_state *s, const sweep_task *tasks)
+static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
 {
-  char msg[600];
+  char msg[600], why[200] = "";
   mbdae_record *rows = NULL;
   size_t nrows = 0;
   if (drop_incomplete_line(s->partial_path) != 0) {
@@ -709,11 +872,12 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
-    int k = task_of_row(s, tasks, &rows[i]);
+    int k = task_of_row(s, tasks, repeat, &rows[i], why, sizeof why);
     if (k < 0) {
-      int rc = usage_error("--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g); "
-                           "resume with the options of the interrupted sweep",
-                           s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol);
+      int rc = usage_error(
+          "--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g%s%s); "
+          "resume with the options of the interrupted sweep",
+          s->partial_path, rows[i].spec, rows[i].solver, rows[i].rtol, why[0] ? ": " : "", why);
       mbdae_records_free(rows, nrows);
       return rc;
     }
@@ -732,7 +896,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
 
 /* Open runs.partial.csv before the first run, so that a folder that takes no file stops the
  * sweep before it computes; EXIT_OK or EXIT_USAGE (reported). */
-static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
+static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int repeat)
 {
   int exists = access(s->partial_path, F_OK) == 0;
   if (exists && !resume) {
@@ -740,7 +904,7 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
                        "the missing ones, or remove it",
                        s->partial_path);
   }
-  if (exists && resume_rows(s, tasks) != EXIT_OK) {
+  if (exists && resume_rows(s, tasks, repeat) != EXIT_OK) {
     return EXIT_USAGE;
   }
   if (!exists && resume) {
@@ -774,7 +938,7 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
       todo[n++] = tasks[k];
     }
   }
-  if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, on_done, s) != 0) {
+  if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, a->timeout, on_done, s) != 0) {
     fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
   }
   free(todo);
@@ -865,8 +1029,11 @@ int cmd_sweep(int argc, char **argv)
     s.rows = calloc((size_t)s.total + 1, sizeof *s.rows);
     s.have = calloc((size_t)s.total + 1, 1);
     s.index = calloc((size_t)s.total + 1, sizeof *s.index);
-    rc = s.rows && s.have && s.index ? open_partial(&s, tasks + lo, a.resume)
+    rc = s.rows && s.have && s.index ? settle_folder(&a, problems, nproblems, s.total, partial)
                                      : usage_error("out of memory");
+  }
+  if (rc == EXIT_OK) {
+    rc = open_partial(&s, tasks + lo, a.resume, a.repeat);
   }
   if (rc == EXIT_OK) {
     if (a.nshards > 1) {

@@ -31,10 +31,13 @@ void sweep_record_for_task(const sweep_task *task, mbdae_record *rec);
 typedef void (*sweep_done_fn)(void *ctx, int task, mbdae_record *rec);
 
 /* Run tasks[0..ntasks-1], `repeats` timed runs each, in min(jobs, ntasks) forked workers that take
- * the next task when they finish one.  A worker that dies (a crash in a solver) yields a failed row
- * naming the signal and is replaced.  Returns 0, or -1 when no worker could be started. */
-int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, sweep_done_fn done,
-                   void *ctx);
+ * the next task when they finish one.  A worker that dies (a crash in a solver) is replaced and its
+ * task tried once more in the replacement; a second death yields a failed row naming the signal.
+ * timeout > 0: a task without a result after that many seconds of wall time is a failed row with
+ * MBDAE_ERR_TIMEOUT, its worker killed and replaced.  Returns 0, or -1 when no worker could be
+ * started. */
+int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, double timeout,
+                   sweep_done_fn done, void *ctx);
 
 /* ---- sweep_output.c: files of the output folder -------------------------------------------- */
 
@@ -62,13 +65,32 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
                        const char *const *solvers, int nsolvers);
 
 /* What tells configuration i of problems apart from the others of its problem: "" when it is the
- * only one, else its form ("index3" of pendulum:form=index3); -1 when it has several and no form.
- * Legends and table file names use it. */
+ * only one, else its form ("index3" of pendulum:form=index3, "index1" of crank:index=1); -1 when
+ * it has several and no form, or another has the same form.  Legends and table file names use
+ * it. */
 int sweep_config_label(const mbdae_problem *const *problems, int nproblems, int i, char *buf,
                        size_t len);
 
 /* Create a folder and its parents (mkdir -p); 0 or -1 with errno set. */
 int make_dirs(const char *path);
+
+/* ---- sweep_folder.c: DIR/sweep.conf, the settings of the sweep in a folder and its files ---- */
+
+/* The pictures of a problem: <problem>-<kind>. */
+enum { SWEEP_NPICTURE_KINDS = 12 };
+extern const char *const sweep_picture_kinds[SWEEP_NPICTURE_KINDS];
+
+/* What a folder holds, against a sweep's settings ("key: value" lines). */
+enum { SWEEP_FOLDER_EMPTY, SWEEP_FOLDER_SAME, SWEEP_FOLDER_OTHER, SWEEP_FOLDER_FOREIGN };
+/* EMPTY (nothing in it), SAME (its sweep.conf has these settings), OTHER (its sweep.conf has
+ * others: why gets "key: A there, B here") or FOREIGN (entries but no sweep.conf). */
+int sweep_folder_state(const char *dir, const char *settings, char *why, size_t len);
+/* Remove the files an earlier sweep.conf of dir names, the files `owned` names (lines "problems:",
+ * "tables:", "rows:"), and every sweep's runs.csv, runs.json, workprecision.gp, gnuplot.log,
+ * sweep.conf and runs.partial.csv (unless keep_partial); nothing else. */
+void sweep_folder_clean(const char *dir, const char *owned, int keep_partial);
+/* dir/sweep.conf with settings and owned, whole or not at all; 0 or -1 with errno set. */
+int sweep_folder_write(const char *dir, const char *settings, const char *owned);
 
 /* ---- gnuplot.c ---------------------------------------------------------------------------- */
 
@@ -79,7 +101,7 @@ enum { GNUPLOT_OK = 0, GNUPLOT_MISSING = 1, GNUPLOT_FAILED = 2 };
  * GNUPLOT_FAILED (the script failed: see the log). */
 int gnuplot_run(const char *dir, const char *script, const char *log);
 /* s as a gnuplot double-quoted string: '"' and '\\' escaped (the names it quotes are also
- * checked against [A-Za-z0-9_:=,.-] before they get here, mbdae_record_id_ok). */
+ * checked against [A-Za-z0-9_:=,.+-] before they get here, mbdae_record_id_ok). */
 void gnuplot_string(FILE *out, const char *s);
 
 /* 1 when the picture at path (.png or .svg) is complete; 0 with the reason in why. */

@@ -119,9 +119,11 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
 
 /* The part of the script that does not depend on the sweep.  Curves are given by the sweep part:
  * curve c is the runs of problem curve_problem[c] with solver curve_solver[c] (and, when the
- * problem was swept in several configurations, whose spec starts with curve_key[c], the spec up
- * to its first comma: gnuplot 5.4's strcol cuts a quoted CSV field there), drawn with line style
- * curve_style[c] and legend curve_label[c]. */
+ * problem was swept in several configurations, whose spec is curve_key[c]), drawn with line style
+ * curve_style[c] and legend curve_label[c].  gnuplot 5.4's strcol cuts a quoted CSV field at its
+ * first comma, and chain:n=4,...,form=index3 differs from its other forms after it: the specs are
+ * read in a pass of their own, each line one field (no row has a space before its message), into
+ * row_spec, indexed by the row's $0 in the passes over the columns. */
 static const char script_body[] =
     "formats = \"png svg\"   # drop svg to draw PNG files only\n"
     "\n"
@@ -148,12 +150,17 @@ static const char script_body[] =
     "set style line 8 lc rgb \"#999999\" lw 1.5 pt 8 ps 0.9\n"
     "set style increment user\n"
     "\n"
-    "# the spec up to its first comma, without a quote (whatever strcol makes of a quoted field)\n"
-    "unquote(s) = (s[1:1] eq \"\\\"\") ? s[2:*] : s\n"
-    "head(s) = (strstrt(s, \",\") > 0) ? s[1:strstrt(s, \",\") - 1] : s\n"
-    "spec_key(dummy) = head(unquote(strcol(\"spec\")))\n"
+    "# each row's spec (column 2) from its whole line: strcol cuts a quoted field at a comma\n"
+    "rest(s) = s[strstrt(s, \",\") + 1:*]\n"
+    "field(s) = (s[1:1] eq \"\\\"\") ? s[2:strstrt(s[2:*], \"\\\"\")] : (strstrt(s, \",\") > 0) ? "
+    "s[1:strstrt(s, \",\") - 1] : s\n"
+    "stats csv using (0) nooutput\n"
+    "array row_spec[(exists(\"STATS_records\") ? STATS_records : 0) + 1]\n"
+    "set datafile separator whitespace\n"
+    "stats csv using (row_spec[int($0) + 1] = field(rest(strcol(1))), 0) nooutput\n"
+    "set datafile separator comma\n"
     "is_run(c) = strcol(\"problem\") eq curve_problem[c] && strcol(\"solver\") eq "
-    "curve_solver[c] && (curve_key[c] eq \"\" || spec_key(0) eq curve_key[c])\n"
+    "curve_solver[c] && (curve_key[c] eq \"\" || row_spec[int($0) + 1] eq curve_key[c])\n"
     "is_ok(c) = is_run(c) && strcol(\"status\") eq \"ok\"\n"
     "is_failed(c) = is_run(c) && strcol(\"status\") ne \"ok\"\n"
     "work(w) = (w == 1) ? column(\"cpu_seconds\") : column(\"nres\") + column(\"nres_fd\")\n"
@@ -236,39 +243,55 @@ static const char script_loop[] =
     "  }\n"
     "}\n";
 
-/* The form of a configuration ("index3" of "pendulum:form=index3,..."), or NULL. */
-static const char *form_of(const char *spec, size_t *len)
+/* The value of key= in a spec ("index3" of form= in "pendulum:form=index3,..."), or NULL. */
+static const char *value_of(const char *spec, const char *key, size_t *len)
 {
+  size_t klen = strlen(key);
   const char *keys = strchr(spec, ':');
   for (const char *k = keys; k; k = strchr(k + 1, ',')) {
-    if (strncmp(k + 1, "form=", 5) == 0) {
-      *len = strcspn(k + 6, ",");
-      return k + 6;
+    if (strncmp(k + 1, key, klen) == 0) {
+      *len = strcspn(k + 1 + klen, ",");
+      return k + 1 + klen;
     }
   }
   return NULL;
 }
 
+/* The form of a spec as a label: form=X gives "X", crank's index=N "indexN"; "" when neither. */
+static void form_label(const char *spec, char *buf, size_t len)
+{
+  size_t n = 0;
+  const char *form = value_of(spec, "form=", &n);
+  const char *index = form ? NULL : value_of(spec, "index=", &n); /* crank: index=N, form=indexN */
+  snprintf(buf, len, "%s%.*s", index ? "index" : "", form || index ? (int)n : 0,
+           form    ? form
+           : index ? index
+                   : "");
+}
+
 int sweep_config_label(const mbdae_problem *const *problems, int nproblems, int i, char *buf,
                        size_t len)
 {
-  int configs = 0;
+  char other[MBDAE_RECORD_SPEC_LEN];
+  int configs = 0, clash = 0;
+  form_label(mbdae_problem_spec(problems[i]), buf, len);
   for (int j = 0; j < nproblems; j++) {
-    configs += strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(problems[i])) == 0;
+    if (strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(problems[i])) == 0) {
+      configs++;
+      form_label(mbdae_problem_spec(problems[j]), other, sizeof other);
+      clash += j != i && strcmp(other, buf) == 0; /* their files would have one name */
+    }
   }
-  size_t n = 0;
-  const char *form = form_of(mbdae_problem_spec(problems[i]), &n);
-  if (configs == 1 || !form) {
+  if (configs == 1 || clash || !buf[0]) {
     buf[0] = '\0';
     return configs == 1 ? 0 : -1;
   }
-  snprintf(buf, len, "%.*s", (int)n, form);
   return 0;
 }
 
 /* What curve c (configuration c / nsolvers, solver c % nsolvers) is called in the script. */
 typedef struct curve_names {
-  char key[MBDAE_RECORD_SPEC_LEN];                             /* curve_key: "" or the spec head */
+  char key[MBDAE_RECORD_SPEC_LEN];                             /* curve_key: "" or the spec */
   char label[MBDAE_RECORD_SPEC_LEN + MBDAE_RECORD_ID_LEN + 2]; /* form, solver, or both */
   int style; /* 1..8, in the order of its problem */
 } curve_names;
@@ -284,14 +307,13 @@ static void name_curve(const mbdae_problem *const *problems, int nproblems,
   }
   cn->style = (style - 1) % 8 + 1;
   sweep_config_label(problems, nproblems, c / nsolvers, config, sizeof config);
-  snprintf(cn->key, sizeof cn->key, "%.*s",
-           config[0] ? (int)strcspn(mbdae_problem_spec(p), ",") : 0, mbdae_problem_spec(p));
+  snprintf(cn->key, sizeof cn->key, "%s", config[0] ? mbdae_problem_spec(p) : "");
   snprintf(cn->label, sizeof cn->label, "%s%s%s", config, config[0] && nsolvers > 1 ? " " : "",
            !config[0] || nsolvers > 1 ? solvers[c % nsolvers] : "");
 }
 
 /* The curves: every configuration with every solver; -1 (errno EINVAL) when two configurations of
- * a problem have the same spec head (the script could not tell their rows apart). */
+ * a problem have the same spec (the script could not tell their rows apart). */
 static int write_curves(FILE *out, const mbdae_problem *const *problems, int nproblems,
                         const char *const *solvers, int nsolvers)
 {

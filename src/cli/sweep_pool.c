@@ -8,10 +8,14 @@
  * a task pipe tells its worker to exit.
  *
  * Isolation is the other reason for processes: a solver that crashes kills its worker only.  The
- * parent sees the result pipe close with a task outstanding, records that run as failed with the
- * signal, and starts a replacement worker.  A worker found dead when it is handed a task (killed
- * while idle) is replaced too and the task handed to the replacement: every task is reported
- * exactly once, as a run or as a failure that says why.  --jobs 1 goes through the same path.
+ * parent sees the result pipe close with a task outstanding, starts a replacement worker and hands
+ * it the same task once more (a worker killed from outside, by the OOM killer or a user, is no
+ * verdict on the run); when the retry dies too, the run is recorded as failed with the signal.  A
+ * worker found dead when it is handed a task (killed while idle) is replaced too and the task
+ * handed to the replacement.  With a time limit (--timeout S), a worker whose task has run S
+ * seconds of wall time is killed (SIGKILL) and replaced, and the run recorded as failed with
+ * MBDAE_ERR_TIMEOUT, without a retry.  Every task is reported exactly once, as a run or as a
+ * failure that says why.  --jobs 1 goes through the same path.
  *
  * On Linux a worker asks for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), so that
  * SIGTERM or SIGKILL to the sweep leaves no worker computing on. */
@@ -26,6 +30,7 @@
 #include <sys/prctl.h>
 #endif
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sweep.h"
@@ -35,6 +40,7 @@ typedef struct worker {
   int task_fd;   /* parent -> worker: task indices; -1 once closed */
   int result_fd; /* worker -> parent: rows */
   int task;      /* the task it runs, -1 when idle */
+  double since;  /* when it was handed that task (monotonic clock, seconds) */
 } worker;
 
 void sweep_record_for_task(const sweep_task *task, mbdae_record *rec)
@@ -185,6 +191,13 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
   return 0;
 }
 
+static double monotonic_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Give worker w task k: 0, or -1 when its task pipe is closed (the worker died while idle). */
 static int assign(worker *w, int k)
 {
@@ -192,17 +205,20 @@ static int assign(worker *w, int k)
     return -1;
   }
   w->task = k;
+  w->since = monotonic_now();
   return 0;
 }
 
-/* The worker's pipes closed: reap it and describe how it ended ("killed by signal 9 (Killed)"). */
+/* The worker's pipes closed: reap it and describe how it ended ("was killed by signal 9 (Killed)",
+ * "exited with status 0"). */
 static void reap(worker *w, char *how, size_t len)
 {
   int status = 0;
   close_fd(&w->task_fd);
   close_fd(&w->result_fd);
   if (w->pid > 0 && waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status)) {
-    snprintf(how, len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    snprintf(how, len, "was killed by signal %d (%s)", WTERMSIG(status),
+             strsignal(WTERMSIG(status)));
   } else if (WIFEXITED(status)) {
     snprintf(how, len, "exited with status %d", WEXITSTATUS(status));
   } else {
@@ -218,7 +234,9 @@ typedef struct pool {
   int nworkers;
   const sweep_task *tasks;
   int ntasks, repeats;
-  int next; /* the first task not handed out */
+  double timeout; /* seconds of wall time per task; 0: none */
+  char *retried;  /* retried[k]: task k's first worker died, it runs a second time */
+  int next;       /* the first task not handed out */
   sweep_done_fn done;
   void *ctx;
 } pool;
@@ -265,14 +283,73 @@ static void collect(pool *pl, int w)
     receive(wk->result_fd, len, &pl->tasks[k], &rec);
     pl->done(pl->ctx, k, &rec);
   } else {
-    char how[128];
-    sweep_record_for_task(&pl->tasks[k], &rec);
+    char how[128], ignored[128];
     reap(wk, how, sizeof how);
-    snprintf(rec.message, sizeof rec.message, "the run crashed: its worker process %s", how);
+    int first = !pl->retried[k];
+    pl->retried[k] = 1;
+    if (first && spawn(pl->workers, pl->nworkers, w, pl->tasks, pl->repeats) == 0) {
+      if (assign(wk, k) == 0) {
+        return; /* the same task once more, in a fresh worker */
+      }
+      reap(wk, ignored, sizeof ignored);
+    }
+    sweep_record_for_task(&pl->tasks[k], &rec);
+    snprintf(rec.message, sizeof rec.message, "the run crashed: its worker process %s%s", how,
+             first ? " (no worker could be started for a retry)" : " (after a retry)");
     pl->done(pl->ctx, k, &rec);
   }
   wk->task = -1;
   hand_next(pl, w);
+}
+
+/* Worker w has run its task longer than the time limit: kill it, report the run, go on. */
+static void time_out(pool *pl, int w)
+{
+  worker *wk = &pl->workers[w];
+  int k = wk->task;
+  char how[128];
+  mbdae_record rec;
+  kill(wk->pid, SIGKILL);
+  reap(wk, how, sizeof how);
+  sweep_record_for_task(&pl->tasks[k], &rec);
+  rec.status = MBDAE_ERR_TIMEOUT;
+  snprintf(rec.message, sizeof rec.message,
+           "timed out after %g s: no result, its worker process was killed and replaced",
+           pl->timeout);
+  pl->done(pl->ctx, k, &rec);
+  hand_next(pl, w);
+}
+
+/* The poll timeout in milliseconds until the first busy worker's deadline; -1: none. */
+static int next_deadline_ms(const pool *pl)
+{
+  if (pl->timeout <= 0.0) {
+    return -1;
+  }
+  double now = monotonic_now(), first = INFINITY;
+  for (int w = 0; w < pl->nworkers; w++) {
+    if (pl->workers[w].task >= 0) {
+      first = fmin(first, pl->workers[w].since + pl->timeout - now);
+    }
+  }
+  if (first == INFINITY) {
+    return -1;
+  }
+  return first <= 0.0 ? 0 : first > 86400.0 ? 86400000 : (int)ceil(first * 1000.0);
+}
+
+/* The busy workers past their deadline (after their results, if any, were taken). */
+static void time_out_overdue(pool *pl)
+{
+  if (pl->timeout <= 0.0) {
+    return;
+  }
+  double now = monotonic_now();
+  for (int w = 0; w < pl->nworkers; w++) {
+    if (pl->workers[w].task >= 0 && now >= pl->workers[w].since + pl->timeout) {
+      time_out(pl, w);
+    }
+  }
 }
 
 /* Report the tasks still out (a failed poll) or never handed out (no worker started) as failed
@@ -295,25 +372,66 @@ static void finish(pool *pl, const char *why)
   for (int w = 0; w < pl->nworkers; w++) {
     close_fd(&pl->workers[w].task_fd);
     close_fd(&pl->workers[w].result_fd);
+    if (pl->workers[w].pid > 0 && pl->workers[w].task >= 0) {
+      kill(pl->workers[w].pid, SIGKILL); /* its run is reported lost: it must not hang on */
+    }
     if (pl->workers[w].pid > 0) {
       waitpid(pl->workers[w].pid, NULL, 0);
     }
   }
 }
 
-int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, sweep_done_fn done,
-                   void *ctx)
+/* Wait for results and deadlines until no worker has a task; 0, or -1 when poll failed. */
+static int pool_loop(pool *pl, struct pollfd *fds, int *polled)
+{
+  for (;;) {
+    int nfds = 0;
+    for (int w = 0; w < pl->nworkers; w++) {
+      if (pl->workers[w].task >= 0) {
+        fds[nfds] = (struct pollfd){.fd = pl->workers[w].result_fd, .events = POLLIN};
+        polled[nfds++] = w;
+      }
+    }
+    if (nfds == 0) {
+      return 0;
+    }
+    if (poll(fds, (nfds_t)nfds, next_deadline_ms(pl)) < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return -1;
+    }
+    for (int i = 0; i < nfds; i++) {
+      if (fds[i].revents) {
+        collect(pl, polled[i]);
+      }
+    }
+    time_out_overdue(pl);
+  }
+}
+
+int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, double timeout,
+                   sweep_done_fn done, void *ctx)
 {
   int nworkers = jobs < ntasks ? jobs : ntasks;
   if (nworkers <= 0) {
     return 0;
   }
-  pool pl = {
-      calloc((size_t)nworkers, sizeof(worker)), nworkers, tasks, ntasks, repeats, 0, done, ctx};
+  pool pl = {calloc((size_t)nworkers, sizeof(worker)),
+             nworkers,
+             tasks,
+             ntasks,
+             repeats,
+             timeout,
+             calloc((size_t)ntasks, 1),
+             0,
+             done,
+             ctx};
   struct pollfd *fds = calloc((size_t)nworkers, sizeof *fds);
   int *polled = calloc((size_t)nworkers, sizeof *polled);
-  if (!pl.workers || !fds || !polled) {
+  if (!pl.workers || !pl.retried || !fds || !polled) {
     free(pl.workers);
+    free(pl.retried);
     free(fds);
     free(polled);
     return -1;
@@ -335,34 +453,12 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
   for (int w = 0; w < started; w++) {
     hand_next(&pl, w);
   }
-  for (;;) {
-    int nfds = 0;
-    for (int w = 0; w < nworkers; w++) {
-      if (pl.workers[w].task >= 0) {
-        fds[nfds] = (struct pollfd){.fd = pl.workers[w].result_fd, .events = POLLIN};
-        polled[nfds++] = w;
-      }
-    }
-    if (nfds == 0) {
-      break;
-    }
-    if (poll(fds, (nfds_t)nfds, -1) < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      rc = -1;
-      break;
-    }
-    for (int i = 0; i < nfds; i++) {
-      if (fds[i].revents) {
-        collect(&pl, polled[i]);
-      }
-    }
-  }
+  rc = pool_loop(&pl, fds, polled);
   finish(&pl, started == 0 ? "not run: no worker process could be started"
                            : "lost: waiting for the worker failed");
   sigaction(SIGPIPE, &saved, NULL);
   free(pl.workers);
+  free(pl.retried);
   free(fds);
   free(polled);
   return started == 0 ? -1 : rc;

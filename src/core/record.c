@@ -102,7 +102,7 @@ int mbdae_record_id_ok(const char *s)
     return 0;
   }
   for (; *s; s++) {
-    if (!isalnum((unsigned char)*s) && !strchr("_:=,.-", *s)) {
+    if (!isalnum((unsigned char)*s) && !strchr("_:=,.+-", *s)) {
       return 0;
     }
   }

@@ -329,7 +329,7 @@ static const char *expected(column_kind kind)
 {
   switch (kind) {
   case KIND_ID:
-    return "a name of [A-Za-z0-9_:=,.-]";
+    return "a name of [A-Za-z0-9_:=,.+-]";
   case KIND_TEXT:
     return "text";
   case KIND_STATUS:
