@@ -143,6 +143,10 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
     usage_error("--out FILE is required, FILE ending .png or .svg");
     return -1;
   }
+  if (gnuplot_name_invalid(a->out)) { /* the name goes into the script and onto its lines */
+    usage_error("--out: the file name holds a control character (a newline, a tab, ...)");
+    return -1;
+  }
   return 0;
 }
 
@@ -296,11 +300,21 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   }
   int neq = mbdae_problem_neq(p);
   int wrap = a->wrap || (!a->components && d && d->wrap);
+  /* the values on comment lines are quoted too: a raw newline, or a backslash at the end of a
+   * comment line (which continues it), would put text on a command line */
+  fputs("# The solution of ", out);
+  gnuplot_string(out, mbdae_problem_title(p));
+  fputs(" ", out);
+  gnuplot_string(out, mbdae_problem_spec(p));
+  fputs("\n# with ", out);
+  gnuplot_string(out, a->solver);
   fprintf(out,
-          "# The solution of %s (%s) with %s, rtol = atol = %g, h0 = %g, from continuous\n"
-          "# output at %d points.  Written by `mbdae plot`; edit and rerun with:  gnuplot %s\n\n",
-          mbdae_problem_title(p), mbdae_problem_spec(p), a->solver, opt->rtol, opt->h0, npts,
-          strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+          ", rtol = atol = %g, h0 = %g, from continuous output at %d points.\n"
+          "# Written by `mbdae plot`; edit and rerun in this folder with gnuplot and this file:\n"
+          "#   gnuplot ",
+          opt->rtol, opt->h0, npts);
+  gnuplot_string(out, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+  fputs("\n\n", out);
   for (int k = 0; k < npanels; k++) {
     write_panel_data(out, k, &panels[k], tout, yout, npts, neq, wrap);
   }
@@ -440,7 +454,10 @@ int cmd_plot(int argc, char **argv)
     snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
     snprintf(picture, sizeof picture, "%s/%s", dir, name);
     remove(picture); /* no stale picture passes for a new one */
-    int g = gnuplot_run(dir, script, log);
+    snprintf(path, sizeof path, "%s/%s", dir, log);
+    remove(path); /* gnuplot appends to its log */
+    snprintf(path, sizeof path, "%s/%s", dir, script);
+    int g = gnuplot_run(dir, script, NULL, log);
     if (g == GNUPLOT_MISSING) {
       fprintf(stderr,
               "mbdae: gnuplot not found: wrote %s; run `gnuplot %s` in %s where gnuplot is "
