@@ -171,8 +171,7 @@ static const char script_body[] =
     "has_point(c, m, w) = is_ok(c) && precision(m) == precision(m) && work(w) > 0\n"
     "# the CPU axis says how the points were timed (mbdae sweep --repeat N, column repeats)\n"
     "cpu_label(lo, hi) = \"CPU time [s], \".((lo != hi) ? sprintf(\"median of %d to %d runs\", "
-    "lo, hi) : (lo >= 3) ? sprintf(\"median of %d runs without the fastest and the slowest\", "
-    "lo) : (lo == 2) ? \"mean of 2 runs\" : \"one run each\")\n"
+    "lo, hi) : (lo == 1) ? \"one run each\" : sprintf(\"median of %d runs\", lo))\n"
     "# counting rows with stats over 1/0, never over no point at all: gnuplot warns of that\n"
     "count(dummy) = exists(\"STATS_sum\") ? int(STATS_sum) : 0\n"
     "\n";
