@@ -72,6 +72,7 @@ static void print_usage(FILE *out)
         "  plot SPEC --out FILE.png|svg [--solver S] [--plugin FILE] [--components LIST] [--wrap]\n"
         "       [--rtol R] [--points N] the solution over the interval (continuous output) and\n"
         "                               the hidden constraints; LIST: i, a-b, i:j (y_j vs y_i)\n"
+        "      --data FILE.csv          the plotted numbers as CSV (with or without --out)\n"
         "  bench [SPEC|all] [--solvers LIST] [--plugin FILE] [--repeat N] [--linsys K]\n"
         "                               CPU time (median of N, default 11), counters, time per\n"
         "                               step and shares of residual, Jacobian and LU work\n"
