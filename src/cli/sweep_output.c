@@ -10,7 +10,11 @@
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second set puts residual evaluations on the vertical axis.  A third
  * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12).  A
- * problem swept in several forms (--forms) has one curve per form and solver in its diagrams. */
+ * problem swept in several forms (--forms) has one curve per form and solver in its diagrams.
+ * Every string of the sweep in the script is quoted by gnuplot_quote (gnuplot.c); the sweep runs
+ * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
+ * commands) with a line on stderr before each, and the script plots only curves with points and
+ * counts rows so that gnuplot has nothing to warn about. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
