@@ -170,7 +170,7 @@ static void check_sweep(int have_gnuplot)
   CHECK(file_mentions(dir, "caraxis-table.md", "| euler |") &&
             file_mentions(dir, "caraxis-table.md", "| radau5 |"),
         "caraxis-table.md lacks euler or radau5");
-  CHECK(file_mentions(dir, "workprecision.gp", "solvers = \"euler radau5\""),
+  CHECK(file_mentions(dir, "workprecision.gp", "solvers = 'euler radau5'"),
         "workprecision.gp: no curve for euler");
   if (have_gnuplot) {
     CHECK(file_mentions(dir, "caraxis-scd.svg", ">euler<") &&

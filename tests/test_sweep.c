@@ -356,10 +356,10 @@ static void check_forms(int have_gnuplot)
     CHECK(rows == 2, "form %s: %d rows, expected 2", forms[k], rows);
     snprintf(name, sizeof name, "pendulum-%s-table.md", forms[k]);
     CHECK(exists(dir, name), "no %s", name);
-    snprintf(name, sizeof name, "\"%s\"", forms[k]);
+    snprintf(name, sizeof name, "'%s'", forms[k]);
     CHECK(count_in_file(dir, "workprecision.gp", name) == 1, "workprecision.gp: no curve %s", name);
   }
-  CHECK(count_in_file(dir, "workprecision.gp", "\"pendulum:form=baumgarte,alpha=") == 1 &&
+  CHECK(count_in_file(dir, "workprecision.gp", "'pendulum:form=baumgarte,alpha=") == 1 &&
             count_in_file(dir, "workprecision.gp", "ncurves = 6\n") == 1,
         "workprecision.gp: six curves selected by the whole spec (with its commas)");
   rc = cli(out, sizeof out, "sweep --report %s --no-plots", dir);
@@ -702,7 +702,7 @@ static void check_write_failures(void)
 }
 
 /* gnuplot that exits 0 without writing its pictures whole (as on a full disk): a PNG cut after its
- * signature for each literal `set output "FILE"`, nothing for the computed names of the sweep's
+ * signature for each literal `set output 'FILE'`, nothing for the computed names of the sweep's
  * script.  Both commands must say so and exit 1. */
 static void check_truncated_pictures(void)
 {
@@ -714,7 +714,7 @@ static void check_truncated_pictures(void)
     CHECK(0, "cannot write %s", fake);
     return;
   }
-  fputs("#!/bin/sh\nsed -n 's/^set output \"\\(.*\\)\"$/\\1/p' \"$1\" | while read -r f; do\n"
+  fputs("#!/bin/sh\nsed -n \"s/^set output '\\\\(.*\\\\)'\\$/\\\\1/p\" \"$1\" | while read -r f; do\n"
         "  printf '\\211PNG\\r\\n\\032\\n' > \"$f\"\ndone\nexit 0\n",
         f);
   fclose(f);

@@ -144,11 +144,11 @@ static void check_resume(void)
         "--resume over rows of --max-steps 5: exit %d, expected 2 naming max_steps:\n%s", rc, out);
 
   snprintf(dir, sizeof dir, "%s/repeat", tmpdir);
-  snprintf(args, sizeof args, "%s --repeat 3", plan);
+  snprintf(args, sizeof args, "%s --repeat 5", plan); /* the default is 3 */
   make_partial(dir, args, 1, 0);
   rc = cli("sweep %s --resume --out %s", plan, dir);
-  CHECK(rc == 2 && strstr(out, "repeats 3 there, 1 here"),
-        "--resume over rows of --repeat 3: exit %d, expected 2 naming repeats:\n%s", rc, out);
+  CHECK(rc == 2 && strstr(out, "repeats 5 there, 3 here"),
+        "--resume over rows of --repeat 5: exit %d, expected 2 naming repeats:\n%s", rc, out);
 
   snprintf(dir, sizeof dir, "%s/conf", tmpdir); /* sweep.conf: every setting */
   make_partial(dir, plan, 1, 1);

@@ -18,12 +18,18 @@
  *
  * --components LIST: items i (y_i over t), a-b (a range of them), i:j (y_j against y_i); angles
  * are wrapped into (-pi, pi] with --wrap (Andrews' default).  The picture is drawn by gnuplot from
- * FILE's stem + ".gp", a script with the data inside that can be edited and rerun. */
+ * FILE's stem + ".gp", a script with the data inside that can be edited and rerun; every string
+ * from outside in it (titles, names, the file name) goes through gnuplot_quote (gnuplot.c).
+ * --data FILE.csv keeps the plotted numbers (series_csv.h): t, each component the panels use
+ * (its name), its value modulo 2 pi where they wrap it (NAME_mod_2pi), and the constraint levels
+ * (max_abs_g_position, max_abs_g_velocity), at the points the solver reached; --data alone
+ * needs no gnuplot. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "series_csv.h"
 #include "sweep.h"
 
 enum {
@@ -65,6 +71,7 @@ typedef struct panel {
 
 typedef struct plot_args {
   const char *spec, *solver, *components, *out;
+  const char *data; /* --data FILE.csv: the plotted numbers, or NULL */
   double rtol;
   int points, wrap;
 } plot_args;
@@ -78,6 +85,37 @@ static const plot_default *default_for(const mbdae_problem *p)
     }
   }
   return NULL;
+}
+
+/* --out FILE.png|svg and --data FILE.csv: at least one; 0, or -1 (reported). */
+static int check_files(const plot_args *a)
+{
+  if (!a->out && !a->data) {
+    usage_error("--out FILE.png|svg or --data FILE.csv is required (or both)");
+    return -1;
+  }
+  if (a->data && strlen(a->data) > 4000) {
+    usage_error("--data: the file name is too long (%zu characters)", strlen(a->data));
+    return -1;
+  }
+  if (!a->out) {
+    return 0;
+  }
+  size_t len = strlen(a->out);
+  const char *slash = strrchr(a->out, '/');
+  if (len > 3900 || (slash ? strlen(slash + 1) : len) > 1000) { /* split_path's buffers */
+    usage_error("--out: the file name is too long (%zu characters)", len);
+    return -1;
+  }
+  if (len < 5 || (strcmp(a->out + len - 4, ".png") != 0 && strcmp(a->out + len - 4, ".svg") != 0)) {
+    usage_error("--out FILE must end .png or .svg");
+    return -1;
+  }
+  if (gnuplot_name_invalid(a->out)) { /* the name goes into the script and onto its lines */
+    usage_error("--out: the file name holds a control character (a newline, a tab, ...)");
+    return -1;
+  }
+  return 0;
 }
 
 static int parse_plot_args(int argc, char **argv, plot_args *a)
@@ -113,9 +151,13 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
       if (!(a->out = option_value(argc, argv, &i))) {
         return -1;
       }
+    } else if (strcmp(arg, "--data") == 0) {
+      if (!(a->data = option_value(argc, argv, &i))) {
+        return -1;
+      }
     } else if (arg[0] == '-' && arg[1] != '\0') {
       usage_error("unknown option '%s'; valid options: --solver, --plugin, --components, --wrap, "
-                  "--rtol, --points, --out",
+                  "--rtol, --points, --out, --data",
                   arg);
       return -1;
     } else if (!a->spec) {
@@ -132,18 +174,7 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
   if (check_solver(a->solver) != 0) {
     return -1;
   }
-  size_t len = a->out ? strlen(a->out) : 0;
-  const char *slash = a->out ? strrchr(a->out, '/') : NULL;
-  if (len > 3900 || (slash ? strlen(slash + 1) : len) > 1000) { /* split_path's buffers */
-    usage_error("--out: the file name is too long (%zu characters)", len);
-    return -1;
-  }
-  if (!a->out || len < 5 ||
-      (strcmp(a->out + len - 4, ".png") != 0 && strcmp(a->out + len - 4, ".svg") != 0)) {
-    usage_error("--out FILE is required, FILE ending .png or .svg");
-    return -1;
-  }
-  return 0;
+  return check_files(a);
 }
 
 static int parse_index(const char *text, int neq, int *out)
@@ -199,6 +230,13 @@ static int parse_components(const char *text, int neq, panel *panels, int max)
   return n;
 }
 
+/* Whether panels over t show angles modulo 2 pi: --wrap, or the default panels of a problem
+ * that wraps (Andrews). */
+static int wraps(const plot_args *a, const plot_default *d)
+{
+  return a->wrap || (!a->components && d && d->wrap);
+}
+
 /* The name of component i (1-based), as the problem states it. */
 static const char *name_of(const mbdae_problem *p, int i)
 {
@@ -252,59 +290,92 @@ static void write_panel_data(FILE *out, int k, const panel *pn, const double *to
   fputs("EOD\n", out);
 }
 
-/* max_i |g_i| at position and velocity level at every output point; 1 when written. */
-static int write_constraint_data(FILE *out, const mbdae_problem *p, const double *tout,
-                                 const double *yout, int npts)
+/* What the run gave at the output points: tout, yout (npts x neq, NaN where the solver did not
+ * reach) and, for a problem with constraints, levels[2 j], levels[2 j + 1]: max_i |g_i| at
+ * position and velocity level at point j (NaN where not evaluated); levels NULL otherwise. */
+typedef struct plot_data {
+  const double *tout, *yout;
+  double *levels;
+  int npts;
+} plot_data;
+
+/* The constraint levels of data (data->levels allocated here, or left NULL). */
+static void compute_levels(const mbdae_problem *p, plot_data *data)
 {
   int neq = mbdae_problem_neq(p), nc = mbdae_problem_nconstraints(p);
-  if (nc <= 0) {
-    return 0;
-  }
-  double *work = calloc((size_t)neq + 2 * (size_t)nc, sizeof(double));
-  if (!work) {
-    return 0;
+  double *work = nc > 0 ? calloc((size_t)neq + 2 * (size_t)nc, sizeof(double)) : NULL;
+  double *levels = work ? malloc(sizeof(double) * 2 * (size_t)data->npts) : NULL;
+  if (!levels) {
+    free(work);
+    return;
   }
   double *yp = work, *gpos = yp + neq, *gvel = gpos + nc; /* y' = 0: see the file comment */
-  fputs("$constraints << EOD\n", out);
-  for (int j = 0; j < npts; j++) {
-    const double *y = yout + (size_t)j * (size_t)neq;
-    if (isnan(y[0]) || mbdae_problem_constraints(p, tout[j], y, yp, gpos, gvel, NULL) != 0) {
+  for (int j = 0; j < data->npts; j++) {
+    const double *y = data->yout + (size_t)j * (size_t)neq;
+    levels[2 * j] = levels[2 * j + 1] = NAN;
+    if (isnan(y[0]) || mbdae_problem_constraints(p, data->tout[j], y, yp, gpos, gvel, NULL) != 0) {
       continue;
     }
-    double mp = 0.0, mv = 0.0;
+    levels[2 * j] = levels[2 * j + 1] = 0.0;
     for (int i = 0; i < nc; i++) {
-      mp = fmax(mp, fabs(gpos[i]));
-      mv = fmax(mv, fabs(gvel[i]));
+      levels[2 * j] = fmax(levels[2 * j], fabs(gpos[i]));
+      levels[2 * j + 1] = fmax(levels[2 * j + 1], fabs(gvel[i]));
     }
-    /* an exact zero has no place on a log axis: NaN leaves the point out */
-    fprintf(out, "%.10g %.6e %.6e\n", tout[j], mp > 0.0 ? mp : NAN, mv > 0.0 ? mv : NAN);
+  }
+  free(work);
+  data->levels = levels;
+}
+
+/* The constraint levels as a data block; 1 when written. */
+static int write_constraint_data(FILE *out, const plot_data *data)
+{
+  if (!data->levels) {
+    return 0;
+  }
+  fputs("$constraints << EOD\n", out);
+  for (int j = 0; j < data->npts; j++) {
+    double mp = data->levels[2 * j], mv = data->levels[2 * j + 1];
+    if (!isnan(mp)) { /* an exact zero has no place on a log axis: NaN leaves the point out */
+      fprintf(out, "%.10g %.6e %.6e\n", data->tout[j], mp > 0.0 ? mp : NAN, mv > 0.0 ? mv : NAN);
+    }
   }
   fputs("EOD\n", out);
-  free(work);
   return 1;
 }
 
 /* The script: data blocks, then one multiplot. */
 static int write_script(const char *path, const char *picture, const mbdae_problem *p,
                         const plot_args *a, const mbdae_options *opt, const mbdae_result *r,
-                        const panel *panels, int npanels, const plot_default *d, const double *tout,
-                        const double *yout, int npts)
+                        const panel *panels, int npanels, const plot_default *d,
+                        const plot_data *data)
 {
+  const double *tout = data->tout, *yout = data->yout;
+  int npts = data->npts;
   FILE *out = fopen(path, "w");
   if (!out) {
     return -1;
   }
   int neq = mbdae_problem_neq(p);
-  int wrap = a->wrap || (!a->components && d && d->wrap);
+  int wrap = wraps(a, d);
+  /* the values on comment lines are quoted too: a raw newline, or a backslash at the end of a
+   * comment line (which continues it), would put text on a command line */
+  fputs("# The solution of ", out);
+  gnuplot_string(out, mbdae_problem_title(p));
+  fputs(" ", out);
+  gnuplot_string(out, mbdae_problem_spec(p));
+  fputs("\n# with ", out);
+  gnuplot_string(out, a->solver);
   fprintf(out,
-          "# The solution of %s (%s) with %s, rtol = atol = %g, h0 = %g, from continuous\n"
-          "# output at %d points.  Written by `mbdae plot`; edit and rerun with:  gnuplot %s\n\n",
-          mbdae_problem_title(p), mbdae_problem_spec(p), a->solver, opt->rtol, opt->h0, npts,
-          strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+          ", rtol = atol = %g, h0 = %g, from continuous output at %d points.\n"
+          "# Written by `mbdae plot`; edit and rerun in this folder with gnuplot and this file:\n"
+          "#   gnuplot ",
+          opt->rtol, opt->h0, npts);
+  gnuplot_string(out, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+  fputs("\n\n", out);
   for (int k = 0; k < npanels; k++) {
     write_panel_data(out, k, &panels[k], tout, yout, npts, neq, wrap);
   }
-  int has_constraints = write_constraint_data(out, p, tout, yout, npts);
+  int has_constraints = write_constraint_data(out, data);
   int total = npanels + has_constraints;
   int cols = (int)ceil(sqrt((double)total)), rows = (total + cols - 1) / cols;
   const char *ext = picture + strlen(picture) - 3;
@@ -378,6 +449,161 @@ static void split_path(const char *file, char *dir, size_t dirlen, char *name, s
   snprintf(script, scriptlen, "%.*s.gp", (int)strlen(name) - 4, name);
 }
 
+enum { MAX_DATA_COLUMNS = 4 * MAX_PANELS + 2 };
+
+/* The columns of --data: each component the panels use, once, and its value modulo 2 pi where a
+ * panel over t wraps it; a column is component * 2 + wrapped.  Returns the number of them. */
+static int data_columns(const panel *panels, int npanels, int wrap, int *cols)
+{
+  int n = 0;
+  for (int k = 0; k < 2 * npanels; k++) {
+    const panel *pn = &panels[k / 2];
+    int comp = k % 2 ? pn->y : pn->x, code = comp * 2;
+    for (int w = 0; comp && w <= (wrap && !pn->x && k % 2); w++, code++) {
+      int seen = 0;
+      for (int c = 0; c < n; c++) {
+        seen = seen || cols[c] == code;
+      }
+      if (!seen) {
+        cols[n++] = code;
+      }
+    }
+  }
+  return n;
+}
+
+/* --data FILE: t, the columns above, the constraint levels, at the points the solver reached
+ * (series_csv.h); 0, or -1 with errno set. */
+static int write_data_csv(const char *file, const mbdae_problem *p, const panel *panels,
+                          int npanels, int wrap, const plot_data *data)
+{
+  int cols[MAX_DATA_COLUMNS], neq = mbdae_problem_neq(p);
+  int ncomp = data_columns(panels, npanels, wrap, cols), ncols = ncomp + (data->levels ? 2 : 0);
+  char names[MAX_DATA_COLUMNS][96], tmp[4200];
+  const char *name_ptr[MAX_DATA_COLUMNS];
+  for (int c = 0; c < ncols; c++) {
+    const char *name = c < ncomp ? name_of(p, cols[c] / 2) : NULL;
+    if (c >= ncomp) {
+      snprintf(names[c], sizeof names[c], c == ncomp ? "max_abs_g_position" : "max_abs_g_velocity");
+    } else {
+      snprintf(names[c], sizeof names[c], "%s%.0d%s", name ? name : "y", name ? 0 : cols[c] / 2,
+               cols[c] % 2 ? "_mod_2pi" : "");
+    }
+    name_ptr[c] = names[c];
+  }
+  double *t = malloc(sizeof(double) * (size_t)data->npts * ((size_t)ncols + 1));
+  if (!t) {
+    errno = ENOMEM;
+    return -1;
+  }
+  double *values = t + data->npts;
+  int nrows = 0;
+  for (int j = 0; j < data->npts; j++) {
+    const double *y = data->yout + (size_t)j * (size_t)neq;
+    if (isnan(y[0])) {
+      continue; /* the solver did not get there */
+    }
+    double *row = values + (size_t)nrows * (size_t)ncols;
+    for (int c = 0; c < ncols; c++) {
+      double v = c < ncomp ? y[cols[c] / 2 - 1] : data->levels[2 * j + (c - ncomp)];
+      row[c] = c < ncomp && cols[c] % 2 ? wrapped(v) : v;
+    }
+    t[nrows++] = data->tout[j];
+  }
+  FILE *out = sweep_open_atomic(file, tmp, sizeof tmp);
+  int rc = out ? 0 : -1;
+  if (out) {
+    series_csv_write(out, name_ptr, ncols, t, values, nrows);
+    rc = sweep_close_atomic(out, tmp, file);
+  }
+  free(t);
+  return rc;
+}
+
+/* The folder of file (mkdir -p); 0 or -1 with errno set. */
+static int make_parent(const char *file)
+{
+  char dir[4096];
+  const char *slash = strrchr(file, '/');
+  if (!slash || slash == file) {
+    return 0;
+  }
+  snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+  return make_dirs(dir);
+}
+
+/* --out: the script next to the picture, then gnuplot; an exit status (reported). */
+static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_options *opt,
+                        const mbdae_result *r, const panel *panels, int npanels,
+                        const plot_default *d, const plot_data *data)
+{
+  char dir[4096], name[1024], script[1024], path[5200], log[1100], picture[5200], why[5400];
+  split_path(a->out, dir, sizeof dir, name, sizeof name, script, sizeof script);
+  if (make_dirs(dir) != 0) {
+    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+  }
+  snprintf(path, sizeof path, "%s/%s", dir, script);
+  if (write_script(path, name, p, a, opt, r, panels, npanels, d, data) != 0) {
+    return usage_error("cannot write %s: %s", path, strerror(errno));
+  }
+  snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
+  snprintf(picture, sizeof picture, "%s/%s", dir, name);
+  remove(picture); /* no stale picture passes for a new one */
+  snprintf(path, sizeof path, "%s/%s", dir, log);
+  remove(path); /* gnuplot appends to its log */
+  int g = gnuplot_run(dir, script, NULL, log);
+  if (g == GNUPLOT_MISSING) {
+    fprintf(stderr,
+            "mbdae: gnuplot not found: wrote %s/%s; run `gnuplot %s` in %s where gnuplot is "
+            "installed (Debian: gnuplot-nox)\n",
+            dir, script, script, dir);
+    return EXIT_FAILED_RUN;
+  }
+  if (g != GNUPLOT_OK) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/%s; see %s\n", dir, script, path);
+    return EXIT_FAILED_RUN;
+  }
+  if (!gnuplot_picture_ok(picture, why, sizeof why)) {
+    fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s\n", why, path);
+    return EXIT_FAILED_RUN;
+  }
+  remove(path);
+  printf("%s (script %s/%s)\n", a->out, dir, script);
+  return EXIT_OK;
+}
+
+/* One run with continuous output at the equidistant points of data (tout, yout allocated here);
+ * 0 or the solver's code (reported). */
+static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_options *opt,
+                        mbdae_result *r, plot_data *data, double **buf)
+{
+  int neq = mbdae_problem_neq(p);
+  double *tout = malloc(sizeof(double) * ((size_t)a->points * ((size_t)neq + 1) + (size_t)neq));
+  *buf = tout;
+  if (!tout) {
+    usage_error("out of memory for %d output points", a->points);
+    return -1;
+  }
+  double *yout = tout + a->points, *y = yout + (size_t)a->points * (size_t)neq;
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  for (int j = 0; j < a->points; j++) {
+    tout[j] = j + 1 < a->points ? t0 + (tend - t0) * j / (a->points - 1) : tend;
+  }
+  for (size_t i = 0; i < (size_t)a->points * (size_t)neq; i++) {
+    yout[i] = NAN; /* what the solver does not reach stays NaN and is left out */
+  }
+  opt->tout = tout;
+  opt->ntout = a->points;
+  opt->yout = yout;
+  *data = (plot_data){.tout = tout, .yout = yout, .npts = a->points};
+  int rc = cli_solve(p, a->solver, opt, 1, y, NULL, r);
+  if (rc != 0) {
+    fprintf(stderr, "mbdae: %s failed on %s: %s (%s); keeping the part it computed\n", a->solver,
+            mbdae_problem_spec(p), r->message, mbdae_strerror(rc));
+  }
+  return rc;
+}
+
 int cmd_plot(int argc, char **argv)
 {
   plot_args a;
@@ -388,78 +614,42 @@ int cmd_plot(int argc, char **argv)
   if (!p) {
     return EXIT_USAGE;
   }
-  int neq = mbdae_problem_neq(p);
   const plot_default *d = default_for(p);
   const char *components = a.components ? a.components : (d ? d->components : "1");
   panel panels[MAX_PANELS];
-  int npanels = parse_components(components, neq, panels, MAX_PANELS);
-  char dir[4096], name[1024], script[1024], path[5200];
-  split_path(a.out, dir, sizeof dir, name, sizeof name, script, sizeof script);
-  if (npanels < 0) {
+  int npanels = parse_components(components, mbdae_problem_neq(p), panels, MAX_PANELS);
+  if (npanels < 0 || (a.data && make_parent(a.data) != 0)) {
+    int rc = npanels < 0
+                 ? EXIT_USAGE
+                 : usage_error("cannot create the folder of %s: %s", a.data, strerror(errno));
     mbdae_problem_destroy(p);
-    return EXIT_USAGE;
-  }
-  if (make_dirs(dir) != 0) {
-    mbdae_problem_destroy(p);
-    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+    return rc;
   }
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
-  double *tout =
-      malloc(sizeof(double) * (size_t)a.points * ((size_t)neq + 2) + sizeof(double) * (size_t)neq);
-  if (!tout) {
-    mbdae_problem_destroy(p);
-    return usage_error("out of memory for %d output points", a.points);
-  }
-  double *yout = tout + a.points, *y = yout + (size_t)a.points * (size_t)neq;
-  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  for (int j = 0; j < a.points; j++) {
-    tout[j] = j + 1 < a.points ? t0 + (tend - t0) * j / (a.points - 1) : tend;
-  }
-  for (size_t i = 0; i < (size_t)a.points * (size_t)neq; i++) {
-    yout[i] = NAN; /* what the solver does not reach stays NaN and is left out */
-  }
-  opt.tout = tout;
-  opt.ntout = a.points;
-  opt.yout = yout;
   mbdae_result r;
-  int rc = cli_solve(p, a.solver, &opt, 1, y, NULL, &r);
-  int status = EXIT_OK;
-  if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s (%s); drawing the part it computed\n", a.solver,
-            mbdae_problem_spec(p), r.message, mbdae_strerror(rc));
-    status = EXIT_FAILED_RUN;
+  plot_data data;
+  double *buf = NULL;
+  int rc = solve_points(p, &a, &opt, &r, &data, &buf);
+  if (!buf) {
+    mbdae_problem_destroy(p);
+    return EXIT_USAGE;
   }
-  snprintf(path, sizeof path, "%s/%s", dir, script);
-  if (write_script(path, name, p, &a, &opt, &r, panels, npanels, d, tout, yout, a.points) != 0) {
-    status = usage_error("cannot write %s: %s", path, strerror(errno));
-  } else {
-    char log[1100], picture[5200], why[5400];
-    snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
-    snprintf(picture, sizeof picture, "%s/%s", dir, name);
-    remove(picture); /* no stale picture passes for a new one */
-    int g = gnuplot_run(dir, script, log);
-    if (g == GNUPLOT_MISSING) {
-      fprintf(stderr,
-              "mbdae: gnuplot not found: wrote %s; run `gnuplot %s` in %s where gnuplot is "
-              "installed (Debian: gnuplot-nox)\n",
-              path, script, dir);
-      status = EXIT_FAILED_RUN;
-    } else if (g != GNUPLOT_OK) {
-      fprintf(stderr, "mbdae: gnuplot failed on %s; see %s/%s\n", path, dir, log);
-      status = EXIT_FAILED_RUN;
-    } else if (!gnuplot_picture_ok(picture, why, sizeof why)) {
-      fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/%s\n", why, dir, log);
-      status = EXIT_FAILED_RUN;
-    } else {
-      snprintf(path, sizeof path, "%s/%s", dir, log);
-      remove(path);
-      printf("%s (script %s/%s)\n", a.out, dir, script);
-    }
+  int status = rc != 0 ? EXIT_FAILED_RUN : EXIT_OK;
+  compute_levels(p, &data);
+  if (a.data && write_data_csv(a.data, p, panels, npanels, wraps(&a, d), &data) != 0) {
+    status = usage_error("cannot write %s: %s", a.data, strerror(errno));
+  } else if (a.data) {
+    printf("%s (the plotted numbers)\n", a.data);
   }
-  free(tout);
+  if (a.out && status != EXIT_USAGE) {
+    int drawn = draw_picture(&a, p, &opt, &r, panels, npanels, d, &data);
+    status = drawn != EXIT_OK ? drawn : status;
+  }
+  free(data.levels);
+  free(buf);
   mbdae_problem_destroy(p);
   return status;
 }

@@ -185,7 +185,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
   const char *solver_list = NULL; /* checked once every --plugin is loaded */
   memset(a, 0, sizeof *a);
   a->m_hi = -1;
-  a->repeat = a->jobs = a->shard = a->nshards = 1;
+  a->jobs = a->shard = a->nshards = 1;
+  a->repeat = 3; /* a point of a CPU diagram is a median, not one timing (the axis says which) */
   a->plots = 1;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
@@ -559,43 +560,6 @@ static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
   return rc;
 }
 
-/* The pictures of workprecision.gp, each of them checked (gnuplot exits 0 on a full disk): EXIT_OK,
- * or EXIT_FAILED_RUN (reported) when gnuplot failed or a picture is missing or incomplete.  A
- * missing gnuplot is a warning: the data files are the results. */
-static int draw_pictures(const char *dir, mbdae_problem *const *problems, int nproblems)
-{
-  const char *const *kinds = sweep_picture_kinds;
-  enum { NKINDS = SWEEP_NPICTURE_KINDS };
-  char path[4200], why[4400];
-  for (int i = 0; i < nproblems * NKINDS; i++) { /* no stale picture passes for a new one */
-    snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
-             kinds[i % NKINDS]);
-    remove(path);
-  }
-  int rc = gnuplot_run(dir, "workprecision.gp", "gnuplot.log");
-  if (rc == GNUPLOT_MISSING) {
-    fprintf(stderr,
-            "mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
-            "and the tables are written); install gnuplot-nox and run `gnuplot "
-            "workprecision.gp` in %s\n",
-            dir);
-    return EXIT_OK;
-  }
-  if (rc != GNUPLOT_OK) {
-    fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp; see %s/gnuplot.log\n", dir, dir);
-    return EXIT_FAILED_RUN;
-  }
-  for (int i = 0; i < nproblems * NKINDS; i++) {
-    snprintf(path, sizeof path, "%s/%s-%s", dir, mbdae_problem_name(problems[i / NKINDS]),
-             kinds[i % NKINDS]);
-    if (!gnuplot_picture_ok(path, why, sizeof why)) {
-      fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
-      rc = EXIT_FAILED_RUN;
-    }
-  }
-  return rc == GNUPLOT_OK ? EXIT_OK : rc;
-}
-
 /* runs.json, the tables, the script and (plots) the diagrams; EXIT_OK, EXIT_USAGE when a file
  * cannot be written, EXIT_FAILED_RUN when a picture is not drawn (reported). */
 static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
@@ -624,7 +588,8 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
-  return plots ? draw_pictures(dir, problems, nproblems) : EXIT_OK;
+  return plots ? sweep_draw_pictures(dir, (const mbdae_problem *const *)problems, nproblems)
+               : EXIT_OK;
 }
 
 /* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */

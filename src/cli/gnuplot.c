@@ -1,37 +1,149 @@
-/* Starting gnuplot for mbdae sweep and mbdae plot: `gnuplot SCRIPT` inside the folder that holds
- * the script, its data and its pictures, so that the user can rerun the same command there.
+/* gnuplot for mbdae sweep and mbdae plot: the one quoting of the strings written into a script,
+ * and starting `gnuplot SCRIPT` inside the folder that holds the script, its data and its
+ * pictures, so that the user can rerun the same command there.
+ *
+ * Quoting: every string the command writes into a gnuplot script (titles, labels, legends, file
+ * names, the values on comment lines) is written as single-quoted gnuplot strings, every control
+ * character (bytes 0x00-0x1f and 0x7f: newline, CR, tab, ...) replaced by '?', and a quote ' as
+ * the string expression '."\047".' (close, concatenate a double-quoted quote in octal, reopen):
+ * it's -> 'it'."\047".'s'.  gnuplot expands backquotes (`cmd`) and backslash escapes inside
+ * double-quoted strings, but nothing inside single-quoted ones: no backquote, no @macro, no
+ * backslash (gnuplot 5.4 manual, "Quote marks" and "Substitution"); the double-quoted piece holds
+ * a backslash escape only.  Neither '' (the documented quote inside single quotes: gnuplot 5.4's
+ * parser misreads two of them in a row) nor "'" (the scan for @macros and backquotes, which runs
+ * over the raw line, takes that quote for the start of a single-quoted string and then expands
+ * what follows the next one) would do.  The script's lines are its commands, so a newline is the
+ * one other way out, and it never gets in.  A file name with a control character is refused
+ * rather than changed (gnuplot_name_invalid).
  *
  * Whether gnuplot is installed is learnt from exec itself: the child reports a failed exec through
  * a close-on-exec pipe (which an exec that succeeds closes unread), so a missing program is told
- * apart from a script that fails.
+ * apart from a script that fails.  gnuplot appends to its log (the caller removes an old one), ends
+ * with the command (Linux: PR_SET_PDEATHSIG), and gets a value for the script as ARG1 of
+ * `gnuplot -c SCRIPT VALUE`, which gnuplot never parses as commands.
  *
  * gnuplot exits 0 when it cannot write a picture (a full disk), so the pictures are checked after
  * it: not empty, a PNG ending with its IEND chunk (PNG specification, section 5.6), an SVG ending
  * with </svg>. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "sweep.h"
 
-void gnuplot_string(FILE *out, const char *s)
+/* A quote inside a value: the single-quoted string ends, a double-quoted quote written in octal
+ * follows (concatenated with '.'), and a single-quoted string starts again. */
+#define QUOTE_PIECE "'.\"\\047\".'"
+
+static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+static void put(char *buf, size_t len, size_t *n, char c)
 {
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') {
-      fputc('\\', out);
-    }
-    fputc(*s, out);
+  if (*n + 1 < len) {
+    buf[*n] = c;
   }
-  fputc('"', out);
+  (*n)++;
 }
 
-int gnuplot_run(const char *dir, const char *script, const char *log)
+size_t gnuplot_quote(char *buf, size_t len, const char *s)
+{
+  size_t n = 0;
+  put(buf, len, &n, '\'');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\'') {
+      for (const char *piece = QUOTE_PIECE; *piece; piece++) {
+        put(buf, len, &n, *piece);
+      }
+    } else {
+      put(buf, len, &n, is_control(c) ? '?' : *s);
+    }
+  }
+  put(buf, len, &n, '\'');
+  if (len > 0) {
+    buf[n < len ? n : 0] = '\0'; /* cut short: an empty buffer, never half a token */
+  }
+  return n;
+}
+
+void gnuplot_string(FILE *out, const char *s)
+{
+  size_t n = gnuplot_quote(NULL, 0, s);
+  char small[256], *buf = n < sizeof small ? small : malloc(n + 1);
+  if (!buf) {
+    fputs("''", out); /* out of memory: an empty string, still one token */
+    return;
+  }
+  gnuplot_quote(buf, n + 1, s);
+  fputs(buf, out);
+  if (buf != small) {
+    free(buf);
+  }
+}
+
+int gnuplot_name_invalid(const char *s)
+{
+  for (; *s; s++) {
+    if (is_control((unsigned char)*s)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The child: into dir, messages appended to log, no input, then exec gnuplot; on failure the
+ * reason goes to the parent through report (a negative errno: not a missing program). */
+static void exec_gnuplot(const char *exe, const char *dir, const char *script, const char *arg,
+                         const char *log, pid_t parent, int report)
+{
+  int err = 0;
+#ifdef __linux__
+  /* gnuplot ends with the command, however the command ends (SIGTERM to a sweep) */
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) {
+    _exit(127);
+  }
+#else
+  (void)parent;
+#endif
+  char path[1100]; /* "./script": a script named -x.gp is not an option */
+  if (snprintf(path, sizeof path, "./%s", script) >= (int)sizeof path) {
+    err = -ENAMETOOLONG;
+  } else if (chdir(dir) != 0) {
+    err = -errno;
+  } else {
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int in = open("/dev/null", O_RDONLY);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+      close(fd);
+    }
+    if (in >= 0) {
+      dup2(in, STDIN_FILENO);
+      close(in);
+    }
+    if (arg) { /* ARG1 inside the script: a value, never parsed as gnuplot */
+      execlp(exe, exe, "-c", path, arg, (char *)NULL);
+    } else {
+      execlp(exe, exe, path, (char *)NULL);
+    }
+    err = errno;
+  }
+  ssize_t ignored = write(report, &err, sizeof err);
+  (void)ignored;
+  _exit(127);
+}
+
+int gnuplot_run(const char *dir, const char *script, const char *arg, const char *log)
 {
   const char *exe = getenv("MBDAE_GNUPLOT");
   if (!exe || !exe[0]) {
@@ -47,7 +159,7 @@ int gnuplot_run(const char *dir, const char *script, const char *log)
     return GNUPLOT_FAILED;
   }
   fflush(NULL);
-  pid_t pid = fork();
+  pid_t parent = getpid(), pid = fork();
   if (pid < 0) {
     close(report[0]);
     close(report[1]);
@@ -55,27 +167,7 @@ int gnuplot_run(const char *dir, const char *script, const char *log)
   }
   if (pid == 0) {
     close(report[0]);
-    int err = 0;
-    if (chdir(dir) != 0) {
-      err = -errno; /* negative: not a missing program */
-    } else {
-      int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      int in = open("/dev/null", O_RDONLY);
-      if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        close(fd);
-      }
-      if (in >= 0) {
-        dup2(in, STDIN_FILENO);
-        close(in);
-      }
-      execlp(exe, exe, script, (char *)NULL);
-      err = errno;
-    }
-    ssize_t ignored = write(report[1], &err, sizeof err);
-    (void)ignored;
-    _exit(127);
+    exec_gnuplot(exe, dir, script, arg, log, parent, report[1]);
   }
   close(report[1]);
   int err = 0;

@@ -64,6 +64,12 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers);
 
+/* The pictures of workprecision.gp (in dir), one gnuplot per problem with a line on stderr before
+ * each, every picture checked (gnuplot exits 0 on a full disk): EXIT_OK, or EXIT_FAILED_RUN
+ * (reported) when gnuplot failed or a picture is missing or incomplete.  A missing gnuplot is a
+ * warning and EXIT_OK: the data files are the results. */
+int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, int nproblems);
+
 /* What tells configuration i of problems apart from the others of its problem: "" when it is the
  * only one, else its form ("index3" of pendulum:form=index3, "index1" of crank:index=1); -1 when
  * it has several and no form, or another has the same form.  Legends and table file names use
@@ -96,13 +102,20 @@ int sweep_folder_write(const char *dir, const char *settings, const char *owned)
 
 enum { GNUPLOT_OK = 0, GNUPLOT_MISSING = 1, GNUPLOT_FAILED = 2 };
 
-/* Run `gnuplot script` in folder dir with its messages going to dir/log; the executable is
- * $MBDAE_GNUPLOT or gnuplot.  Returns GNUPLOT_OK, GNUPLOT_MISSING (not installed) or
+/* Run `gnuplot ./script` (arg NULL) or `gnuplot -c ./script arg` (arg is ARG1 in the script) in
+ * folder dir with its messages appended to dir/log; the executable is $MBDAE_GNUPLOT or gnuplot,
+ * and it ends with this process (Linux).  Returns GNUPLOT_OK, GNUPLOT_MISSING (not installed) or
  * GNUPLOT_FAILED (the script failed: see the log). */
-int gnuplot_run(const char *dir, const char *script, const char *log);
-/* s as a gnuplot double-quoted string: '"' and '\\' escaped (the names it quotes are also
- * checked against [A-Za-z0-9_:=,.+-] before they get here, mbdae_record_id_ok). */
+int gnuplot_run(const char *dir, const char *script, const char *arg, const char *log);
+/* s as one inert gnuplot string expression: '...', a quote in s as '."\047".' and a control
+ * character (0x00-0x1f, 0x7f) as '?' (gnuplot.c says why).  gnuplot_quote writes it into buf (len
+ * bytes) and returns its length, snprintf-like; one that does not fit leaves buf empty, never cut.
+ * gnuplot_string writes it to out.  Every string a script gets from outside goes through these. */
+size_t gnuplot_quote(char *buf, size_t len, const char *s);
 void gnuplot_string(FILE *out, const char *s);
+
+/* 1 when s (a file name) holds a control character, which no script may carry. */
+int gnuplot_name_invalid(const char *s);
 
 /* 1 when the picture at path (.png or .svg) is complete; 0 with the reason in why. */
 int gnuplot_picture_ok(const char *path, char *why, size_t len);

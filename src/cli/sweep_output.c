@@ -10,7 +10,11 @@
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second set puts residual evaluations on the vertical axis.  A third
  * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12).  A
- * problem swept in several forms (--forms) has one curve per form and solver in its diagrams. */
+ * problem swept in several forms (--forms) has one curve per form and solver in its diagrams.
+ * Every string of the sweep in the script is quoted by gnuplot_quote (gnuplot.c); the sweep runs
+ * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
+ * commands) with a line on stderr before each, and the script plots only curves with points and
+ * counts rows so that gnuplot has nothing to warn about. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,51 +178,76 @@ static const char script_body[] =
     "array work_label[2] = [\"CPU time [s]\", \"residual evaluations\"]\n"
     "array work_title[2] = [\"CPU-time\", \"residual evaluations\"]\n"
     "array work_suffix[2] = [\"\", \"-nres\"]\n"
-    "array nok[ncurves]\n"
-    "array nfailed[ncurves]\n"
+    "# a point of curve c on diagram (m, w): a precision, and a work a log axis can show\n"
+    "has_point(c, m, w) = is_ok(c) && precision(m) == precision(m) && work(w) > 0\n"
+    "# the CPU axis says how the points were timed (mbdae sweep --repeat N, column repeats)\n"
+    "cpu_label(lo, hi) = \"CPU time [s], \".((lo != hi) ? sprintf(\"median of %d to %d runs\", "
+    "lo, hi) : (lo == 1) ? \"one run each\" : sprintf(\"median of %d runs\", lo))\n"
+    "# counting rows with stats over 1/0, never over no point at all: gnuplot warns of that\n"
+    "count(dummy) = exists(\"STATS_sum\") ? int(STATS_sum) : 0\n"
     "\n";
 
-/* The loop over the problems and measures (a second string: C limits one to 4095 characters). */
+/* The loop over the problems and measures (a second string: C limits one to 4095 characters).
+ * Only curves with points are plotted (ok_curves, failed_curves: their indices), so that gnuplot
+ * has no empty data set to warn about; the plot command is built from those indices and fixed
+ * text only, never from a name or title of the sweep, and run with eval. */
 static const char script_loop[] =
     "do for [i = 1:words(problems)] {\n"
     "  p = word(problems, i)\n"
+    "  title = p\n"
+    "  do for [k = 1:words(all_problems)] {\n"
+    "    title = (word(all_problems, k) eq p) ? titles[k] : title\n"
+    "  }\n"
+    "  set autoscale xy   # stats keeps to the ranges set (an empty frame's would hide rows)\n"
     "  total = 0\n"
+    "  failed_curves = \"\"\n"
     "  do for [c = 1:ncurves] {\n"
-    "    nfailed[c] = 0\n"
     "    if (curve_problem[c] eq p) {\n"
-    "      stats csv using (is_failed(c) ? 1 : NaN) nooutput\n"
-    "      nfailed[c] = exists(\"STATS_records\") ? STATS_records : 0\n"
-    "      stats csv using (is_run(c) ? 1 : NaN) nooutput\n"
-    "      total = total + (exists(\"STATS_records\") ? STATS_records : 0)\n"
+    "      stats csv using (is_failed(c) ? 1 : 0) nooutput\n"
+    "      failed_curves = failed_curves.(count(0) > 0 ? sprintf(\" %d\", c) : \"\")\n"
+    "      stats csv using (is_run(c) ? 1 : 0) nooutput\n"
+    "      total = total + count(0)\n"
     "    }\n"
     "  }\n"
     "  if (total == 0) {\n"
     "    print sprintf(\"%s: nothing to draw (no runs in %s)\", p, csv)\n"
     "  } else {\n"
+    "    stats csv using (strcol(\"problem\") eq p ? column(\"repeats\") : NaN) nooutput\n"
+    "    work_label[1] = cpu_label(int(STATS_min), int(STATS_max))\n"
     "    do for [j = 1:words(measures)] {\n"
     "      m = word(measures, j)\n"
-    "      any_ok = 0\n"
-    "      # points per curve: ok runs with this measure (scd needs a reference, drift "
-    "constraints)\n"
-    "      do for [c = 1:ncurves] {\n"
-    "        nok[c] = 0\n"
-    "        if (curve_problem[c] eq p) {\n"
-    "          stats csv using (is_ok(c) ? precision(m) : NaN) nooutput\n"
-    "          nok[c] = exists(\"STATS_records\") ? STATS_records : 0\n"
-    "          any_ok = any_ok + nok[c]\n"
-    "        }\n"
-    "      }\n"
     "      do for [w = 1:2] {\n"
     "        set autoscale xy\n"
+    "        ok_curves = \"\"\n"
+    "        do for [c = 1:ncurves] {\n"
+    "          if (curve_problem[c] eq p) {\n"
+    "            stats csv using (has_point(c, m, w) ? 1 : 0) nooutput\n"
+    "            ok_curves = ok_curves.(count(0) > 0 ? sprintf(\" %d\", c) : \"\")\n"
+    "          }\n"
+    "        }\n"
     "        set xlabel measure_label[j]\n"
     "        set ylabel work_label[w]\n"
-    "        if (any_ok == 0) {\n"
+    "        if (words(ok_curves) == 0) {\n"
     "          set yrange [1:10]   # no point: an empty frame (around the failures, if any)\n"
     "          set xrange [0:16]\n"
     "          set ylabel work_label[w].sprintf(\" (no run with %s)\", m)\n"
     "        }\n"
-    "        set title sprintf(\"%s: work-precision diagram (%s versus %s)\", titles[i], m, "
+    "        set title sprintf(\"%s: work-precision diagram (%s versus %s)\", title, m, "
     "work_title[w])\n"
+    "        # the curves with points, by index (a plot iteration over nothing would run once)\n"
+    "        plot_command = \"plot NaN notitle\"\n"
+    "        do for [k = 1:words(ok_curves)] {\n"
+    "          c = word(ok_curves, k)\n"
+    "          plot_command = plot_command.sprintf(\", csv using (has_point(%s, m, w) ? "
+    "precision(m) : NaN):(work(w)) ls curve_style[%s] title curve_label[%s]\", c, c, c)\n"
+    "        }\n"
+    "        do for [k = 1:words(failed_curves)] {\n"
+    "          c = word(failed_curves, k)\n"
+    "          plot_command = plot_command.sprintf(\", csv using (is_failed(%s) ? "
+    "-log10(column(\\\"rtol\\\")) : NaN):(0.035 * curve_style[%s]) axes x1y2 with points "
+    "ls curve_style[%s] pt 2 ps 1.5 lw 2 title sprintf(\\\"%%s failed (at -log_{10} rtol)\\\", "
+    "curve_label[%s])\", c, c, c, c)\n"
+    "        }\n"
     "        do for [f in formats] {\n"
     "          if (f eq \"svg\") {\n"
     "            set terminal svg size 800,600 enhanced font \"Helvetica,12\" background "
@@ -227,15 +256,7 @@ static const char script_loop[] =
     "            set terminal pngcairo size 800,600 enhanced font \"Helvetica,10\"\n"
     "          }\n"
     "          set output sprintf(\"%s-%s%s.%s\", p, m, work_suffix[w], f)\n"
-    "          plot NaN notitle, \\\n"
-    "               for [c = 1:ncurves] csv using (curve_problem[c] eq p && is_ok(c) ? "
-    "precision(m) : NaN):(work(w)) \\\n"
-    "                 ls curve_style[c] title (nok[c] > 0 ? curve_label[c] : \"\"), \\\n"
-    "               for [c = 1:ncurves] csv using (curve_problem[c] eq p && is_failed(c) ? "
-    "-log10(column(\"rtol\")) : NaN):(0.035 * curve_style[c]) \\\n"
-    "                 axes x1y2 with points ls curve_style[c] pt 2 ps 1.5 lw 2 \\\n"
-    "                 title (nfailed[c] > 0 ? sprintf(\"%s failed (at -log_{10} rtol)\", "
-    "curve_label[c]) : \"\")\n"
+    "          eval plot_command\n"
     "          unset output\n"
     "        }\n"
     "      }\n"
@@ -354,6 +375,109 @@ static int write_curves(FILE *out, const mbdae_problem *const *problems, int npr
   return 0;
 }
 
+/* 1 when configuration i is the first of its problem (a problem swept in several forms is one
+ * set of diagrams). */
+static int first_of_name(const mbdae_problem *const *problems, int i)
+{
+  for (int j = 0; j < i; j++) {
+    if (strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(problems[i])) == 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The value of key in a spec "name:k=v,k=v" (its length in *len), or NULL. */
+static const char *spec_value(const char *spec, const char *key, size_t *len)
+{
+  size_t klen = strlen(key);
+  for (const char *k = strchr(spec, ':'); k; k = strchr(k + 1, ',')) {
+    if (strncmp(k + 1, key, klen) == 0 && k[1 + klen] == '=') {
+      *len = strcspn(k + 2 + klen, ",");
+      return k + 2 + klen;
+    }
+  }
+  return NULL;
+}
+
+/* The title of a problem's diagrams: its title, then the keys of its spec that are not the
+ * problem's default, and n (the size of a chain) always; the form is the curves' (legend). */
+static void diagram_title(const mbdae_problem *p, char *buf, size_t len)
+{
+  mbdae_problem *def = NULL;
+  char msg[256];
+  const char *spec = mbdae_problem_spec(p), *dspec = "";
+  if (mbdae_problem_create(mbdae_problem_name(p), &def, msg, sizeof msg) == 0) {
+    dspec = mbdae_problem_spec(def);
+  }
+  size_t n = (size_t)snprintf(buf, len, "%s", mbdae_problem_title(p));
+  for (const char *k = strchr(spec, ':'); k && n < len; k = strchr(k + 1, ',')) {
+    size_t klen = strcspn(k + 1, "="), vlen = 0, dlen = 0;
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)klen, k + 1);
+    const char *v = spec_value(spec, key, &vlen), *d = spec_value(dspec, key, &dlen);
+    int shown = strcmp(key, "n") == 0 ||
+                (strcmp(key, "form") != 0 && (!d || dlen != vlen || strncmp(d, v, vlen) != 0));
+    if (v && shown) {
+      n += (size_t)snprintf(buf + n, len - n, ", %s = %.*s", key, (int)vlen, v);
+    }
+  }
+  mbdae_problem_destroy(def);
+}
+
+/* name = 'a b c': the problems (first configurations only) or the solvers, one quoted word list. */
+static void write_word_list(FILE *out, const char *name, const mbdae_problem *const *problems,
+                            int nproblems, const char *const *solvers, int nsolvers)
+{
+  size_t len = 1;
+  for (int i = 0; i < nproblems; i++) {
+    len += strlen(mbdae_problem_name(problems[i])) + 1;
+  }
+  for (int i = 0; i < nsolvers; i++) {
+    len += strlen(solvers[i]) + 1;
+  }
+  char *words = calloc(len, 1);
+  for (int i = 0; words && i < nproblems; i++) {
+    if (first_of_name(problems, i)) {
+      strcat(strcat(words, words[0] ? " " : ""), mbdae_problem_name(problems[i]));
+    }
+  }
+  for (int i = 0; words && i < nsolvers; i++) {
+    strcat(strcat(words, words[0] ? " " : ""), solvers[i]);
+  }
+  fprintf(out, "%s = ", name);
+  gnuplot_string(out, words ? words : "");
+  fputc('\n', out);
+  free(words);
+}
+
+/* The variables of the sweep: its problems (ARG1 of `gnuplot -c workprecision.gp PROBLEM` draws
+ * one), their titles, its solvers and curves; -1 (errno set) when curves cannot be told apart. */
+static int write_sweep_part(FILE *out, const mbdae_problem *const *problems, int nproblems,
+                            const char *const *solvers, int nsolvers)
+{
+  fputs("csv = 'runs.csv'\n", out);
+  write_word_list(out, "all_problems", problems, nproblems, NULL, 0);
+  fputs("problems = (ARGC >= 1) ? ARG1 : all_problems   # gnuplot -c workprecision.gp PROBLEM\n",
+        out);
+  int nnames = 0;
+  for (int i = 0; i < nproblems; i++) {
+    nnames += first_of_name(problems, i);
+  }
+  fprintf(out, "array titles[%d] = [", nnames);
+  for (int i = 0, k = 0; i < nproblems; i++) {
+    if (first_of_name(problems, i)) {
+      char title[512];
+      diagram_title(problems[i], title, sizeof title);
+      fputs(k++ ? ", " : "", out);
+      gnuplot_string(out, title);
+    }
+  }
+  fputs("]\n", out);
+  write_word_list(out, "solvers", NULL, 0, solvers, nsolvers);
+  return write_curves(out, problems, nproblems, solvers, nsolvers);
+}
+
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
                        const char *const *solvers, int nsolvers)
 {
@@ -372,6 +496,7 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
   fputs(
       "# Work-precision diagrams of a mbdae sweep, drawn from runs.csv in this folder.\n"
       "# Written by `mbdae sweep`; edit and rerun with:   gnuplot workprecision.gp\n"
+      "# (or one problem's: gnuplot -c workprecision.gp PROBLEM).\n"
       "# For every problem: <problem>-scd, <problem>-mescd and <problem>-drift against CPU time,\n"
       "# and <problem>-scd-nres, -mescd-nres, -drift-nres against residual evaluations (the same\n"
       "# on every machine), one curve per solver (per form with --forms), in the layout of the\n"
@@ -379,36 +504,11 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
       "# II.17.3-II.17.6); drift is -log10 of the largest |g| over the run.\n"
       "# Merged shards: concatenate their runs.csv keeping one header line,\n"
       "#   awk 'FNR > 1 || NR == 1' shard*/runs.csv > runs.csv\n"
-      "# then run this script (or `mbdae sweep --report DIR`) where that runs.csv is.\n\n",
+      "# then run this script (or `mbdae sweep --report DIR`) where that runs.csv is.\n"
+      "# Every string below that comes from the sweep is single-quoted: gnuplot expands nothing "
+      "there.\n\n",
       out);
-  fputs("csv = \"runs.csv\"\nproblems = \"", out);
-  int nnames = 0;
-  for (int i = 0; i < nproblems; i++) {
-    int first = 1; /* a problem swept in several forms is one set of diagrams */
-    for (int j = 0; j < i && first; j++) {
-      first = strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(problems[i])) != 0;
-    }
-    if (first) {
-      fprintf(out, "%s%s", nnames++ ? " " : "", mbdae_problem_name(problems[i]));
-    }
-  }
-  fprintf(out, "\"\narray titles[%d] = [", nnames);
-  for (int i = 0, k = 0; i < nproblems; i++) {
-    int first = 1;
-    for (int j = 0; j < i && first; j++) {
-      first = strcmp(mbdae_problem_name(problems[j]), mbdae_problem_name(problems[i])) != 0;
-    }
-    if (first) {
-      fputs(k++ ? ", " : "", out);
-      gnuplot_string(out, mbdae_problem_title(problems[i]));
-    }
-  }
-  fputs("]\nsolvers = \"", out);
-  for (int s = 0; s < nsolvers; s++) {
-    fprintf(out, "%s%s", s ? " " : "", solvers[s]);
-  }
-  fputs("\"\n", out);
-  if (write_curves(out, problems, nproblems, solvers, nsolvers) != 0) {
+  if (write_sweep_part(out, problems, nproblems, solvers, nsolvers) != 0) {
     int err = errno;
     fclose(out);
     remove(tmp);
@@ -418,6 +518,65 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
   fputs(script_body, out);
   fputs(script_loop, out);
   return sweep_close_atomic(out, tmp, path);
+}
+
+/* The diagrams of one problem: each of its pictures checked (gnuplot exits 0 on a full disk). */
+static int draw_problem(const char *dir, const char *name)
+{
+  static const char *const kinds[] = {
+      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
+      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
+  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
+  char path[4200], why[4400];
+  for (int k = 0; k < NKINDS; k++) { /* no stale picture passes for a new one */
+    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
+    remove(path);
+  }
+  int rc = gnuplot_run(dir, "workprecision.gp", name, "gnuplot.log");
+  if (rc != GNUPLOT_OK) {
+    return rc;
+  }
+  for (int k = 0; k < NKINDS; k++) {
+    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
+    if (!gnuplot_picture_ok(path, why, sizeof why)) {
+      fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
+      rc = GNUPLOT_FAILED;
+    }
+  }
+  return rc == GNUPLOT_OK ? GNUPLOT_OK : -1;
+}
+
+int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, int nproblems)
+{
+  char log[4200];
+  int nnames = 0, drawn = 0, rc = EXIT_OK;
+  for (int i = 0; i < nproblems; i++) {
+    nnames += first_of_name(problems, i);
+  }
+  snprintf(log, sizeof log, "%s/gnuplot.log", dir);
+  remove(log); /* gnuplot appends to it, once per problem */
+  for (int i = 0; i < nproblems; i++) {
+    if (!first_of_name(problems, i)) {
+      continue;
+    }
+    const char *name = mbdae_problem_name(problems[i]);
+    fprintf(stderr, "mbdae sweep: drawing the diagrams of %s (%d of %d)\n", name, ++drawn, nnames);
+    int g = draw_problem(dir, name);
+    if (g == GNUPLOT_MISSING) {
+      fprintf(stderr,
+              "mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+              "and the tables are written); install gnuplot-nox and run `gnuplot "
+              "workprecision.gp` in %s\n",
+              dir);
+      return EXIT_OK;
+    }
+    if (g == GNUPLOT_FAILED) {
+      fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp (%s); see %s\n", dir, name,
+              log);
+    }
+    rc = g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
+  }
+  return rc;
 }
 
 int make_dirs(const char *path)

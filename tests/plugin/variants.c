@@ -7,7 +7,9 @@
  *   PLUGIN_BAD_ID         a solver id with a character outside [A-Za-z0-9_-]
  *   PLUGIN_BUILTIN_ID     a solver id of a built-in solver (radau5)
  *   PLUGIN_BUILTIN_PROBLEM  the problem "decay" under a built-in problem's id (caraxis)
- *   PLUGIN_BAD_PROBLEM    the problem "decay" with t0 > tend */
+ *   PLUGIN_BAD_PROBLEM    the problem "decay" with t0 > tend
+ *   PLUGIN_HOSTILE        the problem "decay" under a title that attacks gnuplot scripts
+ *                         (tests/test_gnuplot_strings.c) */
 #include <math.h>
 #include <stddef.h>
 
@@ -57,7 +59,8 @@ int mbdae_plugin_solvers(int abi, const mbdae_solver_type *const **list)
 }
 #endif
 
-#if defined(PLUGIN_DECAY) || defined(PLUGIN_BUILTIN_PROBLEM) || defined(PLUGIN_BAD_PROBLEM)
+#if defined(PLUGIN_DECAY) || defined(PLUGIN_BUILTIN_PROBLEM) || defined(PLUGIN_BAD_PROBLEM) ||     \
+    defined(PLUGIN_HOSTILE)
 static int decay_init(void *ctx, double *y0, double *yp0)
 {
   (void)ctx;
@@ -90,7 +93,13 @@ static const mbdae_problem_type decay = {
 #else
     .id = "decay",
 #endif
+#ifdef PLUGIN_HOSTILE
+    /* each piece would run `touch PWNED...` in a script that took it as gnuplot text */
+    .title = "decay `touch PWNED1` \"q\" 'q' system(\"touch PWNED2\")\nsystem(\"touch PWNED3\")\r"
+             "$(touch PWNED4) $HOME @m; eval('system(\"touch PWNED5\")') \\",
+#else
     .title = "exponential decay with an algebraic copy (test plug-in)",
+#endif
     .neq = 2,
 #ifdef PLUGIN_BAD_PROBLEM
     .t0 = 1.0,
