@@ -92,7 +92,7 @@ int cmd_refsol(int argc, char **argv)
         return EXIT_USAGE;
       }
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return usage_error("unknown option '%s' of refsol; valid: --out FILE", argv[i]);
+      return unknown_option("refsol", argv[i]);
     } else if (spec) {
       return usage_error("refsol takes one spec, got '%s' and '%s'", spec, argv[i]);
     } else {

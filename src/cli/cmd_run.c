@@ -47,7 +47,8 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
                     : arg[2] == 'a' ? &a->atol
                     : arg[3] == '0' ? &a->h0
                                     : &a->hmax;
-      if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, dst) != 0) {
+      if (!(v = option_value(argc, argv, &i)) ||
+          (dst == &a->rtol ? parse_rtol(arg, v, dst) : parse_positive(arg, v, dst)) != 0) {
         return -1;
       }
     } else if (strcmp(arg, "--repeat") == 0) {
@@ -73,9 +74,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
     } else if (allow_extra && strcmp(arg, "--history") == 0) {
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --plugin, --rtol, --atol, --h0, "
-                  "--hmax, --repeat, --linsys, --ref%s",
-                  arg, allow_extra ? ", --max-steps, --json, --history" : "");
+      unknown_option(argv[0], arg);
       return -1;
     } else if (!a->spec) {
       a->spec = arg;
@@ -116,6 +115,17 @@ int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
     rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
   }
   return 0;
+}
+
+/* What to add to the library's refusal of a too small h0 when --h0 was not given: where the h0
+ * came from and how to set it; else "". */
+static const char *h0_hint(int rc, const char *message, int h0_given)
+{
+  if (rc != MBDAE_ERR_ARG || h0_given || strncmp(message, "h0 ", 3) != 0) {
+    return "";
+  }
+  return "; h0 defaults to h0_factor rtol (rtol; slider crank 1e-2 rtol, mbdae list): give a "
+         "larger --rtol or set the initial step with --h0";
 }
 
 static void print_step(void *ctx, double t, double h, int order)
@@ -174,7 +184,8 @@ int cmd_run(int argc, char **argv)
   }
   free(yref);
   if (rc == MBDAE_ERR_NOMEM || rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_UNKNOWN_SOLVER) {
-    fprintf(stderr, "mbdae: %s\n", rec.message[0] ? rec.message : mbdae_strerror(rc));
+    fprintf(stderr, "mbdae: %s%s\n", rec.message[0] ? rec.message : mbdae_strerror(rc),
+            h0_hint(rc, rec.message, a.h0 > 0.0));
     mbdae_record_free(&rec);
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
@@ -194,9 +205,9 @@ int cmd_run(int argc, char **argv)
       printf("reference values: %s (--ref)\n", a.ref_file);
     }
   }
-  if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s (%s)\n", a.solver, mbdae_problem_spec(p),
-            rec.message, mbdae_strerror(rc));
+  if (rc != 0) { /* the message ends with the reason; strerror(rc) only when there is none */
+    fprintf(stderr, "mbdae: %s failed on %s: %s\n", a.solver, mbdae_problem_spec(p),
+            rec.message[0] ? rec.message : mbdae_strerror(rc));
   }
   mbdae_record_free(&rec);
   mbdae_problem_destroy(p);
@@ -227,8 +238,9 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     }
     if (rc != 0) {
       nfail++;
-      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s\n", a->solver, mbdae_problem_spec(p),
-              opt.rtol, rec.message);
+      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s%s\n", a->solver,
+              mbdae_problem_spec(p), opt.rtol, rec.message[0] ? rec.message : mbdae_strerror(rc),
+              h0_hint(rc, rec.message, a->h0 > 0.0));
     }
     print_table_row(stdout, &rec);
     fflush(stdout);
