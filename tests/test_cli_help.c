@@ -188,6 +188,16 @@ static int occurrences(const char *text, const char *needle)
   return n;
 }
 
+/* check --plugin: a user's problem checked like a built-in one. */
+static void test_check_plugin(void)
+{
+  expect("check decay", 2, "unknown problem 'decay'");
+  expect("check --plugin " PLUGIN_FILE_DECAY " decay", 0, "residual at t0");
+  expect("check decay --plugin=" PLUGIN_FILE_DECAY, 0, "Jacobian");
+  expect("check --plugin", 2, "needs a value");
+  expect("check caraxis pendulum", 2, "one problem spec");
+}
+
 static void test_failures(void)
 {
   static char out[1 << 16];
@@ -213,5 +223,6 @@ int main(void)
   test_suggestions();
   test_tolerances();
   test_failures();
+  test_check_plugin();
   return check_summary("test_cli_help");
 }

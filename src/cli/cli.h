@@ -127,6 +127,35 @@ int cli_solve(const mbdae_problem *p, const char *solver, const mbdae_options *o
  * (relative to the size of the terms): a run from them starts off the solution manifold. */
 void warn_inconsistent_start(const mbdae_problem *p);
 
+/* ---- trajectory.c: the solution over time as CSV (run --trajectory FILE) ------------------ */
+
+typedef struct trajectory {
+  size_t neq;         /* values per state */
+  size_t nrows, cap;  /* states held, room for */
+  double *t, *y;      /* t[k], y[k * neq + i] */
+  int nomem;          /* a state could not be stored */
+} trajectory;
+
+void trajectory_init(trajectory *tr, int neq);
+void trajectory_free(trajectory *tr);
+/* Append the state (t, y); 0 or MBDAE_ERR_NOMEM (tr->nomem set). */
+int trajectory_append(trajectory *tr, double t, const double *y);
+/* An mbdae_options.on_accept (ctx: a trajectory holding the initial values as its first row):
+ * appends each accepted state; a time not after the last one starts over after the first row
+ * (the next of --repeat's runs). */
+void trajectory_on_accept(void *ctx, double t, const double *y, const double *yp);
+/* n >= 2 equidistant times from t0 to tend, the last exactly tend (output times of mbdae_options
+ * tout for continuous output). */
+void equidistant_times(double t0, double tend, int n, double *tout);
+/* Refuse path (a message, -1) when it is a folder or path.tmp cannot be created there: checked
+ * before a run, so that its result is not lost after it.  0 when writable. */
+int trajectory_check_path(const char *path);
+/* Write nrows states (t[k], y[k * neq ...]) to path as CSV: header t,<names>, %.17g; rows whose
+ * first value is NaN (output times a failed run did not reach) are left out.  Through path.tmp
+ * and a rename; a folder at path is refused.  EXIT_OK, or EXIT_USAGE after a message. */
+int trajectory_write_csv(const char *path, const char *const *names, const double *t,
+                         const double *y, size_t nrows, size_t neq);
+
 /* ---- cmd_refsol.c: reference files ------------------------------------------------------ */
 
 /* Read the reference file of `mbdae refsol SPEC --out FILE` for p into yref (neq values): its

@@ -40,6 +40,12 @@ static const cli_option RUN_OPTIONS[] = {
     {"--max-steps", "N", "fail after N attempted steps"},
     {"--json", NULL, "one JSON object instead of text"},
     {"--history", NULL, "print t, h and order of every accepted step"},
+    {"--trajectory", "FILE",
+     "write the solution over time to FILE as CSV: header t,<component names>,\n"
+     "one row per accepted step from t0 (or --samples N rows), %.17g"},
+    {"--samples", "N",
+     "with --trajectory: N equidistant times from t0 to tend, from the solver's\n"
+     "continuous output, instead of the accepted steps"},
     OPT_REF,
     OPT_LINSYS,
     {NULL, NULL, NULL},

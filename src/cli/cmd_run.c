@@ -5,7 +5,12 @@
  * uses the tolerances of the published run-characteristics table.  --hmax bounds the step size
  * (not part of the test set's runs: its tables give rtol, atol and h0 only).  --ref FILE takes the
  * reference from a file of `mbdae refsol SPEC --out FILE` (read_reference_file) instead of the
- * problem's own: scd and mescd for a configuration without a committed reference. */
+ * problem's own: scd and mescd for a configuration without a committed reference.
+ * --trajectory FILE writes the solution over time as CSV (trajectory.c): the initial values and
+ * the state after every accepted step (mbdae_options.on_accept), ending with the state printed
+ * as y(tend); with --samples N instead the continuous output at N equidistant times
+ * (mbdae_options.tout/yout, as plot draws it). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +27,8 @@ typedef struct run_args {
   int history;
   const char *ref_file; /* --ref FILE, or NULL */
   int linsys;           /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
+  const char *trajectory; /* --trajectory FILE, or NULL */
+  int samples;            /* --samples N; 0: the accepted steps */
 } run_args;
 
 /* Parse the options common to run and table; allow_extra enables --json and --history. */
@@ -69,6 +76,15 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
         return -1;
       }
       a->max_steps = steps;
+    } else if (allow_extra && strcmp(arg, "--trajectory") == 0) {
+      if (!(a->trajectory = option_value(argc, argv, &i))) {
+        return -1;
+      }
+    } else if (allow_extra && strcmp(arg, "--samples") == 0) {
+      if (!(v = option_value(argc, argv, &i)) ||
+          parse_int(arg, v, 2, 10000000, &a->samples) != 0) {
+        return -1;
+      }
     } else if (allow_extra && strcmp(arg, "--json") == 0) {
       a->json = 1;
     } else if (allow_extra && strcmp(arg, "--history") == 0) {
@@ -85,6 +101,13 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
   }
   if (!a->spec) {
     usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see mbdae list)");
+    return -1;
+  }
+  if (a->samples && !a->trajectory) {
+    usage_error("--samples N goes with --trajectory FILE");
+    return -1;
+  }
+  if (a->trajectory && trajectory_check_path(a->trajectory) != 0) {
     return -1;
   }
   return check_solver(a->solver);
@@ -151,6 +174,64 @@ static void write_json_with_linsys(const mbdae_record *rec, const char *linsys)
   free(text);
 }
 
+/* Set opt up to collect the trajectory of --trajectory into tr: output times (--samples) or the
+ * initial values and an on_accept.  0, or -1 after a message. */
+static int start_trajectory(const mbdae_problem *p, const run_args *a, mbdae_options *opt,
+                            trajectory *tr)
+{
+  size_t neq = (size_t)mbdae_problem_neq(p), rows = a->samples ? (size_t)a->samples : 1;
+  trajectory_init(tr, (int)neq);
+  tr->t = malloc(sizeof(double) * rows);
+  tr->y = malloc(sizeof(double) * (rows + 1) * neq); /* + y' of the initial values */
+  if (!tr->t || !tr->y) {
+    usage_error("--trajectory: out of memory");
+    return -1;
+  }
+  tr->cap = rows;
+  if (a->samples) {
+    equidistant_times(mbdae_problem_t0(p), mbdae_problem_tend(p), a->samples, tr->t);
+    for (size_t i = 0; i < rows * neq; i++) {
+      tr->y[i] = NAN; /* what the run does not reach stays NaN and is left out */
+    }
+    tr->nrows = rows;
+    opt->tout = tr->t;
+    opt->ntout = a->samples;
+    opt->yout = tr->y;
+    return 0;
+  }
+  if (mbdae_problem_init(p, tr->y, tr->y + neq) != 0) {
+    usage_error("--trajectory: the initial values of %s cannot be computed", mbdae_problem_spec(p));
+    return -1;
+  }
+  tr->t[0] = mbdae_problem_t0(p);
+  tr->nrows = 1;
+  opt->on_accept = trajectory_on_accept;
+  opt->on_accept_ctx = tr;
+  return 0;
+}
+
+/* Write the trajectory of a run that ended at rec->t with rec->y: from the accepted steps, that
+ * end state is the last row (added when the solver's last accepted step is not it). */
+static int finish_trajectory(const run_args *a, trajectory *tr, const mbdae_record *rec)
+{
+  if (!a->samples && tr->nrows == 1 && rec->stats.accepted > 0) {
+    fprintf(stderr,
+            "mbdae: note: %s reports no accepted states (mbdae_options.on_accept): %s holds the "
+            "initial values and the end only; --samples N gives N points\n",
+            rec->solver, a->trajectory);
+  }
+  if (!a->samples && rec->y && tr->nrows > 0 && !(tr->t[tr->nrows - 1] == rec->t)) {
+    trajectory_append(tr, rec->t, rec->y);
+  } else if (!a->samples && rec->y && tr->nrows > 0) {
+    memcpy(tr->y + (tr->nrows - 1) * tr->neq, rec->y, sizeof(double) * tr->neq);
+  }
+  if (tr->nomem) {
+    return usage_error("--trajectory: out of memory for %zu states", tr->nrows);
+  }
+  return trajectory_write_csv(a->trajectory, (const char *const *)rec->names, tr->t, tr->y,
+                              tr->nrows, tr->neq);
+}
+
 int cmd_run(int argc, char **argv)
 {
   run_args a;
@@ -177,6 +258,13 @@ int cmd_run(int argc, char **argv)
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
   }
+  trajectory tr = {0};
+  if (a.trajectory && start_trajectory(p, &a, &opt, &tr) != 0) {
+    trajectory_free(&tr);
+    free(yref);
+    mbdae_problem_destroy(p);
+    return EXIT_USAGE;
+  }
   mbdae_record rec;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
   if (yref && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG && rc != MBDAE_ERR_UNKNOWN_SOLVER) {
@@ -187,9 +275,12 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "mbdae: %s%s\n", rec.message[0] ? rec.message : mbdae_strerror(rc),
             h0_hint(rc, rec.message, a.h0 > 0.0));
     mbdae_record_free(&rec);
+    trajectory_free(&tr);
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
+  int written = a.trajectory ? finish_trajectory(&a, &tr, &rec) : EXIT_OK;
+  trajectory_free(&tr);
   if (a.json) {
     write_json_with_linsys(&rec, linsys_used(p, a.solver, opt.linsys));
   } else {
@@ -211,7 +302,7 @@ int cmd_run(int argc, char **argv)
   }
   mbdae_record_free(&rec);
   mbdae_problem_destroy(p);
-  return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
+  return written != EXIT_OK ? written : rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
 
 /* The table of one problem (yref: --ref, or NULL); returns the number of failed runs. */
