@@ -198,6 +198,15 @@ static void test_check_plugin(void)
   expect("check caraxis pendulum", 2, "one problem spec");
 }
 
+/* refsol's progress line is for a terminal only: none in a pipe (the reference of a short chain). */
+static void test_refsol_quiet(void)
+{
+  static char out[1 << 16];
+  int rc = run_cli("refsol chain:n=1,tend=0.05", out, sizeof out);
+  CHECK(rc == 0 && strstr(out, "[yref]") && !strchr(out, '\r') && !strstr(out, "integrating"),
+        "refsol in a pipe: exit %d, no progress line:\n%s", rc, out);
+}
+
 static void test_failures(void)
 {
   static char out[1 << 16];
@@ -224,5 +233,6 @@ int main(void)
   test_tolerances();
   test_failures();
   test_check_plugin();
+  test_refsol_quiet();
   return check_summary("test_cli_help");
 }
