@@ -548,7 +548,8 @@ int refsol_chain_write_progress(FILE *out, const char *spec, int neq, const char
   }
   chain_q cq = {.progress = progress, .progress_ctx = ctx};
   /* GBS, Gauss-Legendre, GBS again (the sensitivity to g) */
-  cq.total = 2 * (long)ceil(GBS_STEPS_PER_TIME * cfg.tend) + (long)ceil(GL_STEPS_PER_TIME * cfg.tend);
+  cq.total =
+      2 * (long)ceil(GBS_STEPS_PER_TIME * cfg.tend) + (long)ceil(GL_STEPS_PER_TIME * cfg.tend);
   cq.every = cq.total / 100 > 0 ? cq.total / 100 : 1;
   size_t n = (size_t)cfg.n;
   quad *z = malloc(sizeof(quad) * (6 * n + 2 * CARTESIAN_STRIDE * n));

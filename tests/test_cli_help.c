@@ -72,8 +72,8 @@ static void test_help(void)
   CHECK(run_stdout("--help", help, sizeof help) == 0, "mbdae --help exits 0");
   for (int k = 0; k < NCOMMANDS; k++) {
     snprintf(prefix, sizeof prefix, "\n  %s ", COMMANDS[k]);
-    CHECK(strstr(help, prefix) || (snprintf(prefix, sizeof prefix, "\n  %s\n", COMMANDS[k]),
-                                   strstr(help, prefix)),
+    CHECK(strstr(help, prefix) ||
+              (snprintf(prefix, sizeof prefix, "\n  %s\n", COMMANDS[k]), strstr(help, prefix)),
           "mbdae --help lists %s:\n%s", COMMANDS[k], help);
     static const char *const forms[] = {"%s --help", "%s -h", "help %s"};
     for (int f = 0; f < 3; f++) {
@@ -198,7 +198,8 @@ static void test_check_plugin(void)
   expect("check caraxis pendulum", 2, "one problem spec");
 }
 
-/* refsol's progress line is for a terminal only: none in a pipe (the reference of a short chain). */
+/* refsol's progress line is for a terminal only: none in a pipe (the reference of a short chain).
+ */
 static void test_refsol_quiet(void)
 {
   static char out[1 << 16];

@@ -107,8 +107,8 @@ static void check_run(const char *spec, const char *args, const char *path, int 
   for (int i = 0; i < n; i++) {
     first &= c->v[i + 1] == y0[i];
   }
-  CHECK(increasing && c->v[0] == t0 && first, "%s: rows from t0 and the initial values, t increasing",
-        cmd);
+  CHECK(increasing && c->v[0] == t0 && first,
+        "%s: rows from t0 and the initial values, t increasing", cmd);
   const double *last = c->v + (size_t)(c->nrows - 1) * (size_t)c->ncols;
   CHECK(last[0] == tend, "%s: the last row at tend (%.17g)", cmd, last[0]);
   for (int i = 0; i < n; i++) {

@@ -130,10 +130,10 @@ void warn_inconsistent_start(const mbdae_problem *p);
 /* ---- trajectory.c: the solution over time as CSV (run --trajectory FILE) ------------------ */
 
 typedef struct trajectory {
-  size_t neq;         /* values per state */
-  size_t nrows, cap;  /* states held, room for */
-  double *t, *y;      /* t[k], y[k * neq + i] */
-  int nomem;          /* a state could not be stored */
+  size_t neq;        /* values per state */
+  size_t nrows, cap; /* states held, room for */
+  double *t, *y;     /* t[k], y[k * neq + i] */
+  int nomem;         /* a state could not be stored */
 } trajectory;
 
 void trajectory_init(trajectory *tr, int neq);

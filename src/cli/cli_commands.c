@@ -17,19 +17,28 @@ static const cli_option LIST_OPTIONS[] = {
     {NULL, NULL, NULL},
 };
 
-#define OPT_PLUGIN {"--plugin", "FILE", "load a plug-in's solvers and problems (repeatable)"}
+#define OPT_PLUGIN                                                                                 \
+  {                                                                                                \
+    "--plugin", "FILE", "load a plug-in's solvers and problems (repeatable)"                       \
+  }
 #define OPT_LINSYS                                                                                 \
-  {"--linsys", "K",                                                                                \
-   "iteration matrix: auto (the problem's pattern; radau5, radau, bdf condense\n"                  \
-   "a dense one up to 64 equations), dense, band, sparse or condensed"}
+  {                                                                                                \
+    "--linsys", "K",                                                                               \
+        "iteration matrix: auto (the problem's pattern; radau5, radau, bdf condense\n"             \
+        "a dense one up to 64 equations), dense, band, sparse or condensed"                        \
+  }
 #define OPT_REF                                                                                    \
-  {"--ref", "FILE",                                                                                \
-   "the reference from FILE (mbdae refsol SPEC --out FILE): scd, mescd of a\n"                     \
-   "configuration without a committed reference"}
+  {                                                                                                \
+    "--ref", "FILE",                                                                               \
+        "the reference from FILE (mbdae refsol SPEC --out FILE): scd, mescd of a\n"                \
+        "configuration without a committed reference"                                              \
+  }
 #define OPT_TOLERANCES                                                                             \
-  {"--atol", "A", "absolute tolerance, positive (default atol = rtol)"},                          \
+  {"--atol", "A", "absolute tolerance, positive (default atol = rtol)"},                           \
       {"--h0", "H", "initial step (default h0_factor rtol: rtol, slider crank 1e-2 rtol)"},        \
-      {"--hmax", "H", "largest step (default: none; not a test-set setting)"}
+  {                                                                                                \
+    "--hmax", "H", "largest step (default: none; not a test-set setting)"                          \
+  }
 
 static const cli_option RUN_OPTIONS[] = {
     {"--solver", "S", "the solver (default ida; see solvers below)"},
@@ -97,8 +106,9 @@ static const cli_option SWEEP_OPTIONS[] = {
 };
 
 static const cli_option PLOT_OPTIONS[] = {
-    {"--out", "FILE", "the picture, FILE ending .png or .svg (required); the gnuplot script\n"
-                      "beside it, FILE's stem + .gp"},
+    {"--out", "FILE",
+     "the picture, FILE ending .png or .svg (required); the gnuplot script\n"
+     "beside it, FILE's stem + .gp"},
     {"--solver", "S", "the solver (default ida; see solvers below)"},
     OPT_PLUGIN,
     {"--components", "LIST", "panels: i (y_i over t), a-b (a range), i:j (y_j against y_i)"},
@@ -141,8 +151,8 @@ static const cli_option NO_OPTIONS[] = {{NULL, NULL, NULL}};
 static const cli_command COMMANDS[] = {
     {"list", cmd_list, "[--plugin FILE]",
      "the problems (id, n, index, interval, title, tolerances), the solvers", LIST_OPTIONS},
-    {"run", cmd_run, "SPEC [options]", "integrate one problem, print run characteristics and y(tend)",
-     RUN_OPTIONS},
+    {"run", cmd_run, "SPEC [options]",
+     "integrate one problem, print run characteristics and y(tend)", RUN_OPTIONS},
     {"table", cmd_table, "SPEC|all [options]",
      "run characteristics at the published table tolerances", TABLE_OPTIONS},
     {"check", cmd_check, "SPEC [--plugin FILE]",

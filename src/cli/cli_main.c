@@ -4,9 +4,10 @@
  *
  * A write error on stdout (a full disk, a closed pipe, `mbdae list > /dev/full`) is caught in one
  * place, after every command: stdio reports it only through fflush/ferror, so without this check
- * the command would exit 0 with its output lost.  The commands' usage is in cli_commands.c.  Exit status 2, not 1: 1 means a solver run
- * failed with its results reported, and a script may still read them; after a write error
- * nothing usable was delivered, as after bad usage (the destination the caller gave). */
+ * the command would exit 0 with its output lost.  The commands' usage is in cli_commands.c.  Exit
+ * status 2, not 1: 1 means a solver run failed with its results reported, and a script may still
+ * read them; after a write error nothing usable was delivered, as after bad usage (the destination
+ * the caller gave). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

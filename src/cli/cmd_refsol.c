@@ -38,8 +38,8 @@ static int write_chain(FILE *out, const char *spec)
     names[i] = mbdae_problem_component(p, i);
   }
   int tty = isatty(fileno(stderr));
-  rc = rc == 0 ? refsol_chain_write_progress(out, mbdae_problem_spec(p), neq, names, msg, sizeof msg,
-                                             tty ? show_progress : NULL, NULL)
+  rc = rc == 0 ? refsol_chain_write_progress(out, mbdae_problem_spec(p), neq, names, msg,
+                                             sizeof msg, tty ? show_progress : NULL, NULL)
                : rc;
   if (tty) {
     fputs("\r\033[K", stderr); /* the line cleared */

@@ -25,8 +25,8 @@ typedef struct run_args {
   long max_steps; /* 0: the solver's default */
   int json;
   int history;
-  const char *ref_file; /* --ref FILE, or NULL */
-  int linsys;           /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
+  const char *ref_file;   /* --ref FILE, or NULL */
+  int linsys;             /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
   const char *trajectory; /* --trajectory FILE, or NULL */
   int samples;            /* --samples N; 0: the accepted steps */
 } run_args;
@@ -81,8 +81,7 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
         return -1;
       }
     } else if (allow_extra && strcmp(arg, "--samples") == 0) {
-      if (!(v = option_value(argc, argv, &i)) ||
-          parse_int(arg, v, 2, 10000000, &a->samples) != 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 2, 10000000, &a->samples) != 0) {
         return -1;
       }
     } else if (allow_extra && strcmp(arg, "--json") == 0) {
@@ -329,8 +328,8 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     }
     if (rc != 0) {
       nfail++;
-      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s%s\n", a->solver,
-              mbdae_problem_spec(p), opt.rtol, rec.message[0] ? rec.message : mbdae_strerror(rc),
+      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s%s\n", a->solver, mbdae_problem_spec(p),
+              opt.rtol, rec.message[0] ? rec.message : mbdae_strerror(rc),
               h0_hint(rc, rec.message, a->h0 > 0.0));
     }
     print_table_row(stdout, &rec);

@@ -196,10 +196,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       a->specs[a->nspecs++] = arg;
       continue;
     }
-    static const char *const with_value[] = {
-        "--solvers", "--m",     "--rtol",   "--atol",  "--h0",     "--repeat", "--max-steps",
-        "--jobs",    "--shard", "--out",    "--report", "--plugin", "--forms", "--linsys",
-        "--ref",     "--solver"};
+    static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
+                                             "--h0",      "--repeat", "--max-steps", "--jobs",
+                                             "--shard",   "--out",    "--report",    "--plugin",
+                                             "--forms",   "--linsys", "--ref",       "--solver"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;

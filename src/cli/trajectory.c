@@ -104,7 +104,7 @@ static FILE *open_temporary(const char *path, char **tmp)
 {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    usage_error("--trajectory %s is a folder; give a file name", path);
+    usage_error("cannot write %s: it is a folder; give a file name", path);
     return NULL;
   }
   size_t len = strlen(path) + 5;
