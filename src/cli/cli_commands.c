@@ -221,6 +221,26 @@ static void print_indented(FILE *out, const char *text, int indent)
   fputc('\n', out);
 }
 
+/* text on a line that has reached column, its words wrapped to lines of at most 96 characters,
+ * each further line indented by indent. */
+static void print_wrapped(FILE *out, const char *text, int column, int indent)
+{
+  for (const char *at = text; *at;) {
+    size_t word = strcspn(at, " ");
+    if (column + 1 + (int)word > 96) {
+      fprintf(out, "\n%*s", indent, "");
+      column = indent;
+    } else {
+      fputc(' ', out);
+      column++;
+    }
+    fprintf(out, "%.*s", (int)word, at);
+    column += (int)word;
+    at += word + strspn(at + word, " ");
+  }
+  fputc('\n', out);
+}
+
 /* "solvers: ida, radau5, ...": the registry, then the plug-ins loaded, then what the
  * specialists run on. */
 static void print_solvers(FILE *out)
@@ -235,7 +255,8 @@ static void print_solvers(FILE *out)
   fputc('\n', out);
   for (int i = 0; i < mbdae_solver_count(); i++) {
     if (mbdae_solver_get(i)->runs_on) {
-      fprintf(out, "  %s runs on: %s\n", mbdae_solver_id(i), mbdae_solver_get(i)->runs_on);
+      int column = fprintf(out, "  %s runs on:", mbdae_solver_id(i));
+      print_wrapped(out, mbdae_solver_get(i)->runs_on, column, 4);
     }
   }
 }
