@@ -174,7 +174,7 @@ static void test_tolerances(void)
   expect("bench chain --sizes 2 --rtol 3", 2, "--rtol must be below 1");
   expect("run caraxis --rtol 1e-20", 2, "h0 defaults to h0_factor rtol");
   expect("run caraxis --rtol 1e-20", 2, "--h0");
-  expect("table caraxis --rtol 1e-20", 1, "h0 defaults to h0_factor rtol");
+  expect("table caraxis --rtol 1e-20", 2, "h0 defaults to h0_factor rtol"); /* as run */
   expect_without_text("run caraxis --rtol 1e-6 --h0 1e-20", 2, "h0 defaults");
 }
 

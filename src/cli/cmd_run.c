@@ -304,8 +304,9 @@ int cmd_run(int argc, char **argv)
   return written != EXIT_OK ? written : rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
 
-/* The table of one problem (yref: --ref, or NULL); returns the number of failed runs. */
-static int table_for(const mbdae_problem *p, const run_args *a, const double *yref)
+/* The table of one problem (yref: --ref, or NULL); returns the number of failed runs, and counts
+ * those refused for their options (MBDAE_ERR_ARG: bad input, as run reports it) in *refused. */
+static int table_for(const mbdae_problem *p, const run_args *a, const double *yref, int *refused)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
@@ -328,6 +329,7 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     }
     if (rc != 0) {
       nfail++;
+      *refused += rc == MBDAE_ERR_ARG;
       fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s%s\n", a->solver, mbdae_problem_spec(p),
               opt.rtol, rec.message[0] ? rec.message : mbdae_strerror(rc),
               h0_hint(rc, rec.message, a->h0 > 0.0));
@@ -345,7 +347,7 @@ int cmd_table(int argc, char **argv)
   if (parse_run_args(argc, argv, 0, &a) != 0) {
     return EXIT_USAGE;
   }
-  int all = strcmp(a.spec, "all") == 0, nfail = 0;
+  int all = strcmp(a.spec, "all") == 0, nfail = 0, refused = 0;
   int count = all ? mbdae_problem_count() : 1;
   if (all && a.ref_file) {
     return usage_error("--ref FILE is the reference of one configuration, not of table all");
@@ -357,9 +359,9 @@ int cmd_table(int argc, char **argv)
       mbdae_problem_destroy(p);
       return EXIT_USAGE;
     }
-    nfail += table_for(p, &a, yref);
+    nfail += table_for(p, &a, yref, &refused);
     free(yref);
     mbdae_problem_destroy(p);
   }
-  return nfail ? EXIT_FAILED_RUN : EXIT_OK;
+  return refused ? EXIT_USAGE : nfail ? EXIT_FAILED_RUN : EXIT_OK;
 }
