@@ -231,6 +231,27 @@ static int finish_trajectory(const run_args *a, trajectory *tr, const mbdae_reco
                               tr->nrows, tr->neq);
 }
 
+/* What run prints of a run: one JSON object, or the table row, the drift and y(tend). */
+static void print_run(const run_args *a, const mbdae_problem *p, const mbdae_options *opt,
+                      const mbdae_record *rec)
+{
+  if (a->json) {
+    write_json_with_linsys(rec, linsys_used(p, a->solver, opt->linsys));
+    return;
+  }
+  printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
+         a->solver, linsys_used(p, a->solver, opt->linsys));
+  print_table_header(stdout);
+  print_table_row(stdout, rec);
+  print_drift(stdout, rec);
+  if (rec->status == 0) {
+    print_final_vector(stdout, p, rec);
+  }
+  if (a->ref_file) {
+    printf("reference values: %s (--ref)\n", a->ref_file);
+  }
+}
+
 int cmd_run(int argc, char **argv)
 {
   run_args a;
@@ -280,21 +301,7 @@ int cmd_run(int argc, char **argv)
   }
   int written = a.trajectory ? finish_trajectory(&a, &tr, &rec) : EXIT_OK;
   trajectory_free(&tr);
-  if (a.json) {
-    write_json_with_linsys(&rec, linsys_used(p, a.solver, opt.linsys));
-  } else {
-    printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
-           a.solver, linsys_used(p, a.solver, opt.linsys));
-    print_table_header(stdout);
-    print_table_row(stdout, &rec);
-    print_drift(stdout, &rec);
-    if (rc == 0) {
-      print_final_vector(stdout, p, &rec);
-    }
-    if (a.ref_file) {
-      printf("reference values: %s (--ref)\n", a.ref_file);
-    }
-  }
+  print_run(&a, p, &opt, &rec);
   if (rc != 0) { /* the message ends with the reason; strerror(rc) only when there is none */
     fprintf(stderr, "mbdae: %s failed on %s: %s\n", a.solver, mbdae_problem_spec(p),
             rec.message[0] ? rec.message : mbdae_strerror(rc));
