@@ -52,7 +52,19 @@ typedef struct chain_q {
   quad g;
   quad *mass, *length, *mu; /* per link; mu = tail masses */
   quad *mat, *s, *c;        /* n x n system, sin and cos of the angles */
+  refsol_progress progress; /* NULL, or told the share of macro steps done */
+  void *progress_ctx;
+  long done, total, every; /* macro steps done and in all, steps between two reports */
 } chain_q;
+
+/* One macro step done: tell the progress observer every cq->every steps. */
+static void step_done(chain_q *cq)
+{
+  cq->done++;
+  if (cq->progress && cq->done % cq->every == 0) {
+    cq->progress(cq->progress_ctx, (double)cq->done / (double)cq->total);
+  }
+}
 
 static int chain_q_alloc(const chain_config *cfg, chain_q *cq)
 {
@@ -193,6 +205,7 @@ static int integrate_gbs(chain_q *cq, quad *z, quad tend, long steps)
   }
   for (long k = 0; k < steps; k++) {
     gbs_step(cq, dim, z, tend / steps, work + 2 * dim, work);
+    step_done(cq);
   }
   free(work);
   return 0;
@@ -309,6 +322,7 @@ static int integrate_gl(chain_q *cq, quad *z, quad tend, long steps)
   for (long s = 0; s < steps; s++) {
     gl_step(&gl, cq, dim, z, tend / steps, work, work + GL_STAGES * dim,
             work + 2 * GL_STAGES * dim);
+    step_done(cq);
   }
   free(work);
   return 0;
@@ -522,11 +536,21 @@ static int write_values(FILE *out, const quad *state, int n, int neq, const char
 int refsol_chain_write(FILE *out, const char *spec, int neq, const char *const *names, char *msg,
                        size_t msglen)
 {
+  return refsol_chain_write_progress(out, spec, neq, names, msg, msglen, NULL, NULL);
+}
+
+int refsol_chain_write_progress(FILE *out, const char *spec, int neq, const char *const *names,
+                                char *msg, size_t msglen, refsol_progress progress, void *ctx)
+{
   chain_config cfg;
   if (parse_spec(spec, &cfg, msg, msglen) != 0) {
     return -2;
   }
-  chain_q cq;
+  chain_q cq = {.progress = progress, .progress_ctx = ctx};
+  /* GBS, Gauss-Legendre, GBS again (the sensitivity to g) */
+  cq.total =
+      2 * (long)ceil(GBS_STEPS_PER_TIME * cfg.tend) + (long)ceil(GL_STEPS_PER_TIME * cfg.tend);
+  cq.every = cq.total / 100 > 0 ? cq.total / 100 : 1;
   size_t n = (size_t)cfg.n;
   quad *z = malloc(sizeof(quad) * (6 * n + 2 * CARTESIAN_STRIDE * n));
   if (!z || chain_q_alloc(&cfg, &cq) != 0) {

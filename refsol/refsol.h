@@ -36,6 +36,13 @@ int refsol_dpendulum_write(FILE *out);
 int refsol_chain_write(FILE *out, const char *spec, int neq, const char *const *names, char *msg,
                        size_t msglen);
 
+/* refsol_chain_write, telling progress(ctx, share) the share of the integration done (0..1,
+ * about a hundred times; NULL: not told): the reference of a chain takes seconds per unit of
+ * time and link. */
+typedef void (*refsol_progress)(void *ctx, double share);
+int refsol_chain_write_progress(FILE *out, const char *spec, int neq, const char *const *names,
+                                char *msg, size_t msglen, refsol_progress progress, void *ctx);
+
 /* The exact pendulum solution at time t, evaluated in quadruple precision and rounded to double:
  * y = (x, y, vx, vy, F) and its time derivative yp, so that (y, yp) satisfies the DAE of
  * problems/pendulum.c with g = 9.81 (to rounding). */

@@ -38,7 +38,7 @@ static void test_linsys(void)
   expect("bench pendulum --linsys banded", 2, valid);
   expect("sweep pendulum --out /nonexistent --linsys banded", 2, valid);
   expect("run pendulum --linsys", 2, "needs a value");
-  expect("--help", 0, "--linsys K");
+  expect("run --help", 0, "--linsys K");
   expect("run pendulum --rtol 1e-4", 0, "solver ida, linsys dense");
   expect("run pendulum --rtol 1e-4 --linsys sparse", 0, "solver ida, linsys sparse");
   expect("run pendulum --rtol 1e-4 --json", 0, "{\"linsys\": \"dense\", \"problem\"");

@@ -213,8 +213,8 @@ static void check_bad_options(void)
   expect("regularise pendulum --rtol 2", 2, "--rtol");
   expect("regularise pendulum --tend -1", 2, "--tend");
   expect("regularise pendulum --solver nope", 2, "nope");
-  expect("regularise pendulum --bogus", 2, "unknown argument");
-  expect("regularise pendulum dpendulum", 2, "unknown argument");
+  expect("regularise pendulum --bogus", 2, "unknown option '--bogus'");
+  expect("regularise pendulum dpendulum", 2, "unexpected argument");
   expect("regularise pendulum --rtol", 2, "needs a value");
 }
 

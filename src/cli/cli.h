@@ -29,11 +29,45 @@ int cmd_plot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_regularise(int argc, char **argv);
 
+/* ---- cli_commands.c: the table of commands, their usage and options ------------------------ */
+
+typedef struct cli_option {
+  const char *name;  /* "--rtol" */
+  const char *value; /* what it takes, "R"; NULL for a flag */
+  const char *help;  /* lines separated by '\n', no final newline */
+} cli_option;
+
+typedef struct cli_command {
+  const char *name;
+  int (*run)(int argc, char **argv); /* NULL: help and version, which cli_main answers itself */
+  const char *synopsis;              /* after "mbdae NAME "; lines separated by '\n' */
+  const char *summary;               /* what it does */
+  const cli_option *options;         /* ends with a NULL name */
+} cli_command;
+
+/* The command called name, or NULL. */
+const cli_command *cli_command_find(const char *name);
+/* c's option whose name is the len characters at name, or NULL. */
+const cli_option *cli_option_find(const cli_command *c, const char *name, size_t len);
+/* The usage of every command (mbdae --help), and of one with its options (mbdae help CMD). */
+void cli_print_help(FILE *out);
+void cli_print_command_help(FILE *out, const cli_command *c);
+/* "list, run, ...": every command's name; and the one nearest to a misspelt word, or NULL. */
+void cli_print_command_names(FILE *out);
+const char *cli_command_suggest(const char *word);
+/* Report arg (up to a '=') as an unknown option of command: the nearest valid one, the valid
+ * ones; returns EXIT_USAGE. */
+int unknown_option(const char *command, const char *arg);
+
 /* Print "mbdae: <message>" to stderr and return EXIT_USAGE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse a positive finite number; on failure print why (naming the option) and return -1. */
 int parse_positive(const char *option, const char *text, double *out);
+/* Parse a relative tolerance: positive and below 1 (a larger one asks for no digit at all); on
+ * failure print why and return -1.  Its lower end is the solvers' (h0 = h0_factor rtol must be
+ * above 16 eps max(|t0|, |tend|)); an atol is any positive finite number (in y's units). */
+int parse_rtol(const char *option, const char *text, double *out);
 /* Parse an integer in [lo, hi]; on failure print why and return -1. */
 int parse_int(const char *option, const char *text, int lo, int hi, int *out);
 /* The value after option argv[*i]; prints an error and returns NULL when it is missing. */
@@ -46,6 +80,16 @@ int copy_value(const char *option, const char *text, char *buf, size_t len);
  * refused with a message.  Returns the number of items, or -1. */
 int split_items(const char *option, const char *text, char *buf, size_t len, const char **items,
                 int max);
+/* The name among names[0..n) nearest to the len characters at word (optimal string alignment
+ * distance: insertions, deletions, substitutions, swaps of neighbours), if it is near enough to
+ * be a typo (at most 1 edit for up to 4 characters, 2 up to 8, else 3) and no other is as near;
+ * else NULL.  For "did you mean" after an unknown command, option, problem or solver. */
+const char *closest_name(const char *word, size_t len, const char *const *names, int n);
+/* Command c's arguments argv[0..argc) (argv[0] the command's name) with every --opt=value of an
+ * option that takes a value split into --opt and value, into *out_argv (malloc'd, one block:
+ * free(*out_argv)), *out_argc.  1 when --help or -h stands where an option may (not as the value
+ * of one), 0 otherwise; -1 after a message for --flag=value or an unknown --option. */
+int normalise_args(const cli_command *c, int argc, char **argv, int *out_argc, char ***out_argv);
 /* Parse --linsys auto|dense|band|sparse into an mbdae_jac_kind (mbdae_options.linsys); on
  * failure print the valid values and return -1. */
 int parse_linsys(const char *option, const char *text, int *out);
@@ -82,6 +126,35 @@ int cli_solve(const mbdae_problem *p, const char *solver, const mbdae_options *o
 /* Warn on stderr when p's initial values leave a residual above INITIAL_RESIDUAL_REL_TOL
  * (relative to the size of the terms): a run from them starts off the solution manifold. */
 void warn_inconsistent_start(const mbdae_problem *p);
+
+/* ---- trajectory.c: the solution over time as CSV (run --trajectory FILE) ------------------ */
+
+typedef struct trajectory {
+  size_t neq;        /* values per state */
+  size_t nrows, cap; /* states held, room for */
+  double *t, *y;     /* t[k], y[k * neq + i] */
+  int nomem;         /* a state could not be stored */
+} trajectory;
+
+void trajectory_init(trajectory *tr, int neq);
+void trajectory_free(trajectory *tr);
+/* Append the state (t, y); 0 or MBDAE_ERR_NOMEM (tr->nomem set). */
+int trajectory_append(trajectory *tr, double t, const double *y);
+/* An mbdae_options.on_accept (ctx: a trajectory holding the initial values as its first row):
+ * appends each accepted state; a time not after the last one starts over after the first row
+ * (the next of --repeat's runs). */
+void trajectory_on_accept(void *ctx, double t, const double *y, const double *yp);
+/* n >= 2 equidistant times from t0 to tend, the last exactly tend (output times of mbdae_options
+ * tout for continuous output). */
+void equidistant_times(double t0, double tend, int n, double *tout);
+/* Refuse path (a message, -1) when it is a folder or path.tmp cannot be created there: checked
+ * before a run, so that its result is not lost after it.  0 when writable. */
+int trajectory_check_path(const char *path);
+/* Write nrows states (t[k], y[k * neq ...]) to path as CSV: header t,<names>, %.17g; rows whose
+ * first value is NaN (output times a failed run did not reach) are left out.  Through path.tmp
+ * and a rename; a folder at path is refused.  EXIT_OK, or EXIT_USAGE after a message. */
+int trajectory_write_csv(const char *path, const char *const *names, const double *t,
+                         const double *y, size_t nrows, size_t neq);
 
 /* ---- cmd_refsol.c: reference files ------------------------------------------------------ */
 

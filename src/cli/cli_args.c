@@ -1,5 +1,6 @@
-/* Argument helpers of the mbdae command: numbers, option values, names, the storage of the
- * iteration matrix (--linsys). */
+/* Argument helpers of the mbdae command: numbers, option values (--opt value and --opt=value),
+ * names and the nearest valid one to a misspelt name, the storage of the iteration matrix
+ * (--linsys). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -36,6 +37,18 @@ int parse_positive(const char *option, const char *text, double *out)
   return 0;
 }
 
+int parse_rtol(const char *option, const char *text, double *out)
+{
+  if (parse_positive(option, text, out) != 0) {
+    return -1;
+  }
+  if (!(*out < 1.0)) {
+    usage_error("%s must be below 1 (a relative error of 100%%), got '%s'", option, text);
+    return -1;
+  }
+  return 0;
+}
+
 int parse_int(const char *option, const char *text, int lo, int hi, int *out)
 {
   char *end = NULL;
@@ -47,6 +60,97 @@ int parse_int(const char *option, const char *text, int lo, int hi, int *out)
   }
   *out = (int)v;
   return 0;
+}
+
+/* Optimal string alignment distance between a[0..la) and b[0..lb), at most 64 characters each
+ * (longer: a large value). */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+  enum { MAX = 64 };
+  if (la > MAX || lb > MAX) {
+    return (size_t)-1;
+  }
+  size_t d[MAX + 1][MAX + 1];
+  for (size_t i = 0; i <= la; i++) {
+    for (size_t j = 0; j <= lb; j++) {
+      if (i == 0 || j == 0) {
+        d[i][j] = i + j;
+        continue;
+      }
+      size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+      best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < best) {
+        best = d[i - 2][j - 2] + 1;
+      }
+      d[i][j] = best;
+    }
+  }
+  return d[la][lb];
+}
+
+const char *closest_name(const char *word, size_t len, const char *const *names, int n)
+{
+  size_t limit = len <= 4 ? 1 : len <= 8 ? 2 : 3, best = limit + 1;
+  const char *found = NULL;
+  int ties = 0;
+  for (int k = 0; k < n; k++) {
+    size_t d = edit_distance(word, len, names[k], strlen(names[k]));
+    if (d < best) {
+      best = d, found = names[k], ties = 0;
+    } else if (d == best) {
+      ties++;
+    }
+  }
+  return ties ? NULL : found;
+}
+
+int normalise_args(const cli_command *c, int argc, char **argv, int *out_argc, char ***out_argv)
+{
+  size_t bytes = sizeof(char *) * (2 * (size_t)argc + 1);
+  for (int i = 0; i < argc; i++) {
+    bytes += strlen(argv[i]) + 1;
+  }
+  char **out = malloc(bytes);
+  if (!out) {
+    usage_error("out of memory");
+    return -1;
+  }
+  char *names = (char *)(out + 2 * (size_t)argc + 1);
+  int n = 0, help = 0;
+  for (int i = 0; i < argc; i++) {
+    char *arg = argv[i];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const cli_option *o = strncmp(arg, "--", 2) == 0 ? cli_option_find(c, arg, len) : NULL;
+    out[n++] = arg;
+    if (i == 0 || strncmp(arg, "--", 2) != 0 || strcmp(arg, "--") == 0) {
+      help |= i > 0 && strcmp(arg, "-h") == 0;
+    } else if (!o && (eq || strcmp(arg, "--help") != 0)) {
+      free(out);
+      unknown_option(c->name, arg);
+      return -1;
+    } else if (!o) {
+      help = 1;
+    } else if (eq && !o->value) {
+      free(out);
+      usage_error("option %s takes no value, got '%s'", o->name, arg);
+      return -1;
+    } else if (eq) { /* --opt=value: the name copied, the value where it stands */
+      memcpy(names, arg, len);
+      names[len] = '\0';
+      out[n - 1] = names;
+      names += len + 1;
+      out[n++] = arg + len + 1;
+    } else if (o->value && i + 1 < argc) {
+      out[n++] = argv[++i]; /* the value, whatever it looks like */
+    }
+  }
+  out[n] = NULL;
+  *out_argc = n;
+  *out_argv = out;
+  return help;
 }
 
 const char *option_value(int argc, char **argv, int *i)
@@ -113,11 +217,26 @@ const char *linsys_used(const mbdae_problem *p, const char *solver, int linsys)
   return mbdae_jac_kind_name(mbdae_linsys_resolve(p, solver, linsys));
 }
 
+/* "; did you mean NAME?" when there is a near name, and the end of the line. */
+static void print_suggestion(const char *near)
+{
+  fprintf(stderr, "%s%s%s\n", near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+}
+
 int check_solver(const char *name)
 {
   if (cli_solver_find(name)) {
     return 0;
   }
+  const char *names[64];
+  int n = 0;
+  for (int i = 0; i < mbdae_solver_count() && n < 64; i++) {
+    names[n++] = mbdae_solver_id(i);
+  }
+  for (int i = 0; i < plugin_solver_count() && n < 64; i++) {
+    names[n++] = plugin_solver(i)->id;
+  }
+  const char *near = closest_name(name, strlen(name), names, n);
   fprintf(stderr, "mbdae: unknown solver '%s'; valid solvers:", name);
   for (int i = 0; i < mbdae_solver_count(); i++) {
     fprintf(stderr, "%s %s", i ? "," : "", mbdae_solver_id(i));
@@ -125,19 +244,33 @@ int check_solver(const char *name)
   for (int i = 0; i < plugin_solver_count(); i++) {
     fprintf(stderr, ", %s (--plugin %s)", plugin_solver(i)->id, plugin_solver_file(i));
   }
-  fputc('\n', stderr);
+  print_suggestion(near);
   return -1;
 }
 
-/* The library's message for an unknown problem names the built-in ones; add the plug-ins'. */
-static void print_problem_error(const char *msg)
+/* The library's message for an unknown problem names the built-in ones; add the plug-ins', and
+ * the nearest problem id when the id of spec is none (a typo). */
+static void print_problem_error(const char *spec, const char *msg)
 {
+  const char *names[64];
+  int n = 0, known = 0;
+  size_t len = strcspn(spec, ":");
+  for (int i = 0; i < mbdae_problem_count() && n < 64; i++) {
+    names[n++] = mbdae_problem_id(i);
+  }
+  for (int i = 0; i < plugin_problem_count() && n < 64; i++) {
+    names[n++] = plugin_problem(i)->id;
+  }
+  for (int k = 0; k < n; k++) {
+    known |= strlen(names[k]) == len && strncmp(names[k], spec, len) == 0;
+  }
+  const char *near = known ? NULL : closest_name(spec, len, names, n);
   fprintf(stderr, "mbdae: %s", msg);
   for (int i = 0; i < plugin_problem_count(); i++) {
     fprintf(stderr, "%s%s (--plugin %s)", i ? ", " : "; plug-in problems: ", plugin_problem(i)->id,
             plugin_problem_file(i));
   }
-  fputc('\n', stderr);
+  print_suggestion(near);
 }
 
 mbdae_problem *open_problem(const char *spec)
@@ -154,7 +287,7 @@ mbdae_problem *open_problem(const char *spec)
   int rc = type ? mbdae_problem_from_type(type, NULL, &p, msg, sizeof msg)
                 : mbdae_problem_create(spec, &p, msg, sizeof msg);
   if (rc != 0) {
-    print_problem_error(msg);
+    print_problem_error(spec, msg);
     return NULL;
   }
   return p;

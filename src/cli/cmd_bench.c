@@ -168,8 +168,7 @@ static int scale_option(int argc, char **argv, int *i, scale_options *so)
     return 1;
   }
   if (strcmp(argv[*i], "--rtol") == 0) {
-    return (v = option_value(argc, argv, i)) && parse_positive("--rtol", v, &so->rtol) == 0 ? 1
-                                                                                            : -1;
+    return (v = option_value(argc, argv, i)) && parse_rtol("--rtol", v, &so->rtol) == 0 ? 1 : -1;
   }
   return 0;
 }
@@ -221,7 +220,7 @@ int cmd_bench(int argc, char **argv)
       if (!(v = option_value(argc, argv, &i)) || parse_linsys("--linsys", v, &linsys) != 0) {
         return EXIT_USAGE;
       }
-    } else if (strcmp(argv[i], "--solvers") == 0) {
+    } else if (strcmp(argv[i], "--solvers") == 0 || strcmp(argv[i], "--solver") == 0) {
       if (!(solver_list = option_value(argc, argv, &i))) { /* checked once the plug-ins are in */
         return EXIT_USAGE;
       }
@@ -235,9 +234,7 @@ int cmd_bench(int argc, char **argv)
         return EXIT_USAGE;
       }
     } else if (argv[i][0] == '-') {
-      return usage_error("unknown option '%s'; valid options: --solvers, --plugin, --repeat, "
-                         "--linsys, --against, --peer-map, --sizes, --tend, --rtol",
-                         argv[i]);
+      return unknown_option("bench", argv[i]);
     } else if (spec) {
       return usage_error("unexpected argument '%s' (one problem spec, or all, expected)", argv[i]);
     } else {

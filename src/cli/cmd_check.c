@@ -3,9 +3,11 @@
  * (initial values, reference, random states: mbdae_problem_check_points) the analytic Jacobian
  * against central differences entry by entry and the constraints' velocity and acceleration
  * levels against the derivatives of the level below (mbdae_check_all, the routine the tests
- * use); and where the reference comes from.  Exit 1 when a check fails. */
+ * use); and where the reference comes from.  Exit 1 when a check fails.  --plugin FILE loads a
+ * plug-in, so that a user's own problem can be checked by its id. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -86,12 +88,39 @@ static int check_points(const mbdae_problem *p)
   return bad;
 }
 
+/* The spec among check's arguments, every --plugin FILE loaded; NULL after a message. */
+static const char *parse_check_args(int argc, char **argv)
+{
+  const char *spec = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    if (strcmp(argv[i], "--plugin") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || plugin_load(v) != 0) {
+        return NULL;
+      }
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      unknown_option("check", argv[i]);
+      return NULL;
+    } else if (spec) {
+      usage_error("check takes one problem spec, got '%s' and '%s'", spec, argv[i]);
+      return NULL;
+    } else {
+      spec = argv[i];
+    }
+  }
+  if (!spec) {
+    usage_error("check takes one problem spec, e.g. mbdae check crank:index=3");
+  }
+  return spec;
+}
+
 int cmd_check(int argc, char **argv)
 {
-  if (argc != 2) {
-    return usage_error("check takes one problem spec, e.g. mbdae check crank:index=3");
+  const char *spec = parse_check_args(argc, argv);
+  if (!spec) {
+    return EXIT_USAGE;
   }
-  mbdae_problem *p = open_problem(argv[1]);
+  mbdae_problem *p = open_problem(spec);
   if (!p) {
     return EXIT_USAGE;
   }

@@ -43,7 +43,8 @@ int cmd_list(int argc, char **argv)
 {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--plugin") != 0) {
-      return usage_error("list takes no arguments but --plugin FILE");
+      return argv[i][0] == '-' ? unknown_option("list", argv[i])
+                               : usage_error("list takes no arguments but --plugin FILE");
     }
     const char *v = option_value(argc, argv, &i);
     if (!v || plugin_load(v) != 0) {

@@ -140,7 +140,7 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
         return -1;
       }
     } else if (strcmp(arg, "--rtol") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, &a->rtol) != 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_rtol(arg, v, &a->rtol) != 0) {
         return -1;
       }
     } else if (strcmp(arg, "--points") == 0) {
@@ -156,9 +156,7 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
         return -1;
       }
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --plugin, --components, --wrap, "
-                  "--rtol, --points, --out, --data",
-                  arg);
+      unknown_option("plot", arg);
       return -1;
     } else if (!a->spec) {
       a->spec = arg;

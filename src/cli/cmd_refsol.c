@@ -9,11 +9,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "refsol.h"
 
-/* The chain generator on the instance of spec: its canonical spec and component names. */
+/* The progress line of refsol on a terminal (stderr), rewritten in place. */
+static void show_progress(void *ctx, double share)
+{
+  (void)ctx;
+  fprintf(stderr, "\rmbdae refsol: integrating, %3.0f%%", 100.0 * share);
+  fflush(stderr);
+}
+
+/* The chain generator on the instance of spec: its canonical spec and component names.  On a
+ * terminal (isatty(stderr)) a line shows how far it is; never in a pipe or a file. */
 static int write_chain(FILE *out, const char *spec)
 {
   mbdae_problem *p = open_problem(spec);
@@ -27,7 +37,13 @@ static int write_chain(FILE *out, const char *spec)
   for (int i = 0; names && i < neq; i++) {
     names[i] = mbdae_problem_component(p, i);
   }
-  rc = rc == 0 ? refsol_chain_write(out, mbdae_problem_spec(p), neq, names, msg, sizeof msg) : rc;
+  int tty = isatty(fileno(stderr));
+  rc = rc == 0 ? refsol_chain_write_progress(out, mbdae_problem_spec(p), neq, names, msg,
+                                             sizeof msg, tty ? show_progress : NULL, NULL)
+               : rc;
+  if (tty) {
+    fputs("\r\033[K", stderr); /* the line cleared */
+  }
   if (rc != 0) {
     fprintf(stderr, "mbdae: refsol %s: %s\n", mbdae_problem_spec(p), msg);
   }
@@ -92,7 +108,7 @@ int cmd_refsol(int argc, char **argv)
         return EXIT_USAGE;
       }
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return usage_error("unknown option '%s' of refsol; valid: --out FILE", argv[i]);
+      return unknown_option("refsol", argv[i]);
     } else if (spec) {
       return usage_error("refsol takes one spec, got '%s' and '%s'", spec, argv[i]);
     } else {

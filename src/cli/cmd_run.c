@@ -5,7 +5,12 @@
  * uses the tolerances of the published run-characteristics table.  --hmax bounds the step size
  * (not part of the test set's runs: its tables give rtol, atol and h0 only).  --ref FILE takes the
  * reference from a file of `mbdae refsol SPEC --out FILE` (read_reference_file) instead of the
- * problem's own: scd and mescd for a configuration without a committed reference. */
+ * problem's own: scd and mescd for a configuration without a committed reference.
+ * --trajectory FILE writes the solution over time as CSV (trajectory.c): the initial values and
+ * the state after every accepted step (mbdae_options.on_accept), ending with the state printed
+ * as y(tend); with --samples N instead the continuous output at N equidistant times
+ * (mbdae_options.tout/yout, as plot draws it). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +25,10 @@ typedef struct run_args {
   long max_steps; /* 0: the solver's default */
   int json;
   int history;
-  const char *ref_file; /* --ref FILE, or NULL */
-  int linsys;           /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
+  const char *ref_file;   /* --ref FILE, or NULL */
+  int linsys;             /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
+  const char *trajectory; /* --trajectory FILE, or NULL */
+  int samples;            /* --samples N; 0: the accepted steps */
 } run_args;
 
 /* Parse the options common to run and table; allow_extra enables --json and --history. */
@@ -47,7 +54,8 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
                     : arg[2] == 'a' ? &a->atol
                     : arg[3] == '0' ? &a->h0
                                     : &a->hmax;
-      if (!(v = option_value(argc, argv, &i)) || parse_positive(arg, v, dst) != 0) {
+      if (!(v = option_value(argc, argv, &i)) ||
+          (dst == &a->rtol ? parse_rtol(arg, v, dst) : parse_positive(arg, v, dst)) != 0) {
         return -1;
       }
     } else if (strcmp(arg, "--repeat") == 0) {
@@ -68,14 +76,20 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
         return -1;
       }
       a->max_steps = steps;
+    } else if (allow_extra && strcmp(arg, "--trajectory") == 0) {
+      if (!(a->trajectory = option_value(argc, argv, &i))) {
+        return -1;
+      }
+    } else if (allow_extra && strcmp(arg, "--samples") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_int(arg, v, 2, 10000000, &a->samples) != 0) {
+        return -1;
+      }
     } else if (allow_extra && strcmp(arg, "--json") == 0) {
       a->json = 1;
     } else if (allow_extra && strcmp(arg, "--history") == 0) {
       a->history = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      usage_error("unknown option '%s'; valid options: --solver, --plugin, --rtol, --atol, --h0, "
-                  "--hmax, --repeat, --linsys, --ref%s",
-                  arg, allow_extra ? ", --max-steps, --json, --history" : "");
+      unknown_option(argv[0], arg);
       return -1;
     } else if (!a->spec) {
       a->spec = arg;
@@ -86,6 +100,13 @@ static int parse_run_args(int argc, char **argv, int allow_extra, run_args *a)
   }
   if (!a->spec) {
     usage_error("a problem spec is required, e.g. caraxis or crank:index=3 (see mbdae list)");
+    return -1;
+  }
+  if (a->samples && !a->trajectory) {
+    usage_error("--samples N goes with --trajectory FILE");
+    return -1;
+  }
+  if (a->trajectory && trajectory_check_path(a->trajectory) != 0) {
     return -1;
   }
   return check_solver(a->solver);
@@ -118,6 +139,17 @@ int use_reference(mbdae_record *rec, const mbdae_problem *p, const double *yref,
   return 0;
 }
 
+/* What to add to the library's refusal of a too small h0 when --h0 was not given: where the h0
+ * came from and how to set it; else "". */
+static const char *h0_hint(int rc, const char *message, int h0_given)
+{
+  if (rc != MBDAE_ERR_ARG || h0_given || strncmp(message, "h0 ", 3) != 0) {
+    return "";
+  }
+  return "; h0 defaults to h0_factor rtol (rtol; slider crank 1e-2 rtol, mbdae list): give a "
+         "larger --rtol or set the initial step with --h0";
+}
+
 static void print_step(void *ctx, double t, double h, int order)
 {
   fprintf((FILE *)ctx, "step t = %.16e h = %.6e order = %d\n", t, h, order);
@@ -139,6 +171,85 @@ static void write_json_with_linsys(const mbdae_record *rec, const char *linsys)
     printf("{\"linsys\": \"%s\", %s\n", linsys, text + 1);
   }
   free(text);
+}
+
+/* Set opt up to collect the trajectory of --trajectory into tr: output times (--samples) or the
+ * initial values and an on_accept.  0, or -1 after a message. */
+static int start_trajectory(const mbdae_problem *p, const run_args *a, mbdae_options *opt,
+                            trajectory *tr)
+{
+  size_t neq = (size_t)mbdae_problem_neq(p), rows = a->samples ? (size_t)a->samples : 1;
+  trajectory_init(tr, (int)neq);
+  tr->t = malloc(sizeof(double) * rows);
+  tr->y = malloc(sizeof(double) * (rows + 1) * neq); /* + y' of the initial values */
+  if (!tr->t || !tr->y) {
+    usage_error("--trajectory: out of memory");
+    return -1;
+  }
+  tr->cap = rows;
+  if (a->samples) {
+    equidistant_times(mbdae_problem_t0(p), mbdae_problem_tend(p), a->samples, tr->t);
+    for (size_t i = 0; i < rows * neq; i++) {
+      tr->y[i] = NAN; /* what the run does not reach stays NaN and is left out */
+    }
+    tr->nrows = rows;
+    opt->tout = tr->t;
+    opt->ntout = a->samples;
+    opt->yout = tr->y;
+    return 0;
+  }
+  if (mbdae_problem_init(p, tr->y, tr->y + neq) != 0) {
+    usage_error("--trajectory: the initial values of %s cannot be computed", mbdae_problem_spec(p));
+    return -1;
+  }
+  tr->t[0] = mbdae_problem_t0(p);
+  tr->nrows = 1;
+  opt->on_accept = trajectory_on_accept;
+  opt->on_accept_ctx = tr;
+  return 0;
+}
+
+/* Write the trajectory of a run that ended at rec->t with rec->y: from the accepted steps, that
+ * end state is the last row (added when the solver's last accepted step is not it). */
+static int finish_trajectory(const run_args *a, trajectory *tr, const mbdae_record *rec)
+{
+  if (!a->samples && tr->nrows == 1 && rec->stats.accepted > 0) {
+    fprintf(stderr,
+            "mbdae: note: %s reports no accepted states (mbdae_options.on_accept): %s holds the "
+            "initial values and the end only; --samples N gives N points\n",
+            rec->solver, a->trajectory);
+  }
+  if (!a->samples && rec->y && tr->nrows > 0 && !(tr->t[tr->nrows - 1] == rec->t)) {
+    trajectory_append(tr, rec->t, rec->y);
+  } else if (!a->samples && rec->y && tr->nrows > 0) {
+    memcpy(tr->y + (tr->nrows - 1) * tr->neq, rec->y, sizeof(double) * tr->neq);
+  }
+  if (tr->nomem) {
+    return usage_error("--trajectory: out of memory for %zu states", tr->nrows);
+  }
+  return trajectory_write_csv(a->trajectory, (const char *const *)rec->names, tr->t, tr->y,
+                              tr->nrows, tr->neq);
+}
+
+/* What run prints of a run: one JSON object, or the table row, the drift and y(tend). */
+static void print_run(const run_args *a, const mbdae_problem *p, const mbdae_options *opt,
+                      const mbdae_record *rec)
+{
+  if (a->json) {
+    write_json_with_linsys(rec, linsys_used(p, a->solver, opt->linsys));
+    return;
+  }
+  printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
+         a->solver, linsys_used(p, a->solver, opt->linsys));
+  print_table_header(stdout);
+  print_table_row(stdout, rec);
+  print_drift(stdout, rec);
+  if (rec->status == 0) {
+    print_final_vector(stdout, p, rec);
+  }
+  if (a->ref_file) {
+    printf("reference values: %s (--ref)\n", a->ref_file);
+  }
 }
 
 int cmd_run(int argc, char **argv)
@@ -167,6 +278,13 @@ int cmd_run(int argc, char **argv)
     opt.on_step = print_step;
     opt.on_step_ctx = a.json ? stderr : stdout;
   }
+  trajectory tr = {0};
+  if (a.trajectory && start_trajectory(p, &a, &opt, &tr) != 0) {
+    trajectory_free(&tr);
+    free(yref);
+    mbdae_problem_destroy(p);
+    return EXIT_USAGE;
+  }
   mbdae_record rec;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
   if (yref && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG && rc != MBDAE_ERR_UNKNOWN_SOLVER) {
@@ -174,37 +292,28 @@ int cmd_run(int argc, char **argv)
   }
   free(yref);
   if (rc == MBDAE_ERR_NOMEM || rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_UNKNOWN_SOLVER) {
-    fprintf(stderr, "mbdae: %s\n", rec.message[0] ? rec.message : mbdae_strerror(rc));
+    fprintf(stderr, "mbdae: %s%s\n", rec.message[0] ? rec.message : mbdae_strerror(rc),
+            h0_hint(rc, rec.message, a.h0 > 0.0));
     mbdae_record_free(&rec);
+    trajectory_free(&tr);
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
-  if (a.json) {
-    write_json_with_linsys(&rec, linsys_used(p, a.solver, opt.linsys));
-  } else {
-    printf("%s (%s), solver %s, linsys %s\n", mbdae_problem_title(p), mbdae_problem_spec(p),
-           a.solver, linsys_used(p, a.solver, opt.linsys));
-    print_table_header(stdout);
-    print_table_row(stdout, &rec);
-    print_drift(stdout, &rec);
-    if (rc == 0) {
-      print_final_vector(stdout, p, &rec);
-    }
-    if (a.ref_file) {
-      printf("reference values: %s (--ref)\n", a.ref_file);
-    }
-  }
-  if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s (%s)\n", a.solver, mbdae_problem_spec(p),
-            rec.message, mbdae_strerror(rc));
+  int written = a.trajectory ? finish_trajectory(&a, &tr, &rec) : EXIT_OK;
+  trajectory_free(&tr);
+  print_run(&a, p, &opt, &rec);
+  if (rc != 0) { /* the message ends with the reason; strerror(rc) only when there is none */
+    fprintf(stderr, "mbdae: %s failed on %s: %s\n", a.solver, mbdae_problem_spec(p),
+            rec.message[0] ? rec.message : mbdae_strerror(rc));
   }
   mbdae_record_free(&rec);
   mbdae_problem_destroy(p);
-  return rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
+  return written != EXIT_OK ? written : rc == 0 ? EXIT_OK : EXIT_FAILED_RUN;
 }
 
-/* The table of one problem (yref: --ref, or NULL); returns the number of failed runs. */
-static int table_for(const mbdae_problem *p, const run_args *a, const double *yref)
+/* The table of one problem (yref: --ref, or NULL); returns the number of failed runs, and counts
+ * those refused for their options (MBDAE_ERR_ARG: bad input, as run reports it) in *refused. */
+static int table_for(const mbdae_problem *p, const run_args *a, const double *yref, int *refused)
 {
   mbdae_tolerance_plan plan;
   mbdae_problem_tolerances(p, &plan);
@@ -227,8 +336,10 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     }
     if (rc != 0) {
       nfail++;
-      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s\n", a->solver, mbdae_problem_spec(p),
-              opt.rtol, rec.message);
+      *refused += rc == MBDAE_ERR_ARG;
+      fprintf(stderr, "mbdae: %s failed on %s at rtol %g: %s%s\n", a->solver, mbdae_problem_spec(p),
+              opt.rtol, rec.message[0] ? rec.message : mbdae_strerror(rc),
+              h0_hint(rc, rec.message, a->h0 > 0.0));
     }
     print_table_row(stdout, &rec);
     fflush(stdout);
@@ -243,7 +354,7 @@ int cmd_table(int argc, char **argv)
   if (parse_run_args(argc, argv, 0, &a) != 0) {
     return EXIT_USAGE;
   }
-  int all = strcmp(a.spec, "all") == 0, nfail = 0;
+  int all = strcmp(a.spec, "all") == 0, nfail = 0, refused = 0;
   int count = all ? mbdae_problem_count() : 1;
   if (all && a.ref_file) {
     return usage_error("--ref FILE is the reference of one configuration, not of table all");
@@ -255,9 +366,9 @@ int cmd_table(int argc, char **argv)
       mbdae_problem_destroy(p);
       return EXIT_USAGE;
     }
-    nfail += table_for(p, &a, yref);
+    nfail += table_for(p, &a, yref, &refused);
     free(yref);
     mbdae_problem_destroy(p);
   }
-  return nfail ? EXIT_FAILED_RUN : EXIT_OK;
+  return refused ? EXIT_USAGE : nfail ? EXIT_FAILED_RUN : EXIT_OK;
 }

@@ -151,7 +151,7 @@ static int parse_rtols(const char *text, char *buf, size_t len, sweep_args *a)
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    if (parse_positive("--rtol", items[i], &a->rtols[i]) != 0) {
+    if (parse_rtol("--rtol", items[i], &a->rtols[i]) != 0) {
       return -1;
     }
   }
@@ -209,24 +209,21 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
                                              "--h0",      "--repeat", "--max-steps", "--jobs",
                                              "--shard",   "--out",    "--report",    "--plugin",
-                                             "--forms",   "--linsys", "--ref",       "--timeout"};
+                                             "--forms",   "--linsys", "--ref",       "--solver",
+                                             "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
     }
     if (!known) {
-      usage_error(
-          "unknown option '%s'; valid options: --solvers, --plugin, --m, --rtol, --atol, --h0, "
-          "--repeat, --max-steps, --jobs, --shard, --out, --no-plots, --resume, --force, --report, "
-          "--forms, --linsys, --ref, --timeout",
-          arg);
+      unknown_option("sweep", arg);
       return -1;
     }
     if (!(v = option_value(argc, argv, &i))) {
       return -1;
     }
     int rc = 0;
-    if (strcmp(arg, "--solvers") == 0) {
+    if (strcmp(arg, "--solvers") == 0 || strcmp(arg, "--solver") == 0) {
       solver_list = v;
     } else if (strcmp(arg, "--plugin") == 0) {
       rc = plugin_load(v);

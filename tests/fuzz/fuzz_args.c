@@ -3,7 +3,8 @@
  *
  * Bounded work per input, so that a slow run is not mistaken for a hang: inputs whose command is
  * sweep, bench, refsol, plot or table are rejected (they start many runs, fork workers or gnuplot,
- * or write files), as are inputs containing --repeat or --plugin (a generated path could load any
+ * or write files), as are inputs with an argument starting --repeat, --plugin or --trajectory
+ * (also as --opt=value; --trajectory writes a file, and a generated path could load any
  * shared object of the machine into the fuzzer's process); a run gets "--max-steps 2000" appended (the
  * last --max-steps wins), so an integration stops after at most 2000 steps.  What remains -- list,
  * run, check, help and every malformed command line -- takes milliseconds.
@@ -31,7 +32,8 @@ static int rejected(int argc, char **argv)
     }
   }
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--repeat") == 0 || strcmp(argv[i], "--plugin") == 0) {
+    if (strncmp(argv[i], "--repeat", 8) == 0 || strncmp(argv[i], "--plugin", 8) == 0 ||
+        strncmp(argv[i], "--trajectory", 12) == 0) {
       return 1;
     }
   }

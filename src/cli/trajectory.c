@@ -1,0 +1,156 @@
+/* The solution over time as CSV (run --trajectory FILE): a header "t,<component names>", then
+ * one row per state, every number in %.17g (it reads back to the same double), so that any CSV
+ * reader takes it.  The states are either collected from a run's accepted steps
+ * (mbdae_options.on_accept, after the initial values) or sampled at equidistant times from the
+ * solver's continuous output (mbdae_options.tout/yout).  The file is written to FILE.tmp and
+ * renamed, so it is whole or absent; a folder of that name is refused. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+void trajectory_init(trajectory *tr, int neq)
+{
+  memset(tr, 0, sizeof *tr);
+  tr->neq = (size_t)neq;
+}
+
+void trajectory_free(trajectory *tr)
+{
+  free(tr->t);
+  free(tr->y);
+  memset(tr, 0, sizeof *tr);
+}
+
+int trajectory_append(trajectory *tr, double t, const double *y)
+{
+  if (tr->nrows == tr->cap) {
+    size_t cap = tr->cap ? 2 * tr->cap : 256;
+    double *nt = realloc(tr->t, sizeof(double) * cap);
+    tr->t = nt ? nt : tr->t;
+    double *ny = nt ? realloc(tr->y, sizeof(double) * cap * tr->neq) : NULL;
+    tr->y = ny ? ny : tr->y;
+    if (!ny) {
+      tr->nomem = 1;
+      return MBDAE_ERR_NOMEM;
+    }
+    tr->cap = cap;
+  }
+  tr->t[tr->nrows] = t;
+  memcpy(tr->y + tr->nrows * tr->neq, y, sizeof(double) * tr->neq);
+  tr->nrows++;
+  return 0;
+}
+
+void trajectory_on_accept(void *ctx, double t, const double *y, const double *yp)
+{
+  (void)yp;
+  trajectory *tr = ctx;
+  if (tr->nrows > 1 && !(t > tr->t[tr->nrows - 1])) {
+    tr->nrows = 1; /* time went back: another of --repeat's runs; keep the initial values */
+  }
+  trajectory_append(tr, t, y);
+}
+
+void equidistant_times(double t0, double tend, int n, double *tout)
+{
+  for (int j = 0; j < n; j++) {
+    tout[j] = j + 1 < n ? t0 + (tend - t0) * j / (n - 1) : tend;
+  }
+}
+
+/* A header field: the name as it is, or in double quotes (doubled inside) when it holds a
+ * comma, a quote or a line break. */
+static void write_name(FILE *out, const char *name)
+{
+  if (strpbrk(name, ",\"\r\n") == NULL) {
+    fputs(name, out);
+    return;
+  }
+  fputc('"', out);
+  for (const char *c = name; *c; c++) {
+    fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, out);
+  }
+  fputc('"', out);
+}
+
+static void write_rows(FILE *out, const char *const *names, const double *t, const double *y,
+                       size_t nrows, size_t neq)
+{
+  fputc('t', out);
+  for (size_t i = 0; i < neq; i++) {
+    fputc(',', out);
+    write_name(out, names[i]);
+  }
+  fputc('\n', out);
+  for (size_t k = 0; k < nrows; k++) {
+    const double *row = y + k * neq;
+    if (neq > 0 && isnan(row[0])) {
+      continue; /* an output time the run did not reach */
+    }
+    fprintf(out, "%.17g", t[k]);
+    for (size_t i = 0; i < neq; i++) {
+      fprintf(out, ",%.17g", row[i]);
+    }
+    fputc('\n', out);
+  }
+}
+
+/* path.tmp opened for writing (*tmp: its name, malloc'd), or NULL after a message. */
+static FILE *open_temporary(const char *path, char **tmp)
+{
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    usage_error("cannot write %s: it is a folder; give a file name", path);
+    return NULL;
+  }
+  size_t len = strlen(path) + 5;
+  FILE *out = NULL;
+  if ((*tmp = malloc(len)) != NULL) {
+    snprintf(*tmp, len, "%s.tmp", path);
+    out = fopen(*tmp, "w");
+  }
+  if (!out) {
+    usage_error("cannot write %s: %s", path, *tmp ? strerror(errno) : "out of memory");
+    free(*tmp);
+    *tmp = NULL;
+  }
+  return out;
+}
+
+int trajectory_check_path(const char *path)
+{
+  char *tmp = NULL;
+  FILE *out = open_temporary(path, &tmp);
+  if (out) {
+    fclose(out);
+    remove(tmp);
+  }
+  free(tmp);
+  return out ? 0 : -1;
+}
+
+int trajectory_write_csv(const char *path, const char *const *names, const double *t,
+                         const double *y, size_t nrows, size_t neq)
+{
+  char *tmp = NULL;
+  FILE *out = open_temporary(path, &tmp);
+  if (!out) {
+    return EXIT_USAGE;
+  }
+  write_rows(out, names, t, y, nrows, neq);
+  int rc = EXIT_OK;
+  if (ferror(out) | (fclose(out) != 0)) {
+    rc = usage_error("write error on %s", tmp);
+  } else if (rename(tmp, path) != 0) {
+    rc = usage_error("cannot write %s: %s", path, strerror(errno));
+  }
+  if (rc != EXIT_OK) {
+    remove(tmp);
+  }
+  free(tmp);
+  return rc;
+}
