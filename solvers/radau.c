@@ -103,6 +103,7 @@
 
 #include "driver.h"
 #include "linsys.h"
+#include "newton.h"
 #include "radau.h"
 #include "radau_tableau.h"
 #include "solver_type.h"
@@ -156,9 +157,6 @@ typedef struct order_set {
   double expo;                 /* 1 / (s + 1): exponent of the step-size prediction */
   double neg_tinv[MAXS][MAXS]; /* -T^{-1}: the stage residuals to the Newton right-hand sides */
 } order_set;
-
-/* NEWTON_UNDEFINED: a stage residual could not be evaluated (or was not finite). */
-enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED, NEWTON_UNDEFINED };
 
 typedef struct radau {
   const radau_controls *ctl;
@@ -288,8 +286,8 @@ static void workspace_free(radau *s)
  * or a negative code with a message in msg (workspace_free frees what was allocated). */
 static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
 {
-  int rc =
-      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, s->ctl->name, kind), msg, msglen);
+  int rc = mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, s->ctl->name, kind), msg,
+                                 msglen);
   if (rc != 0) {
     return rc;
   }
@@ -427,7 +425,7 @@ static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in,
   }
 }
 
-/* out = ((m (x) I) in) post: combine, each sum times post (radau5's rounding of W; s = 3 unrolled). */
+/* out = ((m (x) I) in) post: combine, each sum times post (radau5's W; s = 3 unrolled). */
 static void combine_times(int ns, int n, const double m[MAXS][MAXS], double post, const double *in,
                           double *out)
 {
@@ -533,19 +531,32 @@ static void interpolate(const void *m, double t, double *yout)
   }
 }
 
-/* ---- the Newton iteration --------------------------------------------------------------- */
+/* ---- the Newton iteration (the loop is solvers/newton.h's) -------------------------------- */
+
+/* One simplified Newton solve of the stages of [t, t + h]: the phases' shared state. */
+typedef struct stage_solve {
+  radau *s;
+  double t, h;
+  int polishing;         /* RADAU's test holds; going on in the Newton weights */
+  double dyno, strict;   /* ||dV|| in the error weights and in the Newton weights */
+  double dynold, thqold; /* the previous ||dV|| and contraction (RADAU5's rate watch) */
+  double strict_old;     /* the previous ||dV|| in the Newton weights while polishing */
+  double hfac;           /* step-size factor for NEWTON_SLOW */
+} stage_solve;
 
 /* G_i = F(t + c_i h, y_n + Z_i, W_i) into tmp, then -(T^{-1} (x) I) G into g.  0, positive when a
  * stage cannot be evaluated, or a negative code. */
-static int stage_residuals(radau *s, double t, double h)
+static inline int stage_residuals(void *ctx)
 {
+  const stage_solve *ss = ctx;
+  radau *s = ss->s;
   const radau_tableau *tb = &s->orders[s->k].tb;
   int n = s->n, ns = tb->s;
   for (int i = 0; i < ns; i++) {
     for (int k = 0; k < n; k++) {
       s->ystage[k] = s->y[k] + s->z[i][k];
     }
-    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->tmp[i],
+    int rc = mbdae_residual_checked(s->p, ss->t + tb->c[i] * ss->h, s->ystage, s->w[i], s->tmp[i],
                                     &s->stats->nres);
     if (rc != 0) {
       return rc;
@@ -557,8 +568,9 @@ static int stage_residuals(radau *s, double t, double h)
 }
 
 /* The corrections dV in place of the right-hand sides. */
-static int solve_corrections(radau *s)
+static inline int solve_corrections(void *ctx)
 {
+  radau *s = ((stage_solve *)ctx)->s;
   int rc = mbdae_itmat_solve(&s->real, s->g[0]);
   for (int k = 0; rc == 0 && k < (stages(s) - 1) / 2; k++) {
     rc = mbdae_itmat_solve_shift(&s->pair[k], s->g[2 * k + 1], s->g[2 * k + 2]);
@@ -567,31 +579,59 @@ static int solve_corrections(radau *s)
 }
 
 /* RADAU's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
- * returns 0 to stop (divergence: outcome stays NEWTON_FAILED; predicted too slow: NEWTON_SLOW
- * with the step-size factor hfac), else 1. */
-static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqold, double *hfac,
-                      enum newton_outcome *outcome)
+ * NEWTON_FAILED on divergence, NEWTON_SLOW (with the step-size factor hfac) when the error left
+ * after the remaining iterations at this rate would exceed fnewt, else NEWTON_CONTINUE. */
+static newton_outcome watch_rate(stage_solve *ss, int newt, double thq)
 {
+  radau *s = ss->s;
   const order_set *o = &s->orders[s->k];
-  s->theta = newt == 2 ? thq : sqrt(thq * *thqold);
-  *thqold = thq;
+  s->theta = newt == 2 ? thq : sqrt(thq * ss->thqold);
+  ss->thqold = thq;
   if (s->theta >= THETA_DIVERGE) {
-    return 0;
+    return NEWTON_FAILED;
   }
   s->faccon = s->theta / (1.0 - s->theta);
-  double dyth = s->faccon * dyno * pow(s->theta, o->max_iter - 1 - newt) / o->fnewt;
+  double dyth = s->faccon * ss->dyno * pow(s->theta, o->max_iter - 1 - newt) / o->fnewt;
   if (dyth >= 1.0) {
     double qnewt = fmax(1e-4, fmin(20.0, dyth));
-    *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + o->max_iter - 1 - newt));
-    *outcome = NEWTON_SLOW;
-    return 0;
+    ss->hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + o->max_iter - 1 - newt));
+    return NEWTON_SLOW;
   }
-  return 1;
+  return NEWTON_CONTINUE;
 }
 
-/* V += dV and the stages from V. */
-static void apply_corrections(radau *s)
+/* Before dV is applied: its norms; while polishing, stop (keeping the last iterate) when they no
+ * longer shrink (the roundoff level); else RADAU's failure tests and rate watch. */
+static inline newton_outcome check_increment(void *ctx, int newt)
 {
+  stage_solve *ss = ctx;
+  radau *s = ss->s;
+  increment_norms(s, &ss->dyno, &ss->strict);
+  if (ss->polishing) {
+    return ss->strict <= POLISH_CONTRACTION * ss->strict_old ? NEWTON_CONTINUE : NEWTON_CONVERGED;
+  }
+  s->last_iters = newt;
+  if (!isfinite(ss->dyno)) {
+    return NEWTON_FAILED;
+  }
+  int max_iter = s->orders[s->k].max_iter;
+  if (newt > 1 && newt < max_iter) {
+    newton_outcome verdict = watch_rate(ss, newt, ss->dyno / ss->dynold);
+    if (verdict != NEWTON_CONTINUE) {
+      return verdict;
+    }
+  }
+  ss->dynold = fmax(ss->dyno, UROUND);
+  return NEWTON_CONTINUE;
+}
+
+/* V += dV and the stages from V, then the stopping tests: RADAU's faccon ||dV|| <= fnewt starts
+ * the polishing, the same test in the Newton weights ends it; the iteration limit ends both. */
+static inline newton_outcome apply_corrections(void *ctx, int newt)
+{
+  stage_solve *ss = ctx;
+  radau *s = ss->s;
+  const order_set *o = &s->orders[s->k];
   size_t count = (size_t)stages(s) * (size_t)s->n; /* the blocks of workspace_alloc */
   double *restrict v = s->v[0];
   const double *restrict dv = s->g[0];
@@ -599,63 +639,34 @@ static void apply_corrections(radau *s)
     v[k] += dv[k];
   }
   stages_from_v(s);
+  if (ss->polishing || s->faccon * ss->dyno <= o->fnewt) {
+    if (s->faccon * ss->strict <= o->fnewt) {
+      return NEWTON_CONVERGED;
+    }
+    ss->polishing = 1;
+    ss->strict_old = ss->strict;
+  }
+  if (newt >= o->max_iter) {
+    return ss->polishing ? NEWTON_CONVERGED : NEWTON_FAILED;
+  }
+  return NEWTON_CONTINUE;
 }
+
+static const newton_ops STAGE_NEWTON = {stage_residuals, solve_corrections, check_increment,
+                                        apply_corrections};
 
 /* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
  * RADAU's test decides success, failure and slow convergence; once it holds, the iteration goes
- * on (polishing, addition 1 of the header) until the same test holds in the Newton weights wnewt, the
- * increments in that norm stop shrinking, or the iteration limit is reached. */
-static int newton(radau *s, double t, double h, double *hfac, enum newton_outcome *outcome)
+ * on (polishing, addition 1 of the header) until the same test holds in the Newton weights wnewt,
+ * the increments in that norm stop shrinking, or the iteration limit is reached. */
+static int newton(radau *s, double t, double h, double *hfac, newton_outcome *outcome)
 {
-  const order_set *o = &s->orders[s->k];
-  int polishing = 0;
-  double dynold = 1.0, thqold = 1.0, strict_old = INFINITY;
+  stage_solve ss = {s, t, h, 0, 0.0, 0.0, 1.0, 1.0, INFINITY, *hfac};
   s->faccon = pow(fmax(s->faccon, UROUND), 0.8);
   s->theta = THETA_REUSE_JAC;
-  *outcome = NEWTON_FAILED;
-  for (int newt = 0;;) {
-    if (newt >= o->max_iter) {
-      *outcome = polishing ? NEWTON_CONVERGED : NEWTON_FAILED;
-      return 0;
-    }
-    int rc = stage_residuals(s, t, h);
-    if (rc > 0) {
-      *outcome = NEWTON_UNDEFINED; /* a smaller step may stay inside the domain */
-      return 0;
-    }
-    rc = rc == 0 ? solve_corrections(s) : rc;
-    if (rc != 0) {
-      return rc;
-    }
-    newt++;
-    double dyno, strict;
-    increment_norms(s, &dyno, &strict);
-    if (polishing) {
-      if (!(strict <= POLISH_CONTRACTION * strict_old)) {
-        *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
-        return 0;
-      }
-    } else {
-      s->last_iters = newt;
-      if (!isfinite(dyno)) {
-        return 0;
-      }
-      if (newt > 1 && newt < o->max_iter &&
-          !watch_rate(s, newt, dyno / dynold, dyno, &thqold, hfac, outcome)) {
-        return 0;
-      }
-      dynold = fmax(dyno, UROUND);
-    }
-    apply_corrections(s);
-    if (polishing || s->faccon * dyno <= o->fnewt) {
-      if (s->faccon * strict <= o->fnewt) {
-        *outcome = NEWTON_CONVERGED;
-        return 0;
-      }
-      polishing = 1;
-      strict_old = strict;
-    }
-  }
+  int rc = newton_iterate(&STAGE_NEWTON, &ss, 0, outcome);
+  *hfac = ss.hfac;
+  return rc;
 }
 
 /* ---- error estimate --------------------------------------------------------------------- */
@@ -839,7 +850,7 @@ static double next_step_size(radau *s, double h, double err, double quot)
 }
 
 /* A Newton failure (after which the order goes down) or slow convergence: the rejection. */
-static void newton_rejected(radau *s, enum newton_outcome outcome, double h, double hfac,
+static void newton_rejected(radau *s, newton_outcome outcome, double h, double hfac,
                             driver_report *rep)
 {
   if (outcome == NEWTON_SLOW) {
@@ -868,7 +879,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   set_weights(s, h);
   starting_values(s, h);
   double hfac = FAIL_FACTOR, err = INFINITY;
-  enum newton_outcome outcome;
+  newton_outcome outcome;
   int rc = newton(s, t, h, &hfac, &outcome);
   if (rc == 0 && outcome == NEWTON_CONVERGED) {
     rc = estimate_error(s, t, h, s->first || s->reject, &err);

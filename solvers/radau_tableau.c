@@ -1,9 +1,9 @@
 /* The s-stage Radau IIA tableau (s = 1, 3, 5, 7) computed from its definition, in long double,
- * for the Radau IIA integrator (solvers/radau.c: radau and radau5).  Sources: E. Hairer, G. Wanner, Solving
- * Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5 (Radau IIA: nodes, collocation,
- * stability function) and IV.8 (transformation of the stage system, embedded error estimate);
- * E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput. Appl.
- * Math. 111 (1999) 93-111 (the same for s = 3, 5, 7).
+ * for the Radau IIA integrator (solvers/radau.c: radau and radau5).  Sources: E. Hairer, G. Wanner,
+ * Solving Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5 (Radau IIA: nodes,
+ * collocation, stability function) and IV.8 (transformation of the stage system, embedded error
+ * estimate); E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput.
+ * Appl. Math. 111 (1999) 93-111 (the same for s = 3, 5, 7).
  *
  * Nodes: c_s = 1 and the s - 1 zeros in (0, 1) of P_s(2x - 1) - P_{s-1}(2x - 1) (shifted Legendre
  * polynomials), found by bisection between the sign changes on a grid.

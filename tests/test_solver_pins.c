@@ -1,6 +1,7 @@
-/* test_radau_pins: radau5 and radau on the published rows (every problem's table tolerances, run as
- * the test set runs them) keep their counters and the bits of y_1(tend).  radau5 and radau are one
- * integrator (solvers/radau.c) with two sets of controls; these pins hold both bit for bit through
+/* test_solver_pins: radau5, radau and bdf on the published rows (every problem's table
+ * tolerances, run as the test set runs them) keep their counters and the bits of y_1(tend).
+ * radau5 and radau are one integrator (solvers/radau.c) with two sets of controls, and radau and
+ * bdf share the Newton loop (solvers/newton.h); these pins hold all three bit for bit through
  * changes of that code (a different operation order or tableau constant moves the pendulum,
  * double pendulum and chain rows: see radau5's rounding in solvers/radau.c).  The pins are the
  * runs of the separate radau5.c and radau.c of version 0.2 (`mbdae table all --solver S`,
@@ -54,6 +55,23 @@ static const pin PINS[] = {
     {"chain", "radau", 1e-04, 345, 270, 3432, 267, 345, 0.4680658451711032},
     {"chain", "radau", 1e-07, 753, 682, 8111, 674, 752, -0.09387845224396578},
     {"chain", "radau", 1e-10, 958, 894, 19561, 882, 956, -0.09501266181130628},
+    {"caraxis", "bdf", 1e-04, 469, 467, 839, 127, 127, 0.049344310659321676},
+    {"caraxis", "bdf", 1e-07, 1816, 1808, 2637, 225, 226, 0.049345571767132064},
+    {"caraxis", "bdf", 1e-10, 5388, 5388, 6513, 259, 259, 0.049345578414728294},
+    {"andrews", "bdf", 1e-04, 174, 166, 400, 84, 89, 15.81743506548236},
+    {"andrews", "bdf", 1e-07, 579, 578, 1170, 196, 197, 15.81076119536739},
+    {"crank", "bdf", 1e-04, 1497, 1482, 2092, 210, 224, 15.000000000000162},
+    {"crank", "bdf", 1e-06, 7099, 6963, 8254, 391, 524, 14.999999999999787},
+    {"crank", "bdf", 1e-08, 19188, 18282, 27295, 2445, 3349, 15.000000000000304},
+    {"pendulum", "bdf", 1e-04, 5098, 5023, 11567, 2262, 2308, -0.01729145147901433},
+    {"pendulum", "bdf", 1e-07, 18889, 18645, 35754, 6561, 6686, 0.18116667409200726},
+    {"pendulum", "bdf", 1e-10, 57701, 57302, 100215, 10728, 11010, 0.1815125314801701},
+    {"dpendulum", "bdf", 1e-04, 702, 681, 1668, 339, 348, -0.5805881584452491},
+    {"dpendulum", "bdf", 1e-07, 2861, 2804, 5543, 1019, 1055, -0.5383767867562306},
+    {"dpendulum", "bdf", 1e-10, 7934, 7833, 14305, 1625, 1677, -0.5383472202002444},
+    {"chain", "bdf", 1e-04, 865, 834, 2069, 433, 443, 0.5630343105724589},
+    {"chain", "bdf", 1e-07, 3445, 3400, 6743, 1291, 1318, -0.09572494105043523},
+    {"chain", "bdf", 1e-10, 9886, 9782, 18294, 2165, 2235, -0.09501419890341055},
 };
 
 static void check_pin(const pin *k)
@@ -72,8 +90,8 @@ static void check_pin(const pin *k)
             st->njac == k->njac && st->nlu == k->nlu && y[0] == k->y1,
         "%s %s rtol %g: status %d, steps %ld accepted %ld #f %ld #Jac %ld #LU %ld y1 %.17g; "
         "pinned %ld %ld %ld %ld %ld %.17g",
-        k->solver, k->spec, k->rtol, rc, st->steps, st->accepted, st->nres, st->njac, st->nlu,
-        y[0], k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1);
+        k->solver, k->spec, k->rtol, rc, st->steps, st->accepted, st->nres, st->njac, st->nlu, y[0],
+        k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1);
   mbdae_problem_destroy(p);
 }
 
@@ -82,5 +100,5 @@ int main(void)
   for (size_t i = 0; i < sizeof PINS / sizeof PINS[0]; i++) {
     check_pin(&PINS[i]);
   }
-  return check_summary("test_radau_pins");
+  return check_summary("test_solver_pins");
 }
