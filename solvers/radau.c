@@ -114,7 +114,7 @@ enum {
   MIN_STAGES = 3 /* s = 3 + 2 k for the order set k */
 };
 
-/* RADAU's parameters (its documentation's defaults) */
+/* RADAU's parameters (its documentation's defaults; for s = 3 RADAU5's) */
 static const int NEWTON_ITER_BASE = 7;         /* nit = 7 + 2.5 (s - 3) */
 static const double UROUND = 1e-16;            /* unit roundoff */
 static const double SAFETY = 0.9;              /* safety factor of the step-size prediction */
@@ -145,7 +145,7 @@ static const double THETA_TARGET = 0.5;
  * RADAU's Newton tolerance (addition 1, set_weights).  Runs of up to 300 steps keep RADAU's test;
  * the test set's problems take 100 to 300 steps at the tolerances of the published tables. */
 static const double NEWTON_STEPS = 300.0;
-/* Polishing Newton iterations (see newton) stop when the increment shrinks by less than this. */
+/* Polishing iterations (check_increment) stop when the increment shrinks by less than this. */
 static const double POLISH_CONTRACTION = 0.5;
 
 /* One stage count: its tableau and the controls that depend on s. */
@@ -175,7 +175,7 @@ typedef struct radau {
   double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
   double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
   double ainv_h[MAXS][MAXS]; /* A^{-1} / h for the step h of the current attempt */
-  double rh;                 /* 1 / h */
+  double rh;                 /* 1 / h (radau5_bits: W is scaled after the sum) */
   int *differential;         /* 1 when y'_i enters F */
   int cont_k;                /* the order set of the last accepted step */
   double cont_t, cont_h;
