@@ -14,8 +14,9 @@
  * so the iteration matrix dF/dy + cj dF/dy' depends on h and k only through cj.
  *
  * Newton.  The corrector equation F(t, y, y'_pred + cj (y - y_pred)) = 0 is solved by a simplified
- * Newton iteration with the LU factors (solvers/linsys.h) of G = dF/dy + cj_old dF/dy' built from
- * the problem's analytic Jacobian.  G is kept across steps; while cj differs from cj_old each
+ * Newton iteration (the loop of solvers/newton.h, shared with radau; the phases below) with the
+ * LU factors (solvers/linsys.h) of G = dF/dy + cj_old dF/dy' built from the problem's analytic
+ * Jacobian.  G is kept across steps; while cj differs from cj_old each
  * correction is multiplied by 2 / (1 + cj/cj_old) (BCP ch. 5).  The rate
  * rho = (|d_m| / |d_0|)^(1/m) is observed; the iteration has converged when
  * rho/(1-rho) |d_m| <= NEWTON_TOL, fails when rho > 0.9 or after 4 iterations; the first
@@ -89,6 +90,7 @@
 #include "driver.h"
 #include "lapack.h"
 #include "linsys.h"
+#include "newton.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -688,55 +690,88 @@ static int at_rounding_floor(const bdf *s, double delnrm)
   return s->jac_current && s->cj == s->cjold && delnrm <= NEWTON_TOL;
 }
 
+/* One corrector solve: the phases' shared state (the loop is solvers/newton.h's). */
+typedef struct corrector_solve {
+  bdf *s;
+  double pnorm;  /* the norm of the prediction */
+  double oldnrm; /* the norm of the first correction */
+} corrector_solve;
+
+/* delta = F(t, y, y') at the current iterate: 0, positive when it cannot be evaluated, or a
+ * negative code. */
+static inline int corrector_residual(void *ctx)
+{
+  bdf *s = ((corrector_solve *)ctx)->s;
+  return residual(s, s->t, s->y, s->yp, s->delta);
+}
+
+/* The correction in place of delta, the residual scaled by 2 / (1 + cj / cjold) for an iteration
+ * matrix formed at an older cj (DASSL). */
+static inline int corrector_solve_delta(void *ctx)
+{
+  bdf *s = ((corrector_solve *)ctx)->s;
+  double scale = 2.0 / (1.0 + s->cj / s->cjold);
+  for (int i = 0; i < s->n; i++) {
+    s->delta[i] *= scale;
+  }
+  int rc = mbdae_itmat_solve(&s->lu, s->delta);
+  return rc < 0 ? rc : 0;
+}
+
+/* y, y' and the accumulated correction e updated, then DASSL's tests on the weighted norm of the
+ * correction: converged at the rounding floor or when the rate-predicted error is within
+ * NEWTON_TOL; failed when not finite, diverging, or at MAX_NEWTON_ITERS. */
+static inline newton_outcome corrector_update(void *ctx, int iter)
+{
+  corrector_solve *cs = ctx;
+  bdf *s = cs->s;
+  int m = iter - 1;
+  for (int i = 0; i < s->n; i++) {
+    s->y[i] -= s->delta[i];
+    s->e[i] -= s->delta[i];
+    s->yp[i] -= s->cj * s->delta[i];
+  }
+  double delnrm = wnorm(s, s->delta);
+  if (!isfinite(delnrm)) {
+    return NEWTON_FAILED;
+  }
+  if (delnrm <= 100.0 * DBL_EPSILON * cs->pnorm) {
+    return NEWTON_CONVERGED;
+  }
+  if (m == 0) {
+    cs->oldnrm = delnrm;
+  } else {
+    double rate = pow(delnrm / cs->oldnrm, 1.0 / (double)m);
+    if (rate > RATE_FAIL) {
+      return at_rounding_floor(s, delnrm) ? NEWTON_CONVERGED : NEWTON_FAILED;
+    }
+    s->conv_factor = rate / (1.0 - rate);
+    if (rate > JAC_RATE) {
+      s->need_jac = 1; /* takes effect at the next prediction */
+    }
+  }
+  if (s->conv_factor * delnrm <= NEWTON_TOL) {
+    return NEWTON_CONVERGED;
+  }
+  return m + 1 >= MAX_NEWTON_ITERS ? NEWTON_FAILED : NEWTON_CONTINUE;
+}
+
+static const newton_ops CORRECTOR_NEWTON = {corrector_residual, corrector_solve_delta, NULL,
+                                            corrector_update};
+
 /* The simplified Newton iteration from the prediction, whose residual is in delta (pnorm: the
  * norm of the prediction): CONVERGED, FAIL_NEWTON, FAIL_RESIDUAL or a negative fatal code. */
 static int iterate(bdf *s, double pnorm)
 {
-  double oldnrm = 0.0;
-  for (int m = 0;; m++) {
-    double scale = 2.0 / (1.0 + s->cj / s->cjold);
-    for (int i = 0; i < s->n; i++) {
-      s->delta[i] *= scale;
-    }
-    int rc = mbdae_itmat_solve(&s->lu, s->delta);
-    if (rc < 0) {
-      return rc;
-    }
-    for (int i = 0; i < s->n; i++) {
-      s->y[i] -= s->delta[i];
-      s->e[i] -= s->delta[i];
-      s->yp[i] -= s->cj * s->delta[i];
-    }
-    double delnrm = wnorm(s, s->delta);
-    if (!isfinite(delnrm)) {
-      return FAIL_NEWTON;
-    }
-    if (delnrm <= 100.0 * DBL_EPSILON * pnorm) {
-      return CONVERGED;
-    }
-    if (m == 0) {
-      oldnrm = delnrm;
-    } else {
-      double rate = pow(delnrm / oldnrm, 1.0 / (double)m);
-      if (rate > RATE_FAIL) {
-        return at_rounding_floor(s, delnrm) ? CONVERGED : FAIL_NEWTON;
-      }
-      s->conv_factor = rate / (1.0 - rate);
-      if (rate > JAC_RATE) {
-        s->need_jac = 1; /* takes effect at the next prediction */
-      }
-    }
-    if (s->conv_factor * delnrm <= NEWTON_TOL) {
-      return CONVERGED;
-    }
-    if (m + 1 >= MAX_NEWTON_ITERS) {
-      return FAIL_NEWTON;
-    }
-    rc = residual(s, s->t, s->y, s->yp, s->delta);
-    if (rc != 0) {
-      return rc < 0 ? rc : FAIL_RESIDUAL;
-    }
+  corrector_solve cs = {s, pnorm, 0.0};
+  newton_outcome outcome;
+  int rc = newton_iterate(&CORRECTOR_NEWTON, &cs, 1, &outcome);
+  if (rc < 0) {
+    return rc;
   }
+  return outcome == NEWTON_CONVERGED   ? CONVERGED
+         : outcome == NEWTON_UNDEFINED ? FAIL_RESIDUAL
+                                       : FAIL_NEWTON;
 }
 
 /* Solve the corrector equation from the prediction.  Returns an outcome above or a negative fatal

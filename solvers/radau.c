@@ -1,54 +1,99 @@
-/* radau: variable-order Radau IIA (s = 3, 5, 7 stages; orders 5, 9, 13) for fully implicit DAEs
- * F(t, y, y') = 0, with the order selection of Hairer & Wanner's RADAU.  Sources: E. Hairer,
- * G. Wanner, Solving Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5, IV.8 and
- * VII.4; E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput.
- * Appl. Math. 111 (1999) 93-111; the documentation of the RADAU code (its defaults).
+/* radau: the Radau IIA integrator for fully implicit DAEs F(t, y, y') = 0, with s = 3, 5, 7
+ * stages (orders 5, 9, 13), behind two solver types (solvers/radau.h): `radau` with the order
+ * selection of Hairer & Wanner's RADAU (below), and `radau5` (solvers/radau5.c), s = 3 fixed with
+ * RADAU5's controls.  Sources: E. Hairer, G. Wanner, Solving Ordinary Differential Equations II,
+ * 2nd ed. (Springer 1996), IV.5 (the method), IV.8 (implementation) and VII.4 (Radau IIA for DAEs
+ * of index 2 and 3); E. Hairer, C. Lubich, M. Roche, LNM 1409 (1989); E. Hairer, G. Wanner, Stiff
+ * differential equations solved by Radau methods, J. Comput. Appl. Math. 111 (1999) 93-111; the
+ * documentation of the RADAU5 and RADAU codes (their defaults).
  *
  * Method (each s).  With the stage increments Z_i = Y_i - y_n and the stage derivatives
  * W = (A^{-1} (x) I) Z / h, a step solves G_i(Z) = F(t_n + c_i h, y_n + Z_i, W_i) = 0,
- * i = 1..s, and y_{n+1} = y_n + Z_s, y'_{n+1} = W_s (c_s = 1).  The tableau and the
- * eigen-decomposition T^{-1} A^{-1} T = diag(gamma, [alpha_k -beta_k; beta_k alpha_k]) come from
- * solvers/radau_tableau.c.  For F = M y' - f this is RADAU applied to M y' = f; the form needs
- * no mass matrix and serves every formulation (as solvers/radau5.c for s = 3).
+ * i = 1..s, and y_{n+1} = y_n + Z_s, y'_{n+1} = W_s (c_s = 1: the last stage is the end point).
+ * The tableau and the eigen-decomposition T^{-1} A^{-1} T = diag(gamma, [alpha_k -beta_k; beta_k
+ * alpha_k]) come from solvers/radau_tableau.c.  For F = M y' - f this is RADAU (RADAU5) applied to
+ * M y' = f, so the test set's figures of those codes are the yardstick; the form needs no mass
+ * matrix and serves every formulation.
  *
- * Simplified Newton.  J = dF/dy and M = dF/dy' frozen at an accepted point; with Z = (T (x) I) V
- * the Newton system splits into one real and (s-1)/2 complex n x n systems (HW IV.8):
+ * Simplified Newton.  J = dF/dy and M = dF/dy' frozen at an accepted point; dG_i/dZ_j ~
+ * M (A^{-1})_ij / h + J delta_ij, and with Z = (T (x) I) V the Newton system splits into one real
+ * and (s-1)/2 complex n x n systems (HW IV.8; for M y' = f the matrices are RADAU's, since there
+ * J = -df/dy):
  *   E_0 dV_1 = r_1,  E_0 = (gamma/h) M + J,
  *   E_k (dV_2k + i dV_2k+1) = r_2k + i r_2k+1,  E_k = ((alpha_k + i beta_k)/h) M + J,
  * r = -(T^{-1} (x) I) G, factored and solved through the linear-system layer (solvers/linsys.h) in
  * the storage of mbdae_options.linsys (dense, band or sparse; the Jacobian store
- * solvers/jacobian.h). RADAU's controls for each s: at most 7 + 2.5 (s - 3) iterations, the
- * stopping test faccon ||dV|| <= fnewt with fnewt = max(10 uround / rtol', min(0.03, rtol'^(1/e -
- * 1))), e = (s + 1)/(2s), the rate watch (divergence, predicted slow convergence), Jacobian reuse
- * while theta <= 0.001, factorization reuse while 1 <= h_new/h <= 1.2.  Two additions of radau5,
- * kept here for the same reasons (measured there, see solvers/radau5.c): the Newton error of the
- * differential components is held to a total budget over long runs (set_weights, newton), and
- * a step-size increase is capped so that the predicted contraction theta (h_new/h)^2 stays
- * below 0.5.
+ * solvers/jacobian.h).  RADAU's controls for each s (for s = 3 RADAU5's): at most 7 + 2.5 (s - 3)
+ * iterations, the stopping test faccon ||dV|| <= fnewt with fnewt = max(10 uround / rtol',
+ * min(0.03, rtol'^(1/e - 1))), e = (s + 1)/(2s), the rate watch (divergence, predicted slow
+ * convergence), Jacobian reuse while theta <= 0.001, factorization reuse while
+ * 1 <= h_new/h <= 1.2.  Starting values: the collocation polynomial of the previous step,
+ * extrapolated; before the first accepted step the linear Taylor polynomial Z_i = c_i h y'_0
+ * (RADAU5 starts from Z = 0).
  *
- * Error estimate (HW IV.8; the 1999 paper): the embedded method of order s with weight
- * gamma_0 = 1/gamma on y'_n, filtered by the real iteration matrix as in radau5:
- *   err = E_0^{-1} M (y'_n + sum_i (d_i / h) Z_i),
- * refined once with F(t_n, y_n + err, y'_n) on the first step and after a rejection.  Weights
- * sc_i = atol' + rtol' |y_i| with RADAU's rtol' = 0.1 rtol^((s+1)/(2s)), atol' = rtol' atol/rtol
- * (the estimate is O(h^(s+1)), the global error O(h^(2s-1))), divided by h for index-2 and by h^2
- * for index-3 components (mbdae_problem_index).  New step: h / quot with quot =
- * clamp(err^(1/(s+1)) / fac, 1/8, 5), fac = min(0.9, 0.9 (1 + 2 nit)/(newt + 2 nit)), and
- * Gustafsson's predictive controller after accepted steps (not right after an order change).
+ * Addition 1, the Newton budget.  In runs of many steps the Newton error of the differential
+ * components (those whose derivative enters F) is held to a total budget (set_weights, newton),
+ * because RADAU5's test, with the index-scaled weights, lets the velocity errors of an index-3
+ * mechanical system add up like T^2/h^2 (the pendulum over 100 s stalls at scd 3 for any
+ * tolerance).  Once the plain test holds the iteration goes on (polishing) until the same test
+ * holds in the tightened weights, the increments stop shrinking or the iteration limit is
+ * reached.  Addition 2: a step-size increase is capped so that the predicted Newton contraction
+ * theta (h_new/h)^2 stays below 0.5 (RADAU5's increases on Andrews' problem end in Newton failures
+ * nearly every other step).
  *
- * Order selection (the 1999 paper; RADAU's defaults).  Whenever the matrices are refactored, with
- * thetat = min(10, max(theta, thetat / 2)) the smoothed Newton contraction of the last step: the
- * stage count goes up by 2 when thetat <= 0.002, the last iteration took more than one step,
- * 0.8 < h/h_old < 1.2 and more than 10 such decisions were made since the last change; it goes
- * down by 2 when thetat >= 0.8, after a Newton failure or a singular matrix, or after slow
+ * Error estimate for F(t, y, y') = 0.  The embedded method of HW IV.8 (of order s; the 1999 paper
+ * for s = 5, 7) has the weight b^_0 = gamma_0 = 1/gamma on y'_n; with e = A^{-T} (b^ - b) its raw
+ * estimate is delta = gamma_0 h y'_n + sum_i e_i Z_i.  Unfiltered, delta is useless for stiff and
+ * algebraic components; for M y' = f RADAU5 uses err = (M - h gamma_0 df/dy)^{-1} M delta (HW IV.8
+ * and VI.6): one linearized solve of the embedded formula made implicit by a term
+ * gamma_0 h y'_{n+1}.  For F(t, y, y') = 0 a change u of y_{n+1} with u' = u / (h gamma_0) changes
+ * F by (M / (h gamma_0) + J) u, so the same solve has the matrix M + h gamma_0 J = h gamma_0 E_0,
+ * and the factored real iteration matrix serves:
+ *   err = E_0^{-1} M (y'_n + sum_i (d_i / h) Z_i),   d = e / gamma_0
+ * (for s = 3, d = (-(13 + 7 sqrt6)/3, (-13 + 7 sqrt6)/3, -1/3)), for F = M y' - f identical to
+ * RADAU5's E_0^{-1} (f(t_n, y_n) + M sum (d_i/h) Z_i), because f(t_n, y_n) = M y'_n.  On the first
+ * step and after a rejection an estimate >= 1 is refined once, as RADAU5 does:
+ * err~ = E_0^{-1} (M (y'_n + sum (d_i/h) Z_i) - F(t_n, y_n + err, y'_n)).  No residual at
+ * (t_n, y_n) is needed: y'_n is the last stage derivative W_s of the previous step (RADAU5 spends
+ * one evaluation of f per step on it).
+ *
+ * Norms and step size.  err and the Newton increments are measured in the RMS norm weighted by
+ * sc_i = atol' + rtol' |y_{n,i}|, rtol' = f rtol^e, atol' = rtol' atol / rtol (RADAU's f = 0.1;
+ * the estimate is O(h^(s+1)), the global error O(h^(2s-1))); components of index 2 have sc_i / h,
+ * those of index 3 sc_i / h^2 (mbdae_problem_index), as RADAU5 does for DAEs up to index 3.  New
+ * step: h / quot with quot = clamp(err^(1/(s+1)) / fac, 1/8, 5), fac = min(0.9, 0.9 (1 + 2 nit) /
+ * (newt + 2 nit)), and Gustafsson's predictive controller after accepted steps (not right after an
+ * order change).  The end-point rule (END_RULE, applied by the shared driver, solvers/driver.h)
+ * sets every new h, after rejections too, and makes the last two steps equal; RADAU5 applies its
+ * rule only after accepted steps and may leave a short last step, whose index-3 components are
+ * poor.  Measured with radau5 on the slider crank near rtol 1e-4 (25 tolerances x 3 initial
+ * steps): mescd there is set by a_q3 (y20), whose reference -1.42 is a fast oscillation of the
+ * longitudinal beam mode that steps of 1e-3 do not resolve and damp to about 0 (mescd 0.22-0.24);
+ * the 4 runs whose last step was rejected ended with a short step after a long one and a_q3 =
+ * +0.14 to +0.20 (mescd 0.18-0.19); they now match the other 71, which are unchanged.
+ *
+ * Order selection (`radau`; the 1999 paper, RADAU's defaults).  Whenever the matrices are
+ * refactored, with thetat = min(10, max(theta, thetat / 2)) the smoothed Newton contraction of the
+ * last step: the stage count goes up by 2 when thetat <= 0.002, the last iteration took more than
+ * one step, 0.8 < h/h_old < 1.2 and more than 10 such decisions were made since the last change;
+ * it goes down by 2 when thetat >= 0.8, after a Newton failure or a singular matrix, or after slow
  * convergence that cut h by more than half.  A kept factorization counts as a decision, and after
  * 10 of them a refactorization is forced so that the order can rise.  Departure: after an order
  * change RADAU starts Newton from Z = 0; here the previous step's collocation polynomial (of its
  * own degree) is extrapolated to the new nodes, as within one order.
  *
- * The end-point rule, the step limit, output at requested times and on_step (order 2s - 1) are the
- * shared driver's (solvers/driver.h).  Continuous output: the collocation polynomial of degree s
- * through (t_n, y_n) and (t_n + c_i h, y_n + Z_i). */
+ * radau5's rounding (radau_controls.radau5_bits).  radau5 was a separate 3-stage code before it
+ * became this integrator with s = 3; it keeps that code's tableau constants
+ * (radau_tableau_radau5) and its operation order in two places (W = ((A^{-1} (x) I) Z) (1/h), and
+ * the extrapolated starting values summed from the first stage), so that its runs stay bit for
+ * bit: with radau's rounding, 7 of radau5's 17 published rows (pendulum, double pendulum, chain)
+ * and 11 of its 30 sweep rows at rtol 1e-4..1e-5 change their counts, and the pendulum with
+ * `form=dummy,select=x` passes the first zero of x that it failed at.
+ *
+ * The step limit, output at requested times, the projection (mbdae_options.project, on y, y'
+ * after an accepted step: the next step starts there) and on_step (order 2s - 1) are the shared
+ * driver's.  Continuous output: the collocation polynomial of degree s through (t_n, y_n) and
+ * (t_n + c_i h, y_n + Z_i). */
 #include <float.h>
 #include <stddef.h>
 #include <math.h>
@@ -58,17 +103,18 @@
 
 #include "driver.h"
 #include "linsys.h"
+#include "newton.h"
+#include "radau.h"
 #include "radau_tableau.h"
 #include "solver_type.h"
 #include "weights.h"
 
 enum {
   MAXS = RADAU_MAX_STAGES,
-  NORDERS = 3, /* s = 3, 5, 7 */
-  MIN_STAGES = 3
+  MIN_STAGES = 3 /* s = 3 + 2 k for the order set k */
 };
 
-/* RADAU's parameters (its documentation's defaults) */
+/* RADAU's parameters (its documentation's defaults; for s = 3 RADAU5's) */
 static const int NEWTON_ITER_BASE = 7;         /* nit = 7 + 2.5 (s - 3) */
 static const double UROUND = 1e-16;            /* unit roundoff */
 static const double SAFETY = 0.9;              /* safety factor of the step-size prediction */
@@ -82,18 +128,24 @@ static const double FIRST_REJECT_FACTOR = 0.1; /* h after an error-test failure 
 static const double FAIL_FACTOR = 0.5;         /* h after a Newton failure or a singular matrix */
 static const int MAX_SINGULAR = 5;             /* consecutive singular iteration matrices */
 static const double DEFAULT_H0 = 1e-6;         /* default initial step, times the interval */
-static const double TOL_FACTOR = 0.1;          /* rtol' = TOL_FACTOR rtol^((s+1)/(2s)) */
 static const double ORDER_UP_THETA = 0.002;    /* raise the order when thetat <= this */
 static const double ORDER_DOWN_THETA = 0.8;    /* lower it when thetat >= this */
 static const double ORDER_UP_HQUOT_LO = 0.8;   /* raise only for h/h_old in (LO, HI) */
 static const double ORDER_UP_HQUOT_HI = 1.2;
 static const int ORDER_UP_WAIT = 10; /* decisions after a change before the order may rise */
 static const double SLOW_CUT = 0.5;  /* slow convergence cutting h by this lowers the order */
-/* The end-point rule of radau5 (two equal last steps rather than a short remainder). */
+/* The end-point rule: the rest of the interval when hnew reaches tend (a remainder below hnew/1000
+ * is absorbed), half the rest when two steps of hnew would reach it (two equal steps instead of
+ * hnew and a short remainder, whose index-2 and index-3 components would be amplified by 1/h and
+ * 1/h^2), else hnew; applied to every new step size, after rejections too (see the header). */
 static const driver_end_rule END_RULE = {1.001, 2, 0.0, 1};
-/* radau5's additions (see the header and solvers/radau5.c) */
+/* Largest predicted Newton contraction factor a step-size increase may lead to (addition 2). */
 static const double THETA_TARGET = 0.5;
+/* The Newton error of differential components may add up to at most this many steps' worth of
+ * RADAU's Newton tolerance (addition 1, set_weights).  Runs of up to 300 steps keep RADAU's test;
+ * the test set's problems take 100 to 300 steps at the tolerances of the published tables. */
 static const double NEWTON_STEPS = 300.0;
+/* Polishing iterations (check_increment) stop when the increment shrinks by less than this. */
 static const double POLISH_CONTRACTION = 0.5;
 
 /* One stage count: its tableau and the controls that depend on s. */
@@ -106,13 +158,11 @@ typedef struct order_set {
   double neg_tinv[MAXS][MAXS]; /* -T^{-1}: the stage residuals to the Newton right-hand sides */
 } order_set;
 
-/* NEWTON_UNDEFINED: a stage residual could not be evaluated (or was not finite). */
-enum newton_outcome { NEWTON_CONVERGED, NEWTON_SLOW, NEWTON_FAILED, NEWTON_UNDEFINED };
-
 typedef struct radau {
+  const radau_controls *ctl;
   const mbdae_problem *p;
   int n;
-  order_set orders[NORDERS];           /* s = 3, 5, 7 (tb.s = 0: not computed yet) */
+  order_set orders[RADAU_ORDER_SETS];  /* s = 3, 5, 7 (tb.s = 0: not computed yet) */
   double rtol, atol;                   /* the user's tolerances */
   int k;                               /* the current one: s = orders[k].tb.s */
   const int *index;                    /* differentiation index per variable */
@@ -125,6 +175,7 @@ typedef struct radau {
   double *tmp[MAXS];                   /* scratch: stage residuals before the transformation */
   double *ystage, *wscal, *wnewt, *err, *mq, *cont_y; /* wscal, wnewt: 1 / the weights */
   double ainv_h[MAXS][MAXS]; /* A^{-1} / h for the step h of the current attempt */
+  double rh;                 /* 1 / h (radau5_bits: W is scaled after the sum) */
   int *differential;         /* 1 when y'_i enters F */
   int cont_k;                /* the order set of the last accepted step */
   double cont_t, cont_h;
@@ -165,13 +216,18 @@ static int order_set_init(radau *s, int k)
 {
   order_set *o = &s->orders[k];
   int ns = MIN_STAGES + 2 * k;
-  int rc = radau_tableau_init(&o->tb, ns);
+  int rc = 0;
+  if (s->ctl->radau5_bits && ns == MIN_STAGES) {
+    radau_tableau_radau5(&o->tb);
+  } else {
+    rc = radau_tableau_init(&o->tb, ns);
+  }
   if (rc != 0) {
     return rc;
   }
   double e = (ns + 1.0) / (2.0 * ns);
   o->max_iter = NEWTON_ITER_BASE + (5 * (ns - 3)) / 2;
-  o->tol.rtol = TOL_FACTOR * pow(s->rtol, e);
+  o->tol.rtol = s->ctl->tol_factor * pow(s->rtol, e);
   o->tol.atol = o->tol.rtol * (s->atol / s->rtol);
   o->tol.factor = 1.0;
   o->fnewt = fmax(10.0 * UROUND / o->tol.rtol, fmin(0.03, pow(o->tol.rtol, 1.0 / e - 1.0)));
@@ -230,8 +286,8 @@ static void workspace_free(radau *s)
  * or a negative code with a message in msg (workspace_free frees what was allocated). */
 static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
 {
-  int rc =
-      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, "radau", kind), msg, msglen);
+  int rc = mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, s->ctl->name, kind), msg,
+                                 msglen);
   if (rc != 0) {
     return rc;
   }
@@ -261,10 +317,16 @@ static int factorize(radau *s, double h)
   return rc;
 }
 
-/* Weights at y_n for a step of size h (stored as reciprocals): sc for the error test
- * (index-scaled), for the
- * Newton test (the differential components' tightened so that their Newton errors stay within
- * NEWTON_STEPS steps' worth of RADAU's test over the interval: radau5's rule, see there). */
+/* Weights at y_n for a step of size h, kept as reciprocals (the norms multiply).  Error test
+ * (wscal = 1 / sc): the tolerance sc, divided by h^(index - 1) for the index-2 and index-3
+ * components as in RADAU5 (their error estimate overstates their error by these powers of h).
+ * Newton test (wnewt): the same for algebraic components, whose Newton error stays inside the
+ * step.  The Newton error of a differential component, however, is a true error that every later
+ * step inherits: with RADAU5's weights it adds up over the N = T/h steps of the interval T to
+ * N fnewt sc_i, which for the velocities (sc_i = tol/h) grows like T^2/h^2 and stalls the
+ * pendulum's accuracy near 1e-4 whatever the tolerance.  Their weights are therefore scaled by
+ * min(1, NEWTON_STEPS / N): the accumulated Newton error is held to what RADAU5 allows over
+ * NEWTON_STEPS steps (runs with fewer steps keep RADAU5's test; addition 1 of the header). */
 static void set_weights(radau *s, double h)
 {
   const mbdae_tolerance *tol = &s->orders[s->k].tol;
@@ -329,7 +391,8 @@ static void collocation_weights(const radau_tableau *tb, double x, double l[MAXS
  * constant ns (the stage counts 3, 5, 7 of the three orders), the loops over i and j unroll and
  * the loop over the components vectorizes. */
 static inline void combine_fixed(int ns, size_t n, const double fm[MAXS][MAXS],
-                                 const double *restrict in, double *restrict out)
+                                 const double *restrict in, double *restrict out, int scale,
+                                 double post)
 {
   for (int i = 0; i < ns; i++) {
     double *restrict out_i = out + (size_t)i * n;
@@ -338,7 +401,7 @@ static inline void combine_fixed(int ns, size_t n, const double fm[MAXS][MAXS],
       for (int j = 1; j < ns; j++) {
         o += fm[i][j] * in[(size_t)j * n + k];
       }
-      out_i[k] = o;
+      out_i[k] = scale ? o * post : o;
     }
   }
 }
@@ -349,57 +412,83 @@ static void combine(int ns, int n, const double m[MAXS][MAXS], const double *in,
 {
   switch (ns) {
   case 3:
-    combine_fixed(3, (size_t)n, m, in, out);
+    combine_fixed(3, (size_t)n, m, in, out, 0, 1.0);
     break;
   case 5:
-    combine_fixed(5, (size_t)n, m, in, out);
+    combine_fixed(5, (size_t)n, m, in, out, 0, 1.0);
     break;
   case 7:
-    combine_fixed(7, (size_t)n, m, in, out);
+    combine_fixed(7, (size_t)n, m, in, out, 0, 1.0);
     break;
   default:
-    combine_fixed(ns, (size_t)n, m, in, out);
+    combine_fixed(ns, (size_t)n, m, in, out, 0, 1.0);
   }
 }
 
-/* Z = (T (x) I) V and W = (A^{-1} / h (x) I) Z (s->ainv_h, set by starting_values). */
+/* out = ((m (x) I) in) post: combine, each sum times post (radau5's W; s = 3 unrolled). */
+static void combine_times(int ns, int n, const double m[MAXS][MAXS], double post, const double *in,
+                          double *out)
+{
+  if (ns == MIN_STAGES) {
+    combine_fixed(MIN_STAGES, (size_t)n, m, in, out, 1, post);
+  } else {
+    combine_fixed(ns, (size_t)n, m, in, out, 1, post);
+  }
+}
+
+/* Z = (T (x) I) V and W = (A^{-1} / h (x) I) Z: with s->ainv_h (set by starting_values), or for
+ * radau5_bits as (A^{-1} (x) I) Z times 1/h (radau5's rounding, see the header). */
 static void stages_from_v(const radau *s)
 {
   const radau_tableau *tb = &s->orders[s->k].tb;
   combine(tb->s, s->n, tb->t, s->v[0], s->z[0]);
-  combine(tb->s, s->n, s->ainv_h, s->z[0], s->w[0]);
+  if (!s->ctl->radau5_bits) {
+    combine(tb->s, s->n, s->ainv_h, s->z[0], s->w[0]);
+    return;
+  }
+  combine_times(tb->s, s->n, tb->ainv, s->rh, s->z[0], s->w[0]);
 }
 
 /* u[k] = sum_j l_j Z_j[k] - Z_last[k] for the kept stages Z_j of the last step (the block
- * cont_z: stage j at j n), the sum from -Z_last in the order of j. */
+ * cont_z: stage j at j n), the sum from -Z_last in the order of j, or for last_after (radau5's
+ * rounding) in the order of j and then - Z_last. */
 static inline void extrapolate_fixed(int nold, size_t n, const double *l, const double *restrict cz,
-                                     double *restrict u)
+                                     double *restrict u, int last_after)
 {
   const double *last = cz + (size_t)(nold - 1) * n;
   for (size_t k = 0; k < n; k++) {
-    double sum = -last[k];
-    for (int j = 0; j < nold; j++) {
+    double sum = last_after ? l[0] * cz[k] : -last[k] + l[0] * cz[k];
+    for (int j = 1; j < nold; j++) {
       sum += l[j] * cz[(size_t)j * n + k];
     }
-    u[k] = sum;
+    u[k] = last_after ? sum - last[k] : sum;
   }
 }
 
-/* extrapolate_fixed with a constant stage count (the loop over j unrolls). */
-static void extrapolate(int nold, int n, const double *l, const double *cz, double *u)
+/* extrapolate_fixed with a constant stage count and order of the sum (the loop over j unrolls). */
+static void extrapolate(int nold, int n, const double *l, const double *cz, double *u,
+                        int last_after)
 {
+  if (last_after && nold == MIN_STAGES) {
+    extrapolate_fixed(MIN_STAGES, (size_t)n, l, cz, u, 1);
+    return;
+  }
+  if (last_after) {
+    extrapolate_fixed(nold, (size_t)n, l, cz, u, 1);
+    return;
+  }
   switch (nold) {
   case 3:
-    extrapolate_fixed(3, (size_t)n, l, cz, u);
+    extrapolate_fixed(3, (size_t)n, l, cz, u, 0);
     break;
   case 5:
-    extrapolate_fixed(5, (size_t)n, l, cz, u);
+    extrapolate_fixed(5, (size_t)n, l, cz, u, 0);
     break;
   case 7:
-    extrapolate_fixed(7, (size_t)n, l, cz, u);
+    extrapolate_fixed(7, (size_t)n, l, cz, u, 0);
     break;
   default:
-    extrapolate_fixed(nold, (size_t)n, l, cz, u);
+    extrapolate_fixed(nold, (size_t)n, l, cz, u, 0);
   }
 }
 
@@ -418,9 +507,10 @@ static void starting_values(radau *s, double h)
     }
     double l[MAXS];
     collocation_weights(old, 1.0 + tb->c[i] * h / s->cont_h, l);
-    extrapolate(old->s, s->n, l, s->cont_z[0], s->z[i]);
+    extrapolate(old->s, s->n, l, s->cont_z[0], s->z[i], s->ctl->radau5_bits);
   }
   scaled(ns, tb->ainv, 1.0 / h, s->ainv_h);
+  s->rh = 1.0 / h;
   combine(ns, s->n, tb->tinv, s->z[0], s->v[0]);
   stages_from_v(s);
 }
@@ -441,19 +531,32 @@ static void interpolate(const void *m, double t, double *yout)
   }
 }
 
-/* ---- the Newton iteration --------------------------------------------------------------- */
+/* ---- the Newton iteration (the loop is solvers/newton.h's) -------------------------------- */
+
+/* One simplified Newton solve of the stages of [t, t + h]: the phases' shared state. */
+typedef struct stage_solve {
+  radau *s;
+  double t, h;
+  int polishing;         /* RADAU's test holds; going on in the Newton weights */
+  double dyno, strict;   /* ||dV|| in the error weights and in the Newton weights */
+  double dynold, thqold; /* the previous ||dV|| and contraction (RADAU5's rate watch) */
+  double strict_old;     /* the previous ||dV|| in the Newton weights while polishing */
+  double hfac;           /* step-size factor for NEWTON_SLOW */
+} stage_solve;
 
 /* G_i = F(t + c_i h, y_n + Z_i, W_i) into tmp, then -(T^{-1} (x) I) G into g.  0, positive when a
  * stage cannot be evaluated, or a negative code. */
-static int stage_residuals(radau *s, double t, double h)
+static inline int stage_residuals(void *ctx)
 {
+  const stage_solve *ss = ctx;
+  radau *s = ss->s;
   const radau_tableau *tb = &s->orders[s->k].tb;
   int n = s->n, ns = tb->s;
   for (int i = 0; i < ns; i++) {
     for (int k = 0; k < n; k++) {
       s->ystage[k] = s->y[k] + s->z[i][k];
     }
-    int rc = mbdae_residual_checked(s->p, t + tb->c[i] * h, s->ystage, s->w[i], s->tmp[i],
+    int rc = mbdae_residual_checked(s->p, ss->t + tb->c[i] * ss->h, s->ystage, s->w[i], s->tmp[i],
                                     &s->stats->nres);
     if (rc != 0) {
       return rc;
@@ -465,8 +568,9 @@ static int stage_residuals(radau *s, double t, double h)
 }
 
 /* The corrections dV in place of the right-hand sides. */
-static int solve_corrections(radau *s)
+static inline int solve_corrections(void *ctx)
 {
+  radau *s = ((stage_solve *)ctx)->s;
   int rc = mbdae_itmat_solve(&s->real, s->g[0]);
   for (int k = 0; rc == 0 && k < (stages(s) - 1) / 2; k++) {
     rc = mbdae_itmat_solve_shift(&s->pair[k], s->g[2 * k + 1], s->g[2 * k + 2]);
@@ -475,31 +579,59 @@ static int solve_corrections(radau *s)
 }
 
 /* RADAU's watch on the contraction after iteration newt >= 2 (thq = |dV_newt| / |dV_newt-1|):
- * returns 0 to stop (divergence: outcome stays NEWTON_FAILED; predicted too slow: NEWTON_SLOW
- * with the step-size factor hfac), else 1. */
-static int watch_rate(radau *s, int newt, double thq, double dyno, double *thqold, double *hfac,
-                      enum newton_outcome *outcome)
+ * NEWTON_FAILED on divergence, NEWTON_SLOW (with the step-size factor hfac) when the error left
+ * after the remaining iterations at this rate would exceed fnewt, else NEWTON_CONTINUE. */
+static newton_outcome watch_rate(stage_solve *ss, int newt, double thq)
 {
+  radau *s = ss->s;
   const order_set *o = &s->orders[s->k];
-  s->theta = newt == 2 ? thq : sqrt(thq * *thqold);
-  *thqold = thq;
+  s->theta = newt == 2 ? thq : sqrt(thq * ss->thqold);
+  ss->thqold = thq;
   if (s->theta >= THETA_DIVERGE) {
-    return 0;
+    return NEWTON_FAILED;
   }
   s->faccon = s->theta / (1.0 - s->theta);
-  double dyth = s->faccon * dyno * pow(s->theta, o->max_iter - 1 - newt) / o->fnewt;
+  double dyth = s->faccon * ss->dyno * pow(s->theta, o->max_iter - 1 - newt) / o->fnewt;
   if (dyth >= 1.0) {
     double qnewt = fmax(1e-4, fmin(20.0, dyth));
-    *hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + o->max_iter - 1 - newt));
-    *outcome = NEWTON_SLOW;
-    return 0;
+    ss->hfac = 0.8 * pow(qnewt, -1.0 / (4.0 + o->max_iter - 1 - newt));
+    return NEWTON_SLOW;
   }
-  return 1;
+  return NEWTON_CONTINUE;
 }
 
-/* V += dV and the stages from V. */
-static void apply_corrections(radau *s)
+/* Before dV is applied: its norms; while polishing, stop (keeping the last iterate) when they no
+ * longer shrink (the roundoff level); else RADAU's failure tests and rate watch. */
+static inline newton_outcome check_increment(void *ctx, int newt)
 {
+  stage_solve *ss = ctx;
+  radau *s = ss->s;
+  increment_norms(s, &ss->dyno, &ss->strict);
+  if (ss->polishing) {
+    return ss->strict <= POLISH_CONTRACTION * ss->strict_old ? NEWTON_CONTINUE : NEWTON_CONVERGED;
+  }
+  s->last_iters = newt;
+  if (!isfinite(ss->dyno)) {
+    return NEWTON_FAILED;
+  }
+  int max_iter = s->orders[s->k].max_iter;
+  if (newt > 1 && newt < max_iter) {
+    newton_outcome verdict = watch_rate(ss, newt, ss->dyno / ss->dynold);
+    if (verdict != NEWTON_CONTINUE) {
+      return verdict;
+    }
+  }
+  ss->dynold = fmax(ss->dyno, UROUND);
+  return NEWTON_CONTINUE;
+}
+
+/* V += dV and the stages from V, then the stopping tests: RADAU's faccon ||dV|| <= fnewt starts
+ * the polishing, the same test in the Newton weights ends it; the iteration limit ends both. */
+static inline newton_outcome apply_corrections(void *ctx, int newt)
+{
+  stage_solve *ss = ctx;
+  radau *s = ss->s;
+  const order_set *o = &s->orders[s->k];
   size_t count = (size_t)stages(s) * (size_t)s->n; /* the blocks of workspace_alloc */
   double *restrict v = s->v[0];
   const double *restrict dv = s->g[0];
@@ -507,63 +639,34 @@ static void apply_corrections(radau *s)
     v[k] += dv[k];
   }
   stages_from_v(s);
+  if (ss->polishing || s->faccon * ss->dyno <= o->fnewt) {
+    if (s->faccon * ss->strict <= o->fnewt) {
+      return NEWTON_CONVERGED;
+    }
+    ss->polishing = 1;
+    ss->strict_old = ss->strict;
+  }
+  if (newt >= o->max_iter) {
+    return ss->polishing ? NEWTON_CONVERGED : NEWTON_FAILED;
+  }
+  return NEWTON_CONTINUE;
 }
+
+static const newton_ops STAGE_NEWTON = {stage_residuals, solve_corrections, check_increment,
+                                        apply_corrections};
 
 /* Simplified Newton for the stages of [t, t + h]: 0 and the outcome, or a negative code.
  * RADAU's test decides success, failure and slow convergence; once it holds, the iteration goes
- * on (polishing, radau5's rule) until the same test holds in the Newton weights wnewt, the
- * increments in that norm stop shrinking, or the iteration limit is reached. */
-static int newton(radau *s, double t, double h, double *hfac, enum newton_outcome *outcome)
+ * on (polishing, addition 1 of the header) until the same test holds in the Newton weights wnewt,
+ * the increments in that norm stop shrinking, or the iteration limit is reached. */
+static int newton(radau *s, double t, double h, double *hfac, newton_outcome *outcome)
 {
-  const order_set *o = &s->orders[s->k];
-  int polishing = 0;
-  double dynold = 1.0, thqold = 1.0, strict_old = INFINITY;
+  stage_solve ss = {s, t, h, 0, 0.0, 0.0, 1.0, 1.0, INFINITY, *hfac};
   s->faccon = pow(fmax(s->faccon, UROUND), 0.8);
   s->theta = THETA_REUSE_JAC;
-  *outcome = NEWTON_FAILED;
-  for (int newt = 0;;) {
-    if (newt >= o->max_iter) {
-      *outcome = polishing ? NEWTON_CONVERGED : NEWTON_FAILED;
-      return 0;
-    }
-    int rc = stage_residuals(s, t, h);
-    if (rc > 0) {
-      *outcome = NEWTON_UNDEFINED; /* a smaller step may stay inside the domain */
-      return 0;
-    }
-    rc = rc == 0 ? solve_corrections(s) : rc;
-    if (rc != 0) {
-      return rc;
-    }
-    newt++;
-    double dyno, strict;
-    increment_norms(s, &dyno, &strict);
-    if (polishing) {
-      if (!(strict <= POLISH_CONTRACTION * strict_old)) {
-        *outcome = NEWTON_CONVERGED; /* roundoff level: keep the last iterate */
-        return 0;
-      }
-    } else {
-      s->last_iters = newt;
-      if (!isfinite(dyno)) {
-        return 0;
-      }
-      if (newt > 1 && newt < o->max_iter &&
-          !watch_rate(s, newt, dyno / dynold, dyno, &thqold, hfac, outcome)) {
-        return 0;
-      }
-      dynold = fmax(dyno, UROUND);
-    }
-    apply_corrections(s);
-    if (polishing || s->faccon * dyno <= o->fnewt) {
-      if (s->faccon * strict <= o->fnewt) {
-        *outcome = NEWTON_CONVERGED;
-        return 0;
-      }
-      polishing = 1;
-      strict_old = strict;
-    }
-  }
+  int rc = newton_iterate(&STAGE_NEWTON, &ss, 0, outcome);
+  *hfac = ss.hfac;
+  return rc;
 }
 
 /* ---- error estimate --------------------------------------------------------------------- */
@@ -628,7 +731,7 @@ static void choose_order(radau *s, double h)
   int k = s->k;
   double hquot = h / s->hold;
   if (s->last_iters > 1 && s->thetat <= ORDER_UP_THETA && hquot > ORDER_UP_HQUOT_LO &&
-      hquot < ORDER_UP_HQUOT_HI && s->decisions > ORDER_UP_WAIT && k < NORDERS - 1) {
+      hquot < ORDER_UP_HQUOT_HI && s->decisions > ORDER_UP_WAIT && k < s->ctl->max_order_set) {
     k++;
   }
   if ((s->thetat >= ORDER_DOWN_THETA || s->unexpected || s->slow_cut) && k > 0) {
@@ -747,7 +850,7 @@ static double next_step_size(radau *s, double h, double err, double quot)
 }
 
 /* A Newton failure (after which the order goes down) or slow convergence: the rejection. */
-static void newton_rejected(radau *s, enum newton_outcome outcome, double h, double hfac,
+static void newton_rejected(radau *s, newton_outcome outcome, double h, double hfac,
                             driver_report *rep)
 {
   if (outcome == NEWTON_SLOW) {
@@ -776,7 +879,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   set_weights(s, h);
   starting_values(s, h);
   double hfac = FAIL_FACTOR, err = INFINITY;
-  enum newton_outcome outcome;
+  newton_outcome outcome;
   int rc = newton(s, t, h, &hfac, &outcome);
   if (rc == 0 && outcome == NEWTON_CONVERGED) {
     rc = estimate_error(s, t, h, s->first || s->reject, &err);
@@ -816,7 +919,7 @@ static double resize(void *m, double h, double hnext, double hplan, int last)
   double qt = hnext / h;
   if (!last && hplan == hnext && s->theta <= THETA_REUSE_JAC && qt >= QUOT_KEEP_LO &&
       qt <= QUOT_KEEP_HI) {
-    if (++s->decisions >= ORDER_UP_WAIT && s->k < NORDERS - 1) {
+    if (++s->decisions >= ORDER_UP_WAIT && s->k < s->ctl->max_order_set) {
       s->need_lu = 1;
     }
     return h;
@@ -831,11 +934,12 @@ static double resize(void *m, double h, double hnext, double hplan, int last)
 
 static const driver_method RADAU_METHOD = {prepare, attempt, resize, interpolate};
 
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
+int radau_integrate(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt,
+                    double *y, double *yp, mbdae_result *r)
 {
   radau s;
   memset(&s, 0, sizeof s);
+  s.ctl = c;
   s.p = p;
   s.n = mbdae_problem_neq(p);
   s.index = mbdae_problem_index(p);
@@ -863,11 +967,21 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.erracc = 1.0;
   mbdae_driver d;
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
+  mbdae_driver_own_state(&d, y, yp); /* s.y, s.yp: a projection there is the next step's start */
   double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
   s.hacc = s.hold = h;
   int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y, yp);
   workspace_free(&s);
   return status;
+}
+
+/* RADAU's controls: every order set, rtol' = 0.1 rtol^((s+1)/(2s)). */
+static const radau_controls RADAU_CONTROLS = {"radau", RADAU_ORDER_SETS - 1, 0.1, 0};
+
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
+{
+  return radau_integrate(&RADAU_CONTROLS, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_radau = {

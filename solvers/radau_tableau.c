@@ -1,9 +1,9 @@
 /* The s-stage Radau IIA tableau (s = 1, 3, 5, 7) computed from its definition, in long double,
- * for the variable-order integrator (solvers/radau.c).  Sources: E. Hairer, G. Wanner, Solving
- * Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5 (Radau IIA: nodes, collocation,
- * stability function) and IV.8 (transformation of the stage system, embedded error estimate);
- * E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput. Appl.
- * Math. 111 (1999) 93-111 (the same for s = 3, 5, 7).
+ * for the Radau IIA integrator (solvers/radau.c: radau and radau5).  Sources: E. Hairer, G. Wanner,
+ * Solving Ordinary Differential Equations II, 2nd ed. (Springer 1996), IV.5 (Radau IIA: nodes,
+ * collocation, stability function) and IV.8 (transformation of the stage system, embedded error
+ * estimate); E. Hairer, G. Wanner, Stiff differential equations solved by Radau methods, J. Comput.
+ * Appl. Math. 111 (1999) 93-111 (the same for s = 3, 5, 7).
  *
  * Nodes: c_s = 1 and the s - 1 zeros in (0, 1) of P_s(2x - 1) - P_{s-1}(2x - 1) (shifted Legendre
  * polynomials), found by bisection between the sign changes on a grid.
@@ -18,7 +18,8 @@
  * T^{-1} A^{-1} T = diag(gamma, [alpha_1 -beta_1; beta_1 alpha_1], ...).
  * Embedded error estimate (HW IV.8; the 1999 paper for s = 5, 7): b^_0 = gamma_0 = 1/gamma on
  * y'_n and sum_i b^_i c_i^(k-1) = 1/k - gamma_0 [k = 1], k = 1..s (order s); with b the last row
- * of A, e = A^{-T} (b^ - b) and d = e / gamma_0 (for s = 3: the d of solvers/radau5.c). */
+ * of A, e = A^{-T} (b^ - b) and d = e / gamma_0.  radau_tableau_radau5: the 3-stage constants
+ * radau5 keeps (see there). */
 #include "radau_tableau.h"
 
 #include <complex.h>
@@ -362,4 +363,33 @@ int radau_tableau_init(radau_tableau *tb, int s)
     }
   }
   return 0;
+}
+
+/* RADAU5's 3-stage tableau as radau5 computed it in double precision from the closed forms of
+ * HW IV.5 and IV.8 (c from sqrt 6, the eigenvalues by Cardano's formula, A^{-1} and T^{-1} by the
+ * adjugate, the eigenvectors as cross products).  Every constant agrees with
+ * radau_tableau_init(tb, 3) to within 3 units in the 14th digit (test_radau_tableau); the last
+ * bits differ, and radau5's runs of the pendulum, double pendulum and chain amplify them into
+ * other step sequences (7 of its 17 published rows and 11 of 30 sweep rows at rtol 1e-4..1e-5
+ * change their counts), so radau5 keeps these. */
+void radau_tableau_radau5(radau_tableau *tb)
+{
+  static const radau_tableau RADAU5 = {
+      .s = 3,
+      .c = {0x1.3d8b64657caeap-3, 0x1.4a36c0803a6dfp-1, 0x1p+0},
+      .ainv = {{0x1.9cc470a049096p+1, 0x1.2af7915ab4028p+0, -0x1.034624ce046cfp-2},
+               {-0x1.c8aefbe08d34cp+1, 0x1.8cee3d7edbda8p-1, 0x1.0d9e56004de84p+0},
+               {0x1.620bd700c2c2fp+2, -0x1.e20bd700c2c44p+2, 0x1.4000000000008p+2}},
+      .gamma = 0x1.d1a48d83e731dp+1,
+      .alpha = {0x1.572db93e0c672p+1},
+      .beta = {0x1.86747f2c3fcb4p+1},
+      .t = {{0x1.75b01984e65edp-4, -0x1.214a74c403bfdp-3, -0x1.ebff91a6d67cfp-6},
+            {0x1.ef09cfbeab87fp-3, 0x1.a20e91e20b56fp-3, 0x1.8821fa2a36df1p-2},
+            {0x1.ee9dde0d62559p-1, 0x1p+0, 0x0p+0}},
+      .tinv = {{0x1.14d64d09039e5p+2, 0x1.5b570c758193ap-2, 0x1.1562f2bdebf52p-1},
+               {-0x1.0b70201a79c48p+2, -0x1.4f8c15da84e02p-2, 0x1.e810014c551fdp-2},
+               {-0x1.017885a24a7d2p-1, 0x1.4934e6fcaa598p+1, -0x1.312c0cf7bdfep-1}},
+      .d = {-0x1.418fd8baffe05p+3, 0x1.61d41b2d5458cp+0, -0x1.555555555553cp-2},
+  };
+  *tb = RADAU5;
 }

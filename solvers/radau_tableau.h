@@ -1,4 +1,4 @@
-/* The Radau IIA methods of s = 1, 3, 5, 7 stages (order 2s - 1) as the variable-order integrator
+/* The Radau IIA methods of s = 1, 3, 5, 7 stages (order 2s - 1) as the Radau IIA integrator
  * (solvers/radau.c) uses them (private): nodes, A^{-1}, its eigen-decomposition into one real
  * eigenvalue and (s - 1)/2 complex pairs, and the weights of the embedded error estimate, all
  * computed from the definition at the start of a run (see radau_tableau.c for the algorithm and
@@ -22,5 +22,8 @@ typedef struct radau_tableau {
 /* The tableau of the s-stage method; 0, or MBDAE_ERR_INTERNAL when s is not 1, 3, 5 or 7 or a
  * step of the computation fails (it does not for these s). */
 int radau_tableau_init(radau_tableau *tb, int s);
+
+/* The 3-stage tableau with the constants radau5 has always run with (see radau_tableau.c). */
+void radau_tableau_radau5(radau_tableau *tb);
 
 #endif /* MBDAE_RADAU_TABLEAU_H */
