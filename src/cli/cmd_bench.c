@@ -13,8 +13,8 @@
  * to (--peer-map, default radau5=radau5,radau=radau,bdf=mebdfi) at the same problem and rtol:
  * mescd and scd differences, and the ratios ours/peer of #f and CPU.  Counts and digits compare
  * across machines; a CPU ratio is only meaningful for a FILE measured on this machine, and only as
- * well as two measurements at different moments agree: ../shared/peer/compare.py interleaves the
- * runs and is the one for speed claims. */
+ * well as two measurements at different moments agree: interleaved runs of both programs (as
+ * scripts/workprecision.py runs them) are the ones for speed claims. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -596,8 +596,8 @@ static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_option
   *data = (plot_data){.tout = tout, .yout = yout, .npts = a->points};
   int rc = cli_solve(p, a->solver, opt, 1, y, NULL, r);
   if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s (%s); keeping the part it computed\n", a->solver,
-            mbdae_problem_spec(p), r->message, mbdae_strerror(rc));
+    fprintf(stderr, "mbdae: %s failed on %s: %s; keeping the part it computed\n", a->solver,
+            mbdae_problem_spec(p), r->message[0] ? r->message : mbdae_strerror(rc));
   }
   return rc;
 }

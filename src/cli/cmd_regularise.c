@@ -1,5 +1,5 @@
 /* mbdae regularise: Table 1 of Hafner & Poell, "Comparison of regularisation methods referring to
- * a multi-pendulum case study" (spec/004), reproduced with our solvers beside the paper's values.
+ * a multi-pendulum case study" (2015), reproduced with our solvers beside the paper's values.
  *
  * One row per method of the table, in its order, each a real run over [0, tend] (tend = 100 as
  * in the paper):
@@ -27,7 +27,7 @@
  * A problem whose interval is not [0, tend] is run as a user's problem over [0, tend] with the
  * same functions (the specs have no tend= key), without a reference; but spm needs the problem's
  * constraints, which a user's problem cannot state, so its double pendulum over [0, 100] is the
- * chain of two links (chain:n=2,tend=100: the same equations and start, DESIGN.md; over [0, 10]
+ * chain of two links (chain:n=2,tend=100: the same equations and start; over [0, 10]
  * spm gives the same numbers on both, bit for bit). */
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +45,7 @@ typedef struct paper_values {
 } paper_values;
 
 typedef struct method {
-  const char *id;        /* DESIGN.md's method name */
+  const char *id;        /* the method's name in --json rows */
   const char *label;     /* Table 1's row label */
   const char *form;      /* spec keys of the form; NULL: not implemented */
   int projected;         /* 1: orthogonal projection after every step */
@@ -380,7 +380,7 @@ static void print_header(FILE *out, const study *st, const reg_args *a, int mark
 {
   const char *sep = markdown ? " | " : "  ";
   fprintf(out,
-          "%s%s over [0, %g] with %s (SPM: the spm solver), rtol = atol = %g (spec/004 Table 1: "
+          "%s%s over [0, %g] with %s (SPM: the spm solver), rtol = atol = %g (Hafner & Poell 2015, Table 1: "
           "paper = MATLAB R2012b; ratio = the paper's t(s) / ours)\n%s",
           markdown ? "### " : "", st->id, a->tend, a->solver, a->rtol, markdown ? "\n" : "");
   fprintf(out, markdown ? "| method" : "%-14s", markdown ? "" : "method");
@@ -438,7 +438,7 @@ static void json_errors(FILE *out, const double *err, int links)
   fputc(']', out);
 }
 
-/* The rows as DESIGN.md gives them, plus spec, solver, rtol, tend, steps and message. */
+/* The rows as the README lists them, plus spec, solver, rtol, tend, steps and message. */
 static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
 {
   fputs("[", out);

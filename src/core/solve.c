@@ -6,7 +6,7 @@
  * slowest, as the test set's driver reports it; counters and y come from the last run (every run
  * is the same computation, so they are identical).
  *
- * Drift (DESIGN.md, "Formulations"): through opt->on_accept the harness sees the state after every
+ * Drift (doc/design.md, "Metrics"): through opt->on_accept the harness sees the state after every
  * accepted step and evaluates the hidden constraints there (mbdae_problem_constraints, position
  * and velocity level: max_i |g_i| and max_i |g'_i|, g' = G v + g_t), keeping the largest; the end
  * state is evaluated after the run.  One buffer per run, no allocation per step.  The evaluation
