@@ -552,7 +552,10 @@ const problem_type mbdae_problem_fekete = {
     .title = "Fekete problem (charged particles on the unit sphere)",
     .t0 = 0.0,
     .tend = 1000.0, /* fekete.f, t in [0, 1000] */
-    /* report 2.4: rtol = atol = h0 = 10^-(4 + m/4), m = 0..24 */
+    /* rtol = atol = h0 = 10^-(4 + m/4), m = 0..24, table at 1e-4, 1e-7, 1e-10: the plan of
+     * caraxis (report 2.4 section II.17.4).  The report's own Fekete table was not at hand: to be
+     * checked against it.  (fekete.f's reference run used h0 = 1e-12, below the smallest step
+     * our solvers take at t = 1000, 16 eps t = 3.6e-12.) */
     .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(fekete_params),
     .options_help = "n= (particles, 2..100), " MECH_OPTIONS_HELP_NO_SSF,
