@@ -32,7 +32,7 @@ static inline void test_options(const mbdae_problem *p, double rtol, mbdae_optio
   opt->h0 = plan.h0_factor * rtol;
 }
 
-enum { SUPPORT_MAX_N = 64 };
+enum { SUPPORT_MAX_N = 160 }; /* the largest built-in default: fekete */
 
 /* One run of solver on spec as the test set makes it (rtol = atol, h0 = h0_factor rtol): scd,
  * mescd and the counters of the run.  Returns the status. */

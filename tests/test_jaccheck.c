@@ -278,7 +278,12 @@ int main(void)
                                       "chain:n=3,form=ggl",
                                       "chain:n=3,form=index1",
                                       "chain:n=3,form=baumgarte",
-                                      "chain:n=3,m=1:2:.5,l=.5:1:1.5,form=ssf"};
+                                      "chain:n=3,m=1:2:.5,l=.5:1:1.5,form=ssf",
+                                      "fekete:n=3",
+                                      "fekete:n=3,form=index3",
+                                      "fekete:n=3,form=index1",
+                                      "fekete:n=4,form=baumgarte,alpha=3,beta=5",
+                                      "wheelset"};
   for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
     check_spec(specs[k]);
   }
@@ -300,7 +305,7 @@ int main(void)
     const char *id = mbdae_problem_id(i);
     CHECK(strcmp(id, "crank") == 0 || strcmp(id, "caraxis") == 0 || strcmp(id, "andrews") == 0 ||
               strcmp(id, "pendulum") == 0 || strcmp(id, "dpendulum") == 0 ||
-              strcmp(id, "chain") == 0,
+              strcmp(id, "chain") == 0 || strcmp(id, "fekete") == 0 || strcmp(id, "wheelset") == 0,
           "problem %s not covered", id);
   }
   return check_summary("test_jaccheck");

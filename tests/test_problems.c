@@ -53,6 +53,12 @@ static const char *const specs[] = {
     "crank:form=baumgarte",
     "crank:form=ggl,beam=nonlinear,damping=on,init=2",
     "crank:form=baumgarte,alpha=2,beta=3,init=2",
+    "fekete",
+    "fekete:form=index3",
+    "fekete:form=index2",
+    "fekete:form=index1",
+    "fekete:n=7,form=baumgarte,alpha=2,beta=3",
+    "wheelset",
 };
 
 static double max_abs(const double *v, int n)

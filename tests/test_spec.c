@@ -30,11 +30,11 @@ static void expect_spec(const char *spec, const char *canonical)
 
 int main(void)
 {
-  static const char *const ids[] = {"caraxis",  "andrews",   "crank",
-                                    "pendulum", "dpendulum", "chain"};
-  static const int neq[] = {10, 27, 24, 5, 10, 15};
-  CHECK(mbdae_problem_count() == 6, "six problems");
-  for (int i = 0; i < 6; i++) {
+  static const char *const ids[] = {"caraxis",   "andrews", "crank",  "pendulum",
+                                    "dpendulum", "chain",   "fekete", "wheelset"};
+  static const int neq[] = {10, 27, 24, 5, 10, 15, 160, 17};
+  CHECK(mbdae_problem_count() == 8, "eight problems");
+  for (int i = 0; i < 8; i++) {
     CHECK(mbdae_problem_id(i) && strcmp(mbdae_problem_id(i), ids[i]) == 0, "id %d", i);
     mbdae_problem *p = NULL;
     CHECK(mbdae_problem_create(ids[i], &p, NULL, 0) == 0, "%s", ids[i]);
@@ -43,7 +43,7 @@ int main(void)
     CHECK(mbdae_problem_tend(p) > mbdae_problem_t0(p), "interval");
     mbdae_problem_destroy(p);
   }
-  CHECK(mbdae_problem_id(-1) == NULL && mbdae_problem_id(6) == NULL, "out of range ids");
+  CHECK(mbdae_problem_id(-1) == NULL && mbdae_problem_id(8) == NULL, "out of range ids");
   mbdae_problem_destroy(NULL);
 
   expect_spec("crank", "crank:index=2,beam=linear,damping=off,init=1");

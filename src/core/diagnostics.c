@@ -601,11 +601,12 @@ int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const d
 
 /* ---- hidden constraints -------------------------------------------------------------------- */
 
-/* The diagonal of dF/dy' (kmat, as the checks store a matrix) into diag, for the rows whose only
- * nonzero is on the diagonal (differential rows, K_ii y_i' - f_i); a row with nonzeros only off
- * the diagonal (a derivative-level constraint in y', as form=dummy has) gets 0 and is left as it
- * is; MBDAE_ERR_UNSUPPORTED for a row with both (a mass matrix that is not diagonal). */
-static int mass_diagonal(const mbdae_functions *f, const double *kmat, double *diag)
+/* The diagonal of dF/dy' (kmat, as the checks store a matrix) into diag, for the rows with a
+ * nonzero diagonal (differential rows, K_ii y_i' + sum_j K_ij y_j' - f_i); a row with nonzeros
+ * only off the diagonal (a derivative-level constraint in y', as form=dummy has) gets 0 and is
+ * left as it is.  *mixed counts the rows with nonzeros both on and off the diagonal (a mass
+ * matrix that is not diagonal: the wheelset's row 11 holds theta'' beside beta'). */
+static int mass_diagonal(const mbdae_functions *f, const double *kmat, double *diag, int *mixed)
 {
   size_t n = (size_t)f->neq;
   unsigned char *off = calloc(n ? n : 1, 1);
@@ -626,43 +627,43 @@ static int mass_diagonal(const mbdae_functions *f, const double *kmat, double *d
       }
     }
   }
-  int rc = 0;
+  *mixed = 0;
   for (size_t i = 0; i < n; i++) {
-    rc = off[i] && diag[i] != 0.0 ? MBDAE_ERR_UNSUPPORTED : rc;
-    diag[i] = off[i] ? 0.0 : diag[i];
+    *mixed += off[i] && diag[i] != 0.0;
+    diag[i] = off[i] && diag[i] == 0.0 ? 0.0 : diag[i];
   }
   free(off);
-  return rc;
+  return 0;
 }
 
 /* Work of consistent_yp: dF/dy' as the checks store it, then its diagonal. */
 static size_t kmat_len(const mbdae_functions *f) { return matrix_len(f) + (size_t)f->neq; }
 
 /* y' with the differential rows of F solved: on the rows where F is K_ii y'_i - f_i (see
- * mass_diagonal), one Newton step y'_i -= F_i / K_ii is exact up to rounding.  kmat and
- * res are work arrays (kmat_len and n). */
+ * mass_diagonal), one Newton step y'_i -= F_i / K_ii is exact up to rounding.  Rows that also
+ * hold other y'_j (mixed) take one more step per such row, F evaluated again: a row whose
+ * coupling reaches only rows solved before it is then exact too.  kmat and res are work arrays
+ * (kmat_len and n). */
 static int consistent_yp(const mbdae_functions *f, double t, const double *y, double *yp,
                          double *kmat, double *res)
 {
   size_t n = (size_t)f->neq;
   double *diag = kmat + matrix_len(f);
+  int mixed = 0;
   int rc = has_pattern(f) ? f->jac_values(f->ctx, t, y, yp, NULL, kmat)
                           : f->jac(f->ctx, t, y, yp, NULL, kmat);
   if (rc == 0) {
+    rc = mass_diagonal(f, kmat, diag, &mixed);
+  }
+  for (int pass = 0; rc == 0 && pass <= mixed; pass++) {
     rc = f->res(f->ctx, t, y, yp, res);
-  }
-  if (rc == 0) {
-    rc = mass_diagonal(f, kmat, diag);
-  }
-  if (rc != 0) {
-    return rc;
-  }
-  for (size_t i = 0; i < n; i++) {
-    if (diag[i] != 0.0) {
-      yp[i] -= res[i] / diag[i];
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+      if (diag[i] != 0.0) {
+        yp[i] -= res[i] / diag[i];
+      }
     }
   }
-  return 0;
+  return rc;
 }
 
 /* The work of one constraint check: nc-vectors for g and g' at the point, at +s and -s, the

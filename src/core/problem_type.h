@@ -79,6 +79,8 @@ extern const problem_type mbdae_problem_crank;
 extern const problem_type mbdae_problem_pendulum;
 extern const problem_type mbdae_problem_dpendulum;
 extern const problem_type mbdae_problem_chain;
+extern const problem_type mbdae_problem_fekete;
+extern const problem_type mbdae_problem_wheelset;
 
 /* A user's problem (mbdae_problem_from_type): the callbacks of user_problem_ops take a
  * user_binding as their params; the registry copies user_problem_ops into the instance and

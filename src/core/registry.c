@@ -13,6 +13,7 @@
 static const problem_type *const problem_types[] = {
     &mbdae_problem_caraxis,  &mbdae_problem_andrews,   &mbdae_problem_crank,
     &mbdae_problem_pendulum, &mbdae_problem_dpendulum, &mbdae_problem_chain,
+    &mbdae_problem_fekete,   &mbdae_problem_wheelset,
 };
 enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
 
