@@ -501,34 +501,6 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
   snprintf(buf, len, "%s/%s", dir, name);
 }
 
-/* runs.csv: the header with this process's environment, then the rows. */
-static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
-{
-  char path[4096], tmp[4200];
-  mbdae_environment env;
-  join(path, sizeof path, dir, "runs.csv");
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
-  if (!out) {
-    return -1;
-  }
-  mbdae_environment_get(&env);
-  mbdae_record_write_csv_header(out, &env);
-  int side_errno = 0;
-  for (int k = 0; k < nrows; k++) { /* a large final vector goes to runs-<row>.vec beside it */
-    char side[32];
-    snprintf(side, sizeof side, "runs-%d.vec", k + 1);
-    if (mbdae_record_write_csv_row_side(out, &rows[k], dir, side) != 0 && !side_errno) {
-      side_errno = errno ? errno : EIO;
-    }
-  }
-  int rc = sweep_close_atomic(out, tmp, path);
-  if (side_errno) {
-    errno = side_errno;
-    return -1;
-  }
-  return rc;
-}
-
 /* The pictures of workprecision.gp, each of them checked (gnuplot exits 0 on a full disk): EXIT_OK,
  * or EXIT_FAILED_RUN (reported) when gnuplot failed or a picture is missing or incomplete.  A
  * missing gnuplot is a warning: the data files are the results. */
@@ -568,14 +540,13 @@ static int draw_pictures(const char *dir, mbdae_problem *const *problems, int np
   return rc == GNUPLOT_OK ? EXIT_OK : rc;
 }
 
-/* runs.json, the tables, the script and (plots) the diagrams; EXIT_OK, EXIT_USAGE when a file
- * cannot be written, EXIT_FAILED_RUN when a picture is not drawn (reported). */
-static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
+/* runs.json, the tables and the script into the stage; EXIT_OK or EXIT_USAGE (reported). */
+static int stage_reports(const char *stage, mbdae_problem *const *problems, int nproblems,
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
-                         size_t nrows, int plots)
+                         size_t nrows)
 {
-  char path[4096], name[MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16];
-  join(path, sizeof path, dir, "runs.json");
+  char path[4500], name[MBDAE_RECORD_ID_LEN + MBDAE_RECORD_SPEC_LEN + 16];
+  join(path, sizeof path, stage, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
@@ -590,19 +561,50 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
     }
     snprintf(name, sizeof name, "%s%s%s-table.md", mbdae_problem_name(problems[i]),
              label[0] ? "-" : "", label);
-    join(path, sizeof path, dir, name);
+    join(path, sizeof path, stage, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
       fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
       return EXIT_USAGE;
     }
   }
-  join(path, sizeof path, dir, "workprecision.gp");
+  join(path, sizeof path, stage, "workprecision.gp");
   if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
                          nsolvers) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
-  return plots ? draw_pictures(dir, problems, nproblems) : EXIT_OK;
+  return EXIT_OK;
+}
+
+/* The set of files (runs.csv and its side files when csv, runs.json, the tables, the script),
+ * staged and committed together (sweep.h); EXIT_OK, or EXIT_USAGE (reported) with the folder as
+ * it was. */
+static int write_outputs(const char *dir, int csv, mbdae_problem *const *problems, int nproblems,
+                         const char *const *solvers, int nsolvers, const mbdae_record *rows,
+                         size_t nrows)
+{
+  char stage[4096], failed[4400];
+  if (sweep_stage_open(dir, stage, sizeof stage) != 0) {
+    fprintf(stderr, "mbdae: cannot make the staging folder %s/%s: %s\n", dir, SWEEP_STAGE,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  int rc = EXIT_OK;
+  if (csv && sweep_stage_csv(stage, rows, nrows) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s/runs.csv or a side file: %s\n", stage,
+            strerror(errno));
+    rc = EXIT_USAGE;
+  }
+  rc = rc == EXIT_OK ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows)
+                     : rc;
+  if (rc == EXIT_OK && sweep_stage_commit(stage, dir, failed, sizeof failed) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", failed, strerror(errno));
+    rc = EXIT_USAGE;
+  }
+  if (rc != EXIT_OK) {
+    sweep_stage_abort(stage);
+  }
+  return rc;
 }
 
 /* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */
@@ -643,8 +645,16 @@ static int report_again(const char *dir, int plots)
   for (size_t k = 0; k < nrows; k++) {
     failed += rows[k].status != MBDAE_OK;
   }
+  mbdae_record *again = NULL; /* every row against its problem, by line (mbdae_record_fits) */
+  size_t nagain = 0;
+  if (rc == EXIT_OK &&
+      sweep_csv_read_fitting(path, problems, nproblems, &again, &nagain, msg, sizeof msg) != 0) {
+    rc = usage_error("%s", msg);
+  }
+  mbdae_records_free(again, nagain);
   if (rc == EXIT_OK) {
-    rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots);
+    rc = write_outputs(dir, 0, problems, nproblems, solvers, nsolvers, rows, nrows);
+    rc = rc == EXIT_OK && plots ? draw_pictures(dir, problems, nproblems) : rc;
     rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
     fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s\n", nrows, failed, path);
   }
@@ -705,7 +715,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks)
   if (drop_incomplete_line(s->partial_path) != 0) {
     return usage_error("cannot repair %s: %s", s->partial_path, strerror(errno));
   }
-  if (sweep_csv_read(s->partial_path, &rows, &nrows, msg, sizeof msg) != 0) {
+  if (sweep_csv_read_tasks(s->partial_path, tasks, s->total, &rows, &nrows, msg, sizeof msg) != 0) {
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
@@ -799,13 +809,14 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
   char took[32];
   int rc = EXIT_OK;
   format_duration(took, sizeof took, wall_now() - s->start);
-  if (write_csv(a->out, s->rows, s->total) != 0) {
-    rc = usage_error("cannot write %s/runs.csv: %s%s", a->out, strerror(errno),
-                     s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
+  rc = write_outputs(a->out, 1, problems, nproblems, a->solvers, a->nsolvers, s->rows,
+                     (size_t)s->total);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mbdae: the results in %s were not replaced%s\n", a->out,
+            s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
   } else {
     remove(s->partial_path);
-    rc = write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows,
-                       (size_t)s->total, a->plots);
+    rc = a->plots ? draw_pictures(a->out, problems, nproblems) : EXIT_OK;
   }
   fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
           s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);
