@@ -257,10 +257,17 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --forms, no "
-                  "--ref: it redoes the outputs of DIR (whose rows hold their references)");
+    if (a->out || a->resume || a->nforms || a->ref_file) {
+      usage_error("--report DIR [SHARD_DIR...] takes no --out, no --resume, no --forms, no --ref: "
+                  "it redoes the outputs of DIR (or makes them from the shard folders' runs.csv), "
+                  "whose rows hold their references");
       return -1;
+    }
+    for (int k = 0; k < a->nspecs; k++) {
+      if (strlen(a->specs[k]) > MAX_DIR) {
+        usage_error("--report: the folder name %.40s... is too long", a->specs[k]);
+        return -1;
+      }
     }
     return 0;
   }
@@ -607,56 +614,73 @@ static int write_outputs(const char *dir, int csv, mbdae_problem *const *problem
   return rc;
 }
 
-/* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */
-static int report_again(const char *dir, int plots)
+/* Read path's rows (each checked against its configuration, opened as it appears) and append
+ * them to *rows; EXIT_OK or EXIT_USAGE (reported). */
+static int read_rows(const char *path, mbdae_problem **problems, int *nproblems,
+                     mbdae_record **rows, size_t *nrows)
 {
-  char path[4096], msg[512];
-  mbdae_record *rows = NULL;
-  size_t nrows = 0;
-  int nproblems = 0, nsolvers = 0, rc = EXIT_OK;
-  mbdae_problem *problems[MAX_SPECS];
-  const char *solvers[MAX_SPECS];
-  join(path, sizeof path, dir, "runs.csv");
-  if (sweep_csv_read(path, &rows, &nrows, msg, sizeof msg) != 0) {
+  char msg[700];
+  mbdae_record *got = NULL;
+  size_t n = 0;
+  if (sweep_csv_read_opening(path, problems, nproblems, MAX_SPECS, &got, &n, msg, sizeof msg) !=
+      0) {
     return usage_error("%s", msg);
   }
-  for (size_t k = 0; k < nrows && rc == EXIT_OK; k++) {
-    int seen = 0; /* configurations of one problem (its forms): write_reports tells them apart */
-    for (int i = 0; i < nproblems && !seen; i++) {
-      seen = strcmp(mbdae_problem_spec(problems[i]), rows[k].spec) == 0;
-    }
-    if (!seen && rc == EXIT_OK && nproblems < MAX_SPECS) {
-      mbdae_problem *p = open_problem(rows[k].spec);
-      if (!p) {
-        rc = EXIT_USAGE;
-      } else {
-        problems[nproblems++] = p;
-      }
-    }
-    seen = 0;
-    for (int s = 0; s < nsolvers && !seen; s++) {
+  mbdae_record *all = realloc(*rows, sizeof *all * (*nrows + n + 1));
+  if (!all) {
+    mbdae_records_free(got, n);
+    return usage_error("out of memory");
+  }
+  memcpy(all + *nrows, got, sizeof *all * n); /* the records move: free the array only */
+  free(got);
+  *rows = all;
+  *nrows += n;
+  return EXIT_OK;
+}
+
+/* The solvers of the rows, each once, in the order they appear. */
+static int solvers_of(const mbdae_record *rows, size_t nrows, const char **solvers)
+{
+  int n = 0;
+  for (size_t k = 0; k < nrows; k++) {
+    int seen = 0;
+    for (int s = 0; s < n && !seen; s++) {
       seen = strcmp(solvers[s], rows[k].solver) == 0;
     }
-    if (!seen && nsolvers < MAX_SPECS) {
-      solvers[nsolvers++] = rows[k].solver;
+    if (!seen && n < MAX_SPECS) {
+      solvers[n++] = rows[k].solver;
     }
   }
-  int failed = 0;
+  return n;
+}
+
+/* --report DIR: the outputs again from DIR/runs.csv.  --report DIR SHARD...: DIR's whole set
+ * (runs.csv and its side files too) from the shards' runs.csv, their rows in the order given. */
+static int report_again(const char *dir, const char *const *shards, int nshards, int plots)
+{
+  char path[4200];
+  mbdae_record *rows = NULL;
+  size_t nrows = 0;
+  int nproblems = 0, rc = EXIT_OK, failed = 0;
+  mbdae_problem *problems[MAX_SPECS];
+  const char *solvers[MAX_SPECS];
+  for (int k = 0; k < (nshards ? nshards : 1) && rc == EXIT_OK; k++) {
+    join(path, sizeof path, nshards ? shards[k] : dir, "runs.csv");
+    rc = read_rows(path, problems, &nproblems, &rows, &nrows);
+  }
+  if (rc == EXIT_OK && nshards && make_dirs(dir) != 0) {
+    rc = usage_error("cannot create the output folder %s: %s", dir, strerror(errno));
+  }
   for (size_t k = 0; k < nrows; k++) {
     failed += rows[k].status != MBDAE_OK;
   }
-  mbdae_record *again = NULL; /* every row against its problem, by line (mbdae_record_fits) */
-  size_t nagain = 0;
-  if (rc == EXIT_OK &&
-      sweep_csv_read_fitting(path, problems, nproblems, &again, &nagain, msg, sizeof msg) != 0) {
-    rc = usage_error("%s", msg);
-  }
-  mbdae_records_free(again, nagain);
   if (rc == EXIT_OK) {
-    rc = write_outputs(dir, 0, problems, nproblems, solvers, nsolvers, rows, nrows);
+    int nsolvers = solvers_of(rows, nrows, solvers);
+    rc = write_outputs(dir, nshards > 0, problems, nproblems, solvers, nsolvers, rows, nrows);
     rc = rc == EXIT_OK && plots ? draw_pictures(dir, problems, nproblems) : rc;
     rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
-    fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s\n", nrows, failed, path);
+    fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s%s\n", nrows, failed,
+            nshards ? "the runs.csv of the shard folders into " : "", nshards ? dir : path);
   }
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);
@@ -840,7 +864,7 @@ int cmd_sweep(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (a.report) {
-    return report_again(a.report, a.plots);
+    return report_again(a.report, a.specs, a.nspecs, a.plots);
   }
   mbdae_problem *problems[MAX_SPECS];
   int nproblems = 0, ntasks = 0, rc = EXIT_OK;

@@ -41,10 +41,11 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, s
 /* Read runs.csv (mbdae_record_read_csv) from path, which must be a regular file; 0, or -1 with
  * a message "path:line: why" in msg. */
 int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, size_t msglen);
-/* The same, and a row whose spec is one of the problems' (of the tasks') must fit that problem
- * (mbdae_record_fits: neq entries in names, y, yref; its names) before any use of its vectors;
- * refused with "path:line: why". */
-int sweep_csv_read_fitting(const char *path, mbdae_problem *const *problems, int nproblems,
+/* The same, and every row must fit its configuration (mbdae_record_fits: neq entries in names, y,
+ * yref; its names) before any use of its vectors, refused with "path:line: why".  _tasks: the
+ * configurations of the tasks (a row of another is left to the caller); _opening: those in
+ * problems[0..*nproblems-1], and one not there is opened and added (at most max). */
+int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *nproblems, int max,
                            mbdae_record **recs, size_t *n, char *msg, size_t msglen);
 int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks,
                          mbdae_record **recs, size_t *n, char *msg, size_t msglen);

@@ -20,21 +20,33 @@
 
 #include "sweep.h"
 
-/* The rows of a spec among the problems must fit that problem: the check of the reader. */
+/* The check of the reader: a row of a configuration among problems[0..n-1] must fit it; with
+ * max > 0, a configuration not among them is opened (open_problem) and added, up to max. */
 typedef struct fit_ctx {
-  const mbdae_problem **problems;
-  int n;
+  mbdae_problem **problems;
+  int n, max;
 } fit_ctx;
 
 static int row_fits(void *ctx, const mbdae_record *rec, char *why, size_t len)
 {
-  const fit_ctx *fc = ctx;
+  fit_ctx *fc = ctx;
   for (int i = 0; i < fc->n; i++) {
     if (strcmp(mbdae_problem_spec(fc->problems[i]), rec->spec) == 0) {
       return mbdae_record_fits(rec, fc->problems[i], why, len);
     }
   }
-  return 0; /* a row of no problem of the sweep: the caller refuses it by its settings */
+  if (fc->max == 0) {
+    return 0; /* a row of no configuration of the sweep: the caller refuses it by its settings */
+  }
+  if (fc->n == fc->max) {
+    snprintf(why, len, "more than %d configurations", fc->max);
+    return -1;
+  }
+  if (!(fc->problems[fc->n] = open_problem(rec->spec))) {
+    snprintf(why, len, "%.80s is not a configuration this mbdae knows (see above)", rec->spec);
+    return -1;
+  }
+  return mbdae_record_fits(rec, fc->problems[fc->n++], why, len);
 }
 
 static int read_fitting(const char *path, fit_ctx *fc, mbdae_record **recs, size_t *n, char *msg,
@@ -63,17 +75,19 @@ int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, 
   return read_fitting(path, NULL, recs, n, msg, msglen);
 }
 
-int sweep_csv_read_fitting(const char *path, mbdae_problem *const *problems, int nproblems,
+int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *nproblems, int max,
                            mbdae_record **recs, size_t *n, char *msg, size_t msglen)
 {
-  fit_ctx fc = {(const mbdae_problem **)problems, nproblems};
-  return read_fitting(path, &fc, recs, n, msg, msglen);
+  fit_ctx fc = {problems, *nproblems, max};
+  int rc = read_fitting(path, &fc, recs, n, msg, msglen);
+  *nproblems = fc.n; /* those opened before a refusal too: the caller destroys them */
+  return rc;
 }
 
 int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks,
                          mbdae_record **recs, size_t *n, char *msg, size_t msglen)
 {
-  fit_ctx fc = {calloc((size_t)ntasks + 1, sizeof(mbdae_problem *)), 0};
+  fit_ctx fc = {calloc((size_t)ntasks + 1, sizeof(mbdae_problem *)), 0, 0};
   if (!fc.problems) {
     snprintf(msg, msglen, "%s: out of memory", path);
     return -1;
@@ -84,7 +98,7 @@ int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks,
       seen = fc.problems[i] == tasks[k].problem;
     }
     if (!seen) {
-      fc.problems[fc.n++] = tasks[k].problem;
+      fc.problems[fc.n++] = (mbdae_problem *)tasks[k].problem; /* only read */
     }
   }
   int rc = read_fitting(path, &fc, recs, n, msg, msglen);
