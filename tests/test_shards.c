@@ -28,8 +28,8 @@ static int shell(const char *fmt, ...)
   char cmd[4096];
   va_list ap;
   va_start(ap, fmt);
-  int len = snprintf(cmd, sizeof cmd,
-                     "export MBDAE='%s' MBDAE_GNUPLOT=/nonexistent/gnuplot; ", MBDAE_CLI);
+  int len = snprintf(cmd, sizeof cmd, "export MBDAE='%s' MBDAE_GNUPLOT=/nonexistent/gnuplot; ",
+                     MBDAE_CLI);
   len += vsnprintf(cmd + len, sizeof cmd - (size_t)len - 8, fmt, ap);
   va_end(ap);
   CHECK(len < (int)sizeof cmd - 8, "command too long");
@@ -89,8 +89,8 @@ static void same_rows(const char *one, const char *merged, const char *what)
     for (int i = 0; same && x->y && i < x->neq; i++) {
       same = same_double(x->y[i], y->y[i]) && strcmp(x->names[i], y->names[i]) == 0;
     }
-    CHECK(same, "%s: row %zu differs (%s %s rtol %g: %ld against %ld steps)", what, k + 1,
-          x->spec, x->solver, x->rtol, y->stats.steps, x->stats.steps);
+    CHECK(same, "%s: row %zu differs (%s %s rtol %g: %ld against %ld steps)", what, k + 1, x->spec,
+          x->solver, x->rtol, y->stats.steps, x->stats.steps);
   }
   mbdae_records_free(a, na);
   mbdae_records_free(b, nb);
@@ -122,8 +122,7 @@ static void check_parallel(void)
   snprintf(merged, sizeof merged, "%s/par-bad", tmpdir);
   rc = shell("mkdir -p %s && touch %s/shard-3 && sh %s/examples/parallel/sweep.sh 4 %s %s", merged,
              merged, MBDAE_SOURCE_DIR, merged, sweep);
-  CHECK(rc == 2 && strstr(out, "--shard 3/4") && strstr(out, "exit 2") &&
-            access(merged, F_OK) == 0,
+  CHECK(rc == 2 && strstr(out, "--shard 3/4") && strstr(out, "exit 2") && access(merged, F_OK) == 0,
         "a shard exiting 2: the recipe exits %d (2), naming it:\n%s", rc, out);
   char path[300];
   snprintf(path, sizeof path, "%s/runs.csv", merged);

@@ -150,7 +150,8 @@ static void check_resume_sizes(void)
     write_partial(dir, r);
     r->names = own;
     for (int with_ref = 0; with_ref < 2; with_ref++) {
-      int rc = shell(MBDAE " %s --resume%s%s", args, with_ref ? " --ref " : "", with_ref ? ref : "");
+      int rc =
+          shell(MBDAE " %s --resume%s%s", args, with_ref ? " --ref " : "", with_ref ? ref : "");
       CHECK(rc == 2 && strstr(out, "runs.partial.csv:2: ") && strstr(out, why[variant]),
             "resume%s with a row of %d entries%s: exit %d, expected 2 naming "
             "runs.partial.csv:2:\n%s",
@@ -194,11 +195,11 @@ static void check_side_names(void)
     CHECK(shell("cd %s && mv keep runs-1.vec", dir) == 0, "restore: %s", out);
   }
   rc = shell(MBDAE " sweep --report %s --no-plots", dir);
-  CHECK(rc == 1 && strstr(out, "3 runs (3 failed)"), "--report of the restored folder: %d\n%s",
-        rc, out);
+  CHECK(rc == 1 && strstr(out, "3 runs (3 failed)"), "--report of the restored folder: %d\n%s", rc,
+        out);
 }
 
-/* ---- the set committed together --------------------------------------------------------------- */
+/* ---- the set committed together -------------------------------------------------------------- */
 
 static void check_commit(void)
 {
@@ -246,7 +247,7 @@ static void check_commit(void)
         "the resumed sweep commits its 4 rows: exit %d\n%s", rc, out);
 }
 
-/* ---- any CSV reader --------------------------------------------------------------------------- */
+/* ---- any CSV reader -------------------------------------------------------------------------- */
 
 static void check_csv_readers(void)
 {

@@ -16,8 +16,9 @@
  * DIR/runs.partial.csv as they finish, so that an interrupted sweep keeps what it did: a sweep
  * into a folder that holds one refuses to start unless --resume is given, which takes the rows
  * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0) and runs only the rest.
- * runs.partial.csv is removed once runs.csv is written.  The folder must take a file before the
- * first run (runs.partial.csv is created first), and a failed write is reported when it happens.
+ * runs.partial.csv is removed once the results are in place (written whole, as one set: sweep.h).
+ * The folder must take a file before the first run (runs.partial.csv is created first), and a
+ * failed write is reported when it happens.
  * --ref FILE (a file of `mbdae refsol SPEC --out FILE`) is the reference of a sweep of one
  * configuration (one spec, at most one form): every row's yref, scd and mescd come from it, as
  * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
@@ -598,8 +599,7 @@ static int write_outputs(const char *dir, int csv, mbdae_problem *const *problem
   }
   int rc = EXIT_OK;
   if (csv && sweep_stage_csv(stage, rows, nrows) != 0) {
-    fprintf(stderr, "mbdae: cannot write %s/runs.csv or a side file: %s\n", stage,
-            strerror(errno));
+    fprintf(stderr, "mbdae: cannot write %s/runs.csv or a side file: %s\n", stage, strerror(errno));
     rc = EXIT_USAGE;
   }
   rc = rc == EXIT_OK ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows)

@@ -47,8 +47,8 @@ int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, 
  * problems[0..*nproblems-1], and one not there is opened and added (at most max). */
 int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *nproblems, int max,
                            mbdae_record **recs, size_t *n, char *msg, size_t msglen);
-int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks,
-                         mbdae_record **recs, size_t *n, char *msg, size_t msglen);
+int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, mbdae_record **recs,
+                         size_t *n, char *msg, size_t msglen);
 
 /* A file written whole or not at all: open path.tmp (its name in tmp), write, then close, which
  * renames it to path when every write succeeded, and otherwise removes it and returns -1 with

@@ -2,9 +2,9 @@
  * script workprecision.gp that draws the work-precision diagrams from runs.csv.
  *
  * runs.csv, runs.json and the tables are the library's record writers (mbdae_record_write_*,
- * src/core/record_*.c) put into files written whole or not at all.  Shards concatenate with
- * `awk 'FNR > 1 || NR == 1' a/runs.csv b/runs.csv` (keep the first header line; each shard's "#"
- * lines stay with its rows).
+ * src/core/record_*.c); with the script they are one set, staged in DIR/runs.staging and moved
+ * into DIR together, runs.csv last (sweep.h).  Rows read back are checked against their
+ * configuration (mbdae_record_fits) before their vectors are used.
  *
  * The figures follow the report's work-precision diagrams (Test Set for IVP Solvers, report 2.4,
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
@@ -84,8 +84,8 @@ int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *npro
   return rc;
 }
 
-int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks,
-                         mbdae_record **recs, size_t *n, char *msg, size_t msglen)
+int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, mbdae_record **recs,
+                         size_t *n, char *msg, size_t msglen)
 {
   fit_ctx fc = {calloc((size_t)ntasks + 1, sizeof(mbdae_problem *)), 0, 0};
   if (!fc.problems) {

@@ -475,7 +475,7 @@ typedef struct reader {
   mbdae_environment env;
   mbdae_record *recs;
   size_t n, cap;
-  char dir[4096]; /* the directory of the file read: where its side files are */
+  char dir[4096];               /* the directory of the file read: where its side files are */
   mbdae_record_check_fn *check; /* the caller's check of every row, or NULL */
   void *check_ctx;
 } reader;

@@ -1,7 +1,8 @@
 /* A run record as one JSON object (RFC 8259): the keys are the runs.csv columns of the table in
- * record.c, in its order (the environment last: mbdae_version, dependencies, machine, cpu).  Numbers are written with %.17g (they read back
- * bit for bit); JSON has no NaN, so a missing number is null, and so is a missing list (y of a
- * run that never started, yref of a problem without a reference). */
+ * record.c, in its order (the environment last: mbdae_version, dependencies, machine, cpu). Numbers
+ * are written with %.17g (they read back bit for bit); JSON has no NaN, so a missing number is
+ * null, and so is a missing list (y of a run that never started, yref of a problem without a
+ * reference). */
 #include <math.h>
 
 #include "record_columns.h"
