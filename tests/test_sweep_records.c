@@ -6,7 +6,7 @@
  *  - the files of a sweep are committed together: a side file that cannot be written (a folder in
  *    its place) or a runs.json that cannot (a file size limit: a full disk) leaves no runs.csv
  *    with missing rows and no mix of sets: the previous set stays, runs.partial.csv is kept, and
- *    the exit is 2;
+ *    the exit is 2; a runs.staging that is a link to another folder is not emptied;
  *  - runs.csv reads with Python's csv module as a header and one row per run, each of the
  *    header's length (the environment in columns), and an older runs.csv with "#" lines after
  *    its header still reports. */
@@ -213,6 +213,17 @@ static void check_commit(void)
             !exists(dir, "chain-table.md") && !exists(dir, "runs.staging") &&
             count_rows(dir, "runs.partial.csv") == 3,
         "a failed first commit leaves nothing but runs.partial.csv (3 rows)");
+
+  snprintf(dir, sizeof dir, "%s/commit-link", tmpdir); /* runs.staging a link: left alone */
+  CHECK(shell("mkdir -p %s/elsewhere %s && touch %s/elsewhere/keep && ln -s ../elsewhere "
+              "%s/runs.staging",
+              tmpdir, dir, tmpdir, dir) == 0,
+        "ln: %s", out);
+  rc = sweep_large(dir, "1e-3", "");
+  CHECK(rc == 2 && strstr(out, "runs.staging") && exists(tmpdir, "elsewhere/keep") &&
+            !exists(dir, "runs.csv"),
+        "runs.staging a link to another folder: exit %d (2), that folder's file kept:\n%s", rc,
+        out);
 
   snprintf(dir, sizeof dir, "%s/commit-old", tmpdir); /* the same over a previous sweep */
   rc = sweep_large(dir, "1e-3,1e-4,1e-5", "");

@@ -138,9 +138,17 @@ int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
 /* ---- the set of a sweep's files, committed together -------------------------------------- */
 
 /* Remove the files in the staging folder (what an interrupted commit left) and the folder; -1
- * when it stays (it holds a folder, or is not ours to empty). */
+ * when it stays (it holds a folder) or is not a folder (a file, a link to elsewhere: left alone). */
 static int stage_clear(const char *stage)
 {
+  struct stat st;
+  if (lstat(stage, &st) != 0) {
+    return errno == ENOENT ? 0 : -1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
   DIR *d = opendir(stage);
   if (!d) {
     return errno == ENOENT ? 0 : -1;
