@@ -6,7 +6,8 @@
  *  - the files of a sweep are committed together: a side file that cannot be written (a folder in
  *    its place) or a runs.json that cannot (a file size limit: a full disk) leaves no runs.csv
  *    with missing rows and no mix of sets: the previous set stays, runs.partial.csv is kept, and
- *    the exit is 2; a runs.staging that is a link to another folder is not emptied;
+ *    the exit is 2; a runs.staging that is a link to another folder is not emptied; the side
+ *    files of the old set that the new runs.csv does not name are removed;
  *  - runs.csv reads with Python's csv module as a header and one row per run, each of the
  *    header's length (the environment in columns), and an older runs.csv with "#" lines after
  *    its header still reports. */
@@ -256,6 +257,10 @@ static void check_commit(void)
             count_in_file(dir, "runs.json", "\"problem\": ") == 4 &&
             !exists(dir, "runs.partial.csv") && exists(dir, "runs-4.vec"),
         "the resumed sweep commits its 4 rows: exit %d\n%s", rc, out);
+  rc = sweep_large(dir, "1e-3,1e-4", ""); /* fewer rows: the old side files go */
+  CHECK(rc == 1 && count_rows(dir, "runs.csv") == 2 && exists(dir, "runs-2.vec") &&
+            !exists(dir, "runs-3.vec") && !exists(dir, "runs-4.vec"),
+        "a sweep of 2 rows over one of 4: exit %d, runs-3.vec and runs-4.vec removed\n%s", rc, out);
 }
 
 /* ---- any CSV reader -------------------------------------------------------------------------- */

@@ -60,9 +60,10 @@ int sweep_close_atomic(FILE *out, const char *tmp, const char *path);
  * runs.json, the tables and workprecision.gp are written into the staging folder DIR/runs.staging
  * first (sweep_stage_open, which empties one an interrupted commit left); only when every one was
  * written whole does sweep_stage_commit move them into DIR, runs.csv last, after removing the old
- * runs.csv.  A failure while writing (sweep_stage_abort) leaves DIR as it was; a folder in a
- * file's place is found before anything moves; a failure while moving leaves no runs.csv and
- * none of the files moved.  0, or -1 with errno set (commit: the file in failed). */
+ * runs.csv; then the side files the old runs.csv had and the new one does not name are removed.
+ * A failure while writing (sweep_stage_abort) leaves DIR as it was; a folder in a file's place is
+ * found before anything moves; a failure while moving leaves no runs.csv and none of the files
+ * moved.  0, or -1 with errno set (commit: the file in failed). */
 #define SWEEP_STAGE "runs.staging"
 int sweep_stage_open(const char *dir, char *stage, size_t len);
 /* runs.csv of the rows, a large final vector in runs-<row>.vec beside it, into the stage. */

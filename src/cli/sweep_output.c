@@ -138,7 +138,8 @@ int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
 /* ---- the set of a sweep's files, committed together -------------------------------------- */
 
 /* Remove the files in the staging folder (what an interrupted commit left) and the folder; -1
- * when it stays (it holds a folder) or is not a folder (a file, a link to elsewhere: left alone). */
+ * when it stays (it holds a folder) or is not a folder (a file, a link to elsewhere: left alone).
+ */
 static int stage_clear(const char *stage)
 {
   struct stat st;
@@ -293,12 +294,46 @@ static int move_staged(const char *stage, const char *dir, char **names, int n, 
   return -1;
 }
 
+/* 1 when name is a side file's, runs-<row>.vec, and not among names[0..n-1]. */
+static int stale_side(const char *name, char **names, int n)
+{
+  size_t digits = strncmp(name, "runs-", 5) == 0 ? strspn(name + 5, "0123456789") : 0;
+  if (digits == 0 || strcmp(name + 5 + digits, ".vec") != 0) {
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    if (strcmp(names[i], name) == 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* After a new runs.csv: the side files of the old one it does not name are removed. */
+static void remove_stale_sides(const char *dir, char **names, int n)
+{
+  DIR *d = opendir(dir);
+  char path[4400];
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (stale_side(e->d_name, names, n)) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      remove(path);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+}
+
 int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len)
 {
   int n = 0;
   char **names = staged_names(stage, &n);
   snprintf(failed, len, "%s", stage);
   int rc = names ? move_staged(stage, dir, names, n, failed, len) : -1;
+  if (rc == 0 && n > 0 && strcmp(names[n - 1], "runs.csv") == 0) {
+    remove_stale_sides(dir, names, n);
+  }
   int err = errno;
   free_names(names, n);
   stage_clear(stage);
