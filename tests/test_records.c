@@ -207,22 +207,22 @@ static void check_reader_refuses(const mbdae_problem *p)
   mbdae_record_write_csv_row(t.f, &rec);
   text_close(&t);
   mbdae_record_free(&rec);
-  char *row = strstr(t.s, "\ncaraxis,") + 1; /* line 6: after the header and 4 environment lines */
+  char *row = strstr(t.s, "\ncaraxis,") + 1; /* line 2: after the header */
   size_t head = (size_t)(row - t.s);
   char bad[8192];
 
   snprintf(bad, sizeof bad, "%.*s%.*s\n", (int)head, t.s, (int)(strrchr(row, ',') - row), row);
-  expect_refused(bad, "bad.csv:6: ", "fields, the header has");
+  expect_refused(bad, "bad.csv:2: ", "fields, the header has");
   snprintf(bad, sizeof bad, "%.*s%s", (int)head, t.s, row);
   char *steps = strstr(bad + head, ",fail,,,,0,"); /* status, message, scd, mescd, steps */
   CHECK(steps != NULL, "the row's layout: %s", row);
   if (steps) {
     steps[9] = 'x';
-    expect_refused(bad, "bad.csv:6: ", "column steps: 'x' is not a whole number");
+    expect_refused(bad, "bad.csv:2: ", "column steps: 'x' is not a whole number");
   }
   snprintf(bad, sizeof bad, "%.*scaraxis,caraxis,\"i\"\"da\"%s", (int)head, t.s,
            strstr(row, ",ida,") + 4);
-  expect_refused(bad, "bad.csv:6: ", "column solver: 'i\"da' is not a name");
+  expect_refused(bad, "bad.csv:2: ", "column solver: 'i\"da' is not a name");
   expect_refused("caraxis,caraxis,ida\n", "bad.csv:1: ", "header line");
   free(t.s);
 }

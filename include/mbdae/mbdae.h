@@ -609,8 +609,9 @@ MBDAE_API int mbdae_record_write_json(FILE *out, const mbdae_record *rec);
  * quoted and escaped (RFC 8259); a number with %.17g, or null when it is not finite. */
 MBDAE_API void mbdae_json_write_string(FILE *out, const char *s);
 MBDAE_API void mbdae_json_write_number(FILE *out, double v);
-/* runs.csv (RFC 4180): the header line, then, when env is not NULL, "# key: value" lines of the
- * environment (mbdae, dependencies, machine, cpu) that apply to the rows after them. */
+/* runs.csv (RFC 4180): the header line.  Each row holds its record's environment in its last
+ * columns (mbdae_version, dependencies, machine, cpu); env is unused (older files had it as
+ * "# key: value" lines after the header, which the reader still takes) and may be NULL. */
 MBDAE_API int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env);
 MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);
 /* A record of more than MBDAE_RECORD_INLINE_MAX components keeps its final vector out of its row:
@@ -627,11 +628,23 @@ MBDAE_API int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec
  * field "@FILE" reads that side file, checked line by line; a missing or bad one refuses the row
  * with "FILE:line: why"): columns found by name, every field checked (ids,
  * positive finite tolerances, counters from 0 to 10^15, codes from the table, vectors of neq
- * numbers); repeated header lines are skipped, "# key: value" lines set the environment of the
- * rows after them.  Returns 0 with *recs (release with mbdae_records_free) and *n, or -1 with
+ * numbers); repeated header lines are skipped; in a file without the environment columns,
+ * "# key: value" lines set the environment of the rows after them.  Returns 0 with *recs (release with mbdae_records_free) and *n, or -1 with
  * "name:line: why" in msg and nothing allocated. */
 MBDAE_API int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n,
                                     char *msg, size_t msglen);
+/* As mbdae_record_read_csv, and every row the reader accepts is passed to check(ctx, row, why,
+ * len) before the next line: a non-zero return refuses the file with "name:line: why" (the row's
+ * line).  What a caller that uses rows with a problem checks first (mbdae_record_fits). */
+typedef int mbdae_record_check_fn(void *ctx, const mbdae_record *rec, char *why, size_t len);
+MBDAE_API int mbdae_record_read_csv_checked(FILE *in, const char *name, mbdae_record_check_fn *check,
+                                            void *ctx, mbdae_record **recs, size_t *n, char *msg,
+                                            size_t msglen);
+/* 0 when rec's vectors may be used with problem p (mbdae_scd, a reference copied in): names, y and
+ * yref are each absent or hold mbdae_problem_neq(p) entries, and the names are p's component names
+ * in order; else -1 with why.  A record read back holds what its file says, not what p has. */
+MBDAE_API int mbdae_record_fits(const mbdae_record *rec, const mbdae_problem *p, char *why,
+                                size_t len);
 /* The run-characteristics table of problem p in Markdown, in the layout of the test set's tables
  * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; then ours, drift: max
  * |g|, "-" without constraints): the records of p at

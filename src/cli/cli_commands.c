@@ -98,15 +98,18 @@ static const cli_option SWEEP_OPTIONS[] = {
     OPT_LINSYS,
     {"--jobs", "N", "N runs at a time, in worker processes"},
     {"--shard", "i/N",
-     "only the i-th of N contiguous slices; the shards' CSVs concatenate with\n"
-     "one header line: awk 'FNR > 1 || NR == 1' s*/runs.csv > all/runs.csv"},
+     "only the i-th of N contiguous slices; merge the shards' folders with\n"
+     "sweep --report ALL s1 s2 ... (in order)"},
     {"--no-plots", NULL, "skip gnuplot"},
     {"--resume", NULL, "finish an interrupted sweep: run only what DIR/runs.partial.csv lacks"},
     {"--force", NULL,
      "sweep into a folder that holds another sweep or other files (the earlier\n"
      "sweep's outputs are removed, nothing else)"},
     {"--timeout", "S", "a run without a result after S seconds fails (MBDAE_ERR_TIMEOUT)"},
-    {"--report", "DIR", "tables, JSON and diagrams again from DIR/runs.csv (no runs)"},
+    {"--report", "DIR",
+     "tables, JSON and diagrams again from DIR/runs.csv (no runs); with shard\n"
+     "folders after DIR (--report DIR S1 S2 ...), DIR's runs.csv (side files\n"
+     "renumbered) from theirs, in that order"},
     {"--ref", "FILE", "as for run: scd, mescd against FILE (one spec, one form)"},
     {NULL, NULL, NULL},
 };
@@ -170,7 +173,7 @@ static const cli_command COMMANDS[] = {
      "recompute a reference we compute ourselves; for a chain or a double\n"
      "pendulum, of any configuration",
      REFSOL_OPTIONS},
-    {"sweep", cmd_sweep, "SPEC...|all --out DIR [options]\nsweep --report DIR",
+    {"sweep", cmd_sweep, "SPEC...|all --out DIR [options]\nsweep --report DIR [SHARD_DIR...]",
      "work-precision experiment: every solver at the test set's tolerances;\n"
      "DIR/runs.csv, runs.json, <problem>-table.md, <problem>-{scd,mescd,drift}\n"
      "[-nres].png",

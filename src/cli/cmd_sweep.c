@@ -17,7 +17,8 @@
  * into a folder that holds one refuses to start unless --resume is given, which takes the rows
  * of runs.partial.csv as done (matched by spec, solver, rtol, atol, h0, and refused, naming the
  * option, when a row's max_steps, hmax or repeats or sweep.conf's settings differ) and runs only
- * the rest; --force starts over.  runs.partial.csv is removed once runs.csv is written.
+ * the rest; --force starts over.  runs.partial.csv is removed once the results are in place
+ * (written whole, as one set: sweep.h).
  * DIR/sweep.conf (sweep_folder.c) holds the settings and the names of the files the sweep owns:
  * a folder with another sweep.conf, or with files and none, is refused unless --force, and the
  * earlier sweep's outputs are removed before the first run.  The folder must take a file before
@@ -206,11 +207,10 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       a->specs[a->nspecs++] = arg;
       continue;
     }
-    static const char *const with_value[] = {"--solvers", "--m",      "--rtol",      "--atol",
-                                             "--h0",      "--repeat", "--max-steps", "--jobs",
-                                             "--shard",   "--out",    "--report",    "--plugin",
-                                             "--forms",   "--linsys", "--ref",       "--solver",
-                                             "--timeout"};
+    static const char *const with_value[] = {
+        "--solvers",   "--m",      "--rtol",  "--atol",   "--h0",     "--repeat",
+        "--max-steps", "--jobs",   "--shard", "--out",    "--report", "--plugin",
+        "--forms",     "--linsys", "--ref",   "--solver", "--timeout"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -266,11 +266,18 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
     }
   }
   if (a->report) {
-    if (a->nspecs || a->out || a->resume || a->nforms || a->ref_file || a->force || a->timeout) {
-      usage_error("--report DIR takes no problem specs, no --out, no --resume, no --force, no "
-                  "--forms, no --ref, no --timeout: it redoes the outputs of DIR (whose rows hold "
-                  "their references)");
+    if (a->out || a->resume || a->nforms || a->ref_file || a->force || a->timeout) {
+      usage_error(
+          "--report DIR [SHARD_DIR...] takes no --out, no --resume, no --force, no --forms, "
+          "no --ref, no --timeout: it redoes the outputs of DIR (or makes them from the "
+          "shard folders' runs.csv), whose rows hold their references");
       return -1;
+    }
+    for (int k = 0; k < a->nspecs; k++) {
+      if (strlen(a->specs[k]) > MAX_DIR) {
+        usage_error("--report: the folder name %.40s... is too long", a->specs[k]);
+        return -1;
+      }
     }
     return 0;
   }
@@ -529,42 +536,13 @@ static int table_name(mbdae_problem *const *problems, int nproblems, int i, char
   return 0;
 }
 
-/* runs.csv: the header with this process's environment, then the rows. */
-static int write_csv(const char *dir, const mbdae_record *rows, int nrows)
-{
-  char path[4096], tmp[4200];
-  mbdae_environment env;
-  join(path, sizeof path, dir, "runs.csv");
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
-  if (!out) {
-    return -1;
-  }
-  mbdae_environment_get(&env);
-  mbdae_record_write_csv_header(out, &env);
-  int side_errno = 0;
-  for (int k = 0; k < nrows; k++) { /* a large final vector goes to runs-<row>.vec beside it */
-    char side[32];
-    snprintf(side, sizeof side, "runs-%d.vec", k + 1);
-    if (mbdae_record_write_csv_row_side(out, &rows[k], dir, side) != 0 && !side_errno) {
-      side_errno = errno ? errno : EIO;
-    }
-  }
-  int rc = sweep_close_atomic(out, tmp, path);
-  if (side_errno) {
-    errno = side_errno;
-    return -1;
-  }
-  return rc;
-}
-
-/* runs.json, the tables, the script and (plots) the diagrams; EXIT_OK, EXIT_USAGE when a file
- * cannot be written, EXIT_FAILED_RUN when a picture is not drawn (reported). */
-static int write_reports(const char *dir, mbdae_problem *const *problems, int nproblems,
+/* runs.json, the tables and the script into the stage; EXIT_OK or EXIT_USAGE (reported). */
+static int stage_reports(const char *stage, mbdae_problem *const *problems, int nproblems,
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
-                         size_t nrows, int plots)
+                         size_t nrows)
 {
-  char path[4096], name[TABLE_NAME_LEN];
-  join(path, sizeof path, dir, "runs.json");
+  char path[4500], name[TABLE_NAME_LEN];
+  join(path, sizeof path, stage, "runs.json");
   if (sweep_write_json(path, rows, nrows) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
@@ -573,64 +551,120 @@ static int write_reports(const char *dir, mbdae_problem *const *problems, int np
     if (table_name(problems, nproblems, i, name) != 0) {
       return EXIT_USAGE;
     }
-    join(path, sizeof path, dir, name);
+    join(path, sizeof path, stage, name);
     if (sweep_write_table(path, problems[i], rows, nrows) != 0) {
       fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
       return EXIT_USAGE;
     }
   }
-  join(path, sizeof path, dir, "workprecision.gp");
+  join(path, sizeof path, stage, "workprecision.gp");
   if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
                          nsolvers) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
-  return plots ? sweep_draw_pictures(dir, (const mbdae_problem *const *)problems, nproblems)
-               : EXIT_OK;
+  return EXIT_OK;
 }
 
-/* --report DIR: the problems and solvers named in DIR/runs.csv, then the outputs again. */
-static int report_again(const char *dir, int plots)
+/* The set of files (runs.csv and its side files when csv, runs.json, the tables, the script),
+ * staged and committed together (sweep.h); EXIT_OK, or EXIT_USAGE (reported) with the folder as
+ * it was. */
+static int write_outputs(const char *dir, int csv, mbdae_problem *const *problems, int nproblems,
+                         const char *const *solvers, int nsolvers, const mbdae_record *rows,
+                         size_t nrows)
 {
-  char path[4096], msg[512];
-  mbdae_record *rows = NULL;
-  size_t nrows = 0;
-  int nproblems = 0, nsolvers = 0, rc = EXIT_OK;
-  mbdae_problem *problems[MAX_SPECS];
-  const char *solvers[MAX_SPECS];
-  join(path, sizeof path, dir, "runs.csv");
-  if (sweep_csv_read(path, &rows, &nrows, msg, sizeof msg) != 0) {
+  char stage[4096], failed[4400];
+  if (sweep_stage_open(dir, stage, sizeof stage) != 0) {
+    fprintf(stderr, "mbdae: cannot make the staging folder %s/%s: %s\n", dir, SWEEP_STAGE,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  int rc = EXIT_OK;
+  if (csv && sweep_stage_csv(stage, rows, nrows) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s/runs.csv or a side file: %s\n", stage, strerror(errno));
+    rc = EXIT_USAGE;
+  }
+  rc = rc == EXIT_OK ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows)
+                     : rc;
+  if (rc == EXIT_OK && sweep_stage_commit(stage, dir, failed, sizeof failed) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s: %s\n", failed, strerror(errno));
+    rc = EXIT_USAGE;
+  }
+  if (rc != EXIT_OK) {
+    sweep_stage_abort(stage);
+  }
+  return rc;
+}
+
+/* Read path's rows (each checked against its configuration, opened as it appears) and append
+ * them to *rows; EXIT_OK or EXIT_USAGE (reported). */
+static int read_rows(const char *path, mbdae_problem **problems, int *nproblems,
+                     mbdae_record **rows, size_t *nrows)
+{
+  char msg[700];
+  mbdae_record *got = NULL;
+  size_t n = 0;
+  if (sweep_csv_read_opening(path, problems, nproblems, MAX_SPECS, &got, &n, msg, sizeof msg) !=
+      0) {
     return usage_error("%s", msg);
   }
-  for (size_t k = 0; k < nrows && rc == EXIT_OK; k++) {
-    int seen = 0; /* configurations of one problem (its forms): write_reports tells them apart */
-    for (int i = 0; i < nproblems && !seen; i++) {
-      seen = strcmp(mbdae_problem_spec(problems[i]), rows[k].spec) == 0;
-    }
-    if (!seen && rc == EXIT_OK && nproblems < MAX_SPECS) {
-      mbdae_problem *p = open_problem(rows[k].spec);
-      if (!p) {
-        rc = EXIT_USAGE;
-      } else {
-        problems[nproblems++] = p;
-      }
-    }
-    seen = 0;
-    for (int s = 0; s < nsolvers && !seen; s++) {
+  mbdae_record *all = realloc(*rows, sizeof *all * (*nrows + n + 1));
+  if (!all) {
+    mbdae_records_free(got, n);
+    return usage_error("out of memory");
+  }
+  memcpy(all + *nrows, got, sizeof *all * n); /* the records move: free the array only */
+  free(got);
+  *rows = all;
+  *nrows += n;
+  return EXIT_OK;
+}
+
+/* The solvers of the rows, each once, in the order they appear. */
+static int solvers_of(const mbdae_record *rows, size_t nrows, const char **solvers)
+{
+  int n = 0;
+  for (size_t k = 0; k < nrows; k++) {
+    int seen = 0;
+    for (int s = 0; s < n && !seen; s++) {
       seen = strcmp(solvers[s], rows[k].solver) == 0;
     }
-    if (!seen && nsolvers < MAX_SPECS) {
-      solvers[nsolvers++] = rows[k].solver;
+    if (!seen && n < MAX_SPECS) {
+      solvers[n++] = rows[k].solver;
     }
   }
-  int failed = 0;
+  return n;
+}
+
+/* --report DIR: the outputs again from DIR/runs.csv.  --report DIR SHARD...: DIR's whole set
+ * (runs.csv and its side files too) from the shards' runs.csv, their rows in the order given. */
+static int report_again(const char *dir, const char *const *shards, int nshards, int plots)
+{
+  char path[4200];
+  mbdae_record *rows = NULL;
+  size_t nrows = 0;
+  int nproblems = 0, rc = EXIT_OK, failed = 0;
+  mbdae_problem *problems[MAX_SPECS];
+  const char *solvers[MAX_SPECS];
+  for (int k = 0; k < (nshards ? nshards : 1) && rc == EXIT_OK; k++) {
+    join(path, sizeof path, nshards ? shards[k] : dir, "runs.csv");
+    rc = read_rows(path, problems, &nproblems, &rows, &nrows);
+  }
+  if (rc == EXIT_OK && nshards && make_dirs(dir) != 0) {
+    rc = usage_error("cannot create the output folder %s: %s", dir, strerror(errno));
+  }
   for (size_t k = 0; k < nrows; k++) {
     failed += rows[k].status != MBDAE_OK;
   }
   if (rc == EXIT_OK) {
-    rc = write_reports(dir, problems, nproblems, solvers, nsolvers, rows, nrows, plots);
+    int nsolvers = solvers_of(rows, nrows, solvers);
+    rc = write_outputs(dir, nshards > 0, problems, nproblems, solvers, nsolvers, rows, nrows);
+    rc = rc == EXIT_OK && plots
+             ? sweep_draw_pictures(dir, (const mbdae_problem *const *)problems, nproblems)
+             : rc;
     rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
-    fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s\n", nrows, failed, path);
+    fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s%s\n", nrows, failed,
+            nshards ? "the runs.csv of the shard folders into " : "", nshards ? dir : path);
   }
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);
@@ -721,7 +755,10 @@ static int prepare_folder(const sweep_args *a, const char *partial_path, const c
                        "folder, or give --force to write this sweep's files beside the others",
                        a->out, why);
   }
-  sweep_folder_clean(a->out, owned, resuming);
+  if (!resuming) { /* a resumed sweep's folder was cleaned when it started; its set is replaced
+                      whole at the end (sweep.h), so a refused resume leaves it as it was */
+    sweep_folder_clean(a->out, owned, 0);
+  }
   if (sweep_folder_write(a->out, settings, owned) != 0) {
     return usage_error("cannot write %s/sweep.conf: %s", a->out, strerror(errno));
   }
@@ -830,7 +867,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
   if (drop_incomplete_line(s->partial_path) != 0) {
     return usage_error("cannot repair %s: %s", s->partial_path, strerror(errno));
   }
-  if (sweep_csv_read(s->partial_path, &rows, &nrows, msg, sizeof msg) != 0) {
+  if (sweep_csv_read_tasks(s->partial_path, tasks, s->total, &rows, &nrows, msg, sizeof msg) != 0) {
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
@@ -925,13 +962,15 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
   char took[32];
   int rc = EXIT_OK;
   format_duration(took, sizeof took, wall_now() - s->start);
-  if (write_csv(a->out, s->rows, s->total) != 0) {
-    rc = usage_error("cannot write %s/runs.csv: %s%s", a->out, strerror(errno),
-                     s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
+  rc = write_outputs(a->out, 1, problems, nproblems, a->solvers, a->nsolvers, s->rows,
+                     (size_t)s->total);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mbdae: the results in %s were not replaced%s\n", a->out,
+            s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
   } else {
     remove(s->partial_path);
-    rc = write_reports(a->out, problems, nproblems, a->solvers, a->nsolvers, s->rows,
-                       (size_t)s->total, a->plots);
+    rc = a->plots ? sweep_draw_pictures(a->out, (const mbdae_problem *const *)problems, nproblems)
+                  : EXIT_OK;
   }
   fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
           s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);
@@ -955,7 +994,7 @@ int cmd_sweep(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (a.report) {
-    return report_again(a.report, a.plots);
+    return report_again(a.report, a.specs, a.nspecs, a.plots);
   }
   mbdae_problem *problems[MAX_SPECS];
   int nproblems = 0, ntasks = 0, rc = EXIT_OK;

@@ -44,12 +44,35 @@ int sweep_pool_run(const sweep_task *tasks, int ntasks, int repeats, int jobs, d
 /* Read runs.csv (mbdae_record_read_csv) from path, which must be a regular file; 0, or -1 with
  * a message "path:line: why" in msg. */
 int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, size_t msglen);
+/* The same, and every row must fit its configuration (mbdae_record_fits: neq entries in names, y,
+ * yref; its names) before any use of its vectors, refused with "path:line: why".  _tasks: the
+ * configurations of the tasks (a row of another is left to the caller); _opening: those in
+ * problems[0..*nproblems-1], and one not there is opened and added (at most max). */
+int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *nproblems, int max,
+                           mbdae_record **recs, size_t *n, char *msg, size_t msglen);
+int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, mbdae_record **recs,
+                         size_t *n, char *msg, size_t msglen);
 
 /* A file written whole or not at all: open path.tmp (its name in tmp), write, then close, which
  * renames it to path when every write succeeded, and otherwise removes it and returns -1 with
  * errno set. */
 FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen);
 int sweep_close_atomic(FILE *out, const char *tmp, const char *path);
+
+/* The files of a sweep are one set, committed together: runs.csv, its side files runs-<row>.vec,
+ * runs.json, the tables and workprecision.gp are written into the staging folder DIR/runs.staging
+ * first (sweep_stage_open, which empties one an interrupted commit left); only when every one was
+ * written whole does sweep_stage_commit move them into DIR, runs.csv last, after removing the old
+ * runs.csv; then the side files the old runs.csv had and the new one does not name are removed.
+ * A failure while writing (sweep_stage_abort) leaves DIR as it was; a folder in a file's place is
+ * found before anything moves; a failure while moving leaves no runs.csv and none of the files
+ * moved.  0, or -1 with errno set (commit: the file in failed). */
+#define SWEEP_STAGE "runs.staging"
+int sweep_stage_open(const char *dir, char *stage, size_t len);
+/* runs.csv of the rows, a large final vector in runs-<row>.vec beside it, into the stage. */
+int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows);
+int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len);
+void sweep_stage_abort(const char *stage); /* remove the stage; errno kept */
 
 /* runs.json: an array of the records' JSON objects (mbdae_record_write_json). */
 int sweep_write_json(const char *path, const mbdae_record *recs, size_t n);

@@ -2,9 +2,9 @@
  * script workprecision.gp that draws the work-precision diagrams from runs.csv.
  *
  * runs.csv, runs.json and the tables are the library's record writers (mbdae_record_write_*,
- * src/core/record_*.c) put into files written whole or not at all.  Shards concatenate with
- * `awk 'FNR > 1 || NR == 1' a/runs.csv b/runs.csv` (keep the first header line; each shard's "#"
- * lines stay with its rows).
+ * src/core/record_*.c); with the script they are one set, staged in DIR/runs.staging and moved
+ * into DIR together, runs.csv last (sweep.h).  Rows read back are checked against their
+ * configuration (mbdae_record_fits) before their vectors are used.
  *
  * The figures follow the report's work-precision diagrams (Test Set for IVP Solvers, report 2.4,
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
@@ -15,14 +15,46 @@
  * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
  * commands) with a line on stderr before each, and the script plots only curves with points and
  * counts rows so that gnuplot has nothing to warn about. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sweep.h"
 
-int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, size_t msglen)
+/* The check of the reader: a row of a configuration among problems[0..n-1] must fit it; with
+ * max > 0, a configuration not among them is opened (open_problem) and added, up to max. */
+typedef struct fit_ctx {
+  mbdae_problem **problems;
+  int n, max;
+} fit_ctx;
+
+static int row_fits(void *ctx, const mbdae_record *rec, char *why, size_t len)
+{
+  fit_ctx *fc = ctx;
+  for (int i = 0; i < fc->n; i++) {
+    if (strcmp(mbdae_problem_spec(fc->problems[i]), rec->spec) == 0) {
+      return mbdae_record_fits(rec, fc->problems[i], why, len);
+    }
+  }
+  if (fc->max == 0) {
+    return 0; /* a row of no configuration of the sweep: the caller refuses it by its settings */
+  }
+  if (fc->n == fc->max) {
+    snprintf(why, len, "more than %d configurations", fc->max);
+    return -1;
+  }
+  if (!(fc->problems[fc->n] = open_problem(rec->spec))) {
+    snprintf(why, len, "%.80s is not a configuration this mbdae knows (see above)", rec->spec);
+    return -1;
+  }
+  return mbdae_record_fits(rec, fc->problems[fc->n++], why, len);
+}
+
+static int read_fitting(const char *path, fit_ctx *fc, mbdae_record **recs, size_t *n, char *msg,
+                        size_t msglen)
 {
   *recs = NULL;
   *n = 0;
@@ -37,8 +69,44 @@ int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, 
     fclose(f);
     return -1;
   }
-  int rc = mbdae_record_read_csv(f, path, recs, n, msg, msglen);
+  int rc = mbdae_record_read_csv_checked(f, path, fc ? row_fits : NULL, fc, recs, n, msg, msglen);
   fclose(f);
+  return rc;
+}
+
+int sweep_csv_read(const char *path, mbdae_record **recs, size_t *n, char *msg, size_t msglen)
+{
+  return read_fitting(path, NULL, recs, n, msg, msglen);
+}
+
+int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *nproblems, int max,
+                           mbdae_record **recs, size_t *n, char *msg, size_t msglen)
+{
+  fit_ctx fc = {problems, *nproblems, max};
+  int rc = read_fitting(path, &fc, recs, n, msg, msglen);
+  *nproblems = fc.n; /* those opened before a refusal too: the caller destroys them */
+  return rc;
+}
+
+int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, mbdae_record **recs,
+                         size_t *n, char *msg, size_t msglen)
+{
+  fit_ctx fc = {calloc((size_t)ntasks + 1, sizeof(mbdae_problem *)), 0, 0};
+  if (!fc.problems) {
+    snprintf(msg, msglen, "%s: out of memory", path);
+    return -1;
+  }
+  for (int k = 0; k < ntasks; k++) { /* each configuration once */
+    int seen = 0;
+    for (int i = 0; i < fc.n && !seen; i++) {
+      seen = fc.problems[i] == tasks[k].problem;
+    }
+    if (!seen) {
+      fc.problems[fc.n++] = (mbdae_problem *)tasks[k].problem; /* only read */
+    }
+  }
+  int rc = read_fitting(path, &fc, recs, n, msg, msglen);
+  free(fc.problems);
   return rc;
 }
 
@@ -69,6 +137,212 @@ int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
     return -1;
   }
   return 0;
+}
+
+/* ---- the set of a sweep's files, committed together -------------------------------------- */
+
+/* Remove the files in the staging folder (what an interrupted commit left) and the folder; -1
+ * when it stays (it holds a folder) or is not a folder (a file, a link to elsewhere: left alone).
+ */
+static int stage_clear(const char *stage)
+{
+  struct stat st;
+  if (lstat(stage, &st) != 0) {
+    return errno == ENOENT ? 0 : -1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
+  DIR *d = opendir(stage);
+  if (!d) {
+    return errno == ENOENT ? 0 : -1;
+  }
+  char path[4400];
+  for (struct dirent *e; (e = readdir(d));) {
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      snprintf(path, sizeof path, "%s/%s", stage, e->d_name);
+      unlink(path);
+    }
+  }
+  closedir(d);
+  return rmdir(stage) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int sweep_stage_open(const char *dir, char *stage, size_t len)
+{
+  if (snprintf(stage, len, "%s/%s", dir, SWEEP_STAGE) >= (int)len) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if (stage_clear(stage) != 0) {
+    return -1;
+  }
+  return mkdir(stage, 0777);
+}
+
+void sweep_stage_abort(const char *stage)
+{
+  int err = errno;
+  stage_clear(stage);
+  errno = err;
+}
+
+int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows)
+{
+  char path[4200], side[32];
+  snprintf(path, sizeof path, "%s/runs.csv", stage);
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    return -1;
+  }
+  int err = mbdae_record_write_csv_header(out, NULL) != 0 ? (errno ? errno : EIO) : 0;
+  for (size_t k = 0; k < nrows && !err; k++) { /* a large final vector: runs-<row>.vec beside it */
+    snprintf(side, sizeof side, "runs-%zu.vec", k + 1);
+    errno = 0;
+    if (mbdae_record_write_csv_row_side(out, &rows[k], stage, side) != 0) {
+      err = errno ? errno : EIO;
+    }
+  }
+  if ((fflush(out) != 0 || ferror(out)) && !err) {
+    err = errno ? errno : EIO;
+  }
+  if (fclose(out) != 0 && !err) {
+    err = errno;
+  }
+  errno = err;
+  return err ? -1 : 0;
+}
+
+static int push_name(char ***names, int *n, int *cap, const char *name)
+{
+  if (*n == *cap) {
+    char **grown = realloc(*names, sizeof **names * (size_t)(*cap = 2 * *cap + 16));
+    if (!grown) {
+      return 0;
+    }
+    *names = grown;
+  }
+  return ((*names)[*n] = strdup(name)) ? (++*n, 1) : 0;
+}
+
+static void free_names(char **names, int n)
+{
+  for (int i = 0; names && i < n; i++) {
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* The names in the staging folder, runs.csv last; NULL when it cannot be listed. */
+static char **staged_names(const char *stage, int *n)
+{
+  DIR *d = opendir(stage);
+  char **names = NULL;
+  int cap = 0, ok = d != NULL, csv = 0;
+  *n = 0;
+  for (struct dirent *e; ok && (e = readdir(d));) {
+    if (strcmp(e->d_name, "runs.csv") == 0) {
+      csv = 1;
+    } else if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      ok = push_name(&names, n, &cap, e->d_name);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  ok = ok && (!csv || push_name(&names, n, &cap, "runs.csv"));
+  if (!ok) {
+    free_names(names, *n);
+    return NULL;
+  }
+  return names ? names : calloc(1, sizeof *names); /* nothing staged: an empty list */
+}
+
+/* Move the staged files into dir, runs.csv last; a folder in a file's place is found before any
+ * file moves.  On a failure after the old runs.csv was removed, the files moved are removed too:
+ * no runs.csv, and nothing of a set without one. */
+static int move_staged(const char *stage, const char *dir, char **names, int n, char *failed,
+                       size_t len)
+{
+  char from[4400], to[4400];
+  struct stat st;
+  for (int i = 0; i < n; i++) {
+    snprintf(failed, len, "%s/%s", dir, names[i]);
+    if (stat(failed, &st) == 0 && S_ISDIR(st.st_mode)) {
+      errno = EISDIR;
+      return -1;
+    }
+  }
+  int csv = n > 0 && strcmp(names[n - 1], "runs.csv") == 0, i = 0;
+  snprintf(failed, len, "%s/runs.csv", dir);
+  if (csv && remove(failed) != 0 && errno != ENOENT) {
+    return -1;
+  }
+  for (; i < n; i++) {
+    snprintf(from, sizeof from, "%s/%s", stage, names[i]);
+    snprintf(failed, len, "%s/%s", dir, names[i]);
+    if (rename(from, failed) != 0) {
+      break;
+    }
+  }
+  if (i == n) {
+    return 0;
+  }
+  int err = errno;
+  for (int k = 0; csv && k < i; k++) {
+    snprintf(to, sizeof to, "%s/%s", dir, names[k]);
+    remove(to);
+  }
+  errno = err;
+  return -1;
+}
+
+/* 1 when name is a side file's, runs-<row>.vec, and not among names[0..n-1]. */
+static int stale_side(const char *name, char **names, int n)
+{
+  size_t digits = strncmp(name, "runs-", 5) == 0 ? strspn(name + 5, "0123456789") : 0;
+  if (digits == 0 || strcmp(name + 5 + digits, ".vec") != 0) {
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    if (strcmp(names[i], name) == 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* After a new runs.csv: the side files of the old one it does not name are removed. */
+static void remove_stale_sides(const char *dir, char **names, int n)
+{
+  DIR *d = opendir(dir);
+  char path[4400];
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (stale_side(e->d_name, names, n)) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      remove(path);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+}
+
+int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len)
+{
+  int n = 0;
+  char **names = staged_names(stage, &n);
+  snprintf(failed, len, "%s", stage);
+  int rc = names ? move_staged(stage, dir, names, n, failed, len) : -1;
+  if (rc == 0 && n > 0 && strcmp(names[n - 1], "runs.csv") == 0) {
+    remove_stale_sides(dir, names, n);
+  }
+  int err = errno;
+  free_names(names, n);
+  stage_clear(stage);
+  errno = err;
+  return rc;
 }
 
 /* ---- runs.json and the tables ------------------------------------------------------------ */

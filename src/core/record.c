@@ -22,7 +22,9 @@
 /* The columns of runs.csv in order: the first twenty as the command wrote them before records
  * moved into the library, then those added with them, then the drift figures (>= 0; empty
  * for a problem without constraints, null in JSON), which a file written before them lacks: it
- * reads as no drift measured. */
+ * reads as no drift measured; then the environment of the run (versions, machine), which files
+ * older files gave in "# key: value" lines after the header, where no CSV reader but ours
+ * expects them. */
 const record_column record_columns[] = {
     COLUMN("problem", problem, KIND_ID),
     COLUMN("spec", spec, KIND_ID),
@@ -60,6 +62,10 @@ const record_column record_columns[] = {
     COLUMN_OR("drift_pos_end", drift_pos_end, KIND_SECONDS, ""),
     COLUMN_OR("drift_vel_end", drift_vel_end, KIND_SECONDS, ""),
     COLUMN_OR("drift_steps", drift_steps, KIND_COUNT, "0"),
+    COLUMN_OR("mbdae_version", env.mbdae, KIND_ENV, ""),
+    COLUMN_OR("dependencies", env.dependencies, KIND_ENV, ""),
+    COLUMN_OR("machine", env.machine, KIND_ENV, ""),
+    COLUMN_OR("cpu", env.cpu, KIND_ENV, ""),
 };
 const int record_ncolumns = (int)(sizeof record_columns / sizeof record_columns[0]);
 
@@ -264,4 +270,25 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
     rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
   }
   return rec->status;
+}
+
+/* ---- a record against a problem ----------------------------------------------------------- */
+
+int mbdae_record_fits(const mbdae_record *rec, const mbdae_problem *p, char *why, size_t len)
+{
+  int neq = mbdae_problem_neq(p);
+  if ((rec->names || rec->y || rec->yref) && rec->neq != neq) {
+    snprintf(why, len, "names, y and yref of %d entries, %.80s has %d", rec->neq,
+             mbdae_problem_spec(p), neq);
+    return -1;
+  }
+  for (int i = 0; rec->names && i < neq; i++) {
+    const char *own = mbdae_problem_component(p, i);
+    if (!own || strcmp(rec->names[i], own) != 0) {
+      snprintf(why, len, "component %d is named %.63s, %.80s calls it %.63s", i + 1, rec->names[i],
+               mbdae_problem_spec(p), own ? own : "(nothing)");
+      return -1;
+    }
+  }
+  return 0;
 }

@@ -12,6 +12,8 @@
 typedef enum column_kind {
   KIND_ID,      /* a name, mbdae_record_id_ok, under size characters */
   KIND_TEXT,    /* free text under size characters, RFC 4180 quoted when needed */
+  KIND_ENV,     /* as KIND_TEXT, a field of the environment; an older file without the column
+                   gives it in "# key: value" lines after its header instead */
   KIND_STATUS,  /* "ok" or "fail": whether the int status is MBDAE_OK */
   KIND_CODE,    /* the MBDAE_ name of the int status (mbdae_strcode) */
   KIND_TOL,     /* a positive finite double */

@@ -4,9 +4,11 @@
  * Fields with commas, quotes or line breaks are quoted, quotes doubled; line breaks inside a
  * message become spaces, so that one record is one line and files concatenate.  Doubles are
  * written with %.17g, which reads back bit for bit; a missing value (NaN) is an empty field.  The
- * vectors y and yref and the component names are space-separated lists in one field each.  After
- * the header line, "# key: value" lines record where the rows after them were made (mbdae,
- * dependencies, machine, cpu); concatenated files keep each shard's lines with its rows.
+ * vectors y and yref and the component names are space-separated lists in one field each.  Every
+ * row names where it was made in its last columns (mbdae_version, dependencies, machine, cpu), so
+ * that any CSV reader reads the file as a header and runs, and shards concatenate with one header.
+ * Older files had "# key: value" lines after the header instead: the reader still takes them
+ * for the rows after them.
  *
  * The reader finds columns by name (any order, every column once; a column added later, such as
  * the drift figures, may be missing from an older file and reads as its table's `absent` text),
@@ -68,6 +70,7 @@ static void csv_field(FILE *out, const mbdae_record *r, const record_column *c, 
   switch (c->kind) {
   case KIND_ID:
   case KIND_TEXT:
+  case KIND_ENV:
     csv_text(out, record_text(r, c));
     break;
   case KIND_STATUS:
@@ -103,28 +106,13 @@ static void csv_field(FILE *out, const mbdae_record *r, const record_column *c, 
   }
 }
 
-/* One "# key: value" line; control characters in value become spaces. */
-static void comment_line(FILE *out, const char *key, const char *value)
-{
-  fprintf(out, "# %s: ", key);
-  for (; *value; value++) {
-    fputc((unsigned char)*value < 0x20 ? ' ' : *value, out);
-  }
-  fputc('\n', out);
-}
-
 int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env)
 {
+  (void)env; /* each row has its environment in its columns */
   for (int c = 0; c < record_ncolumns; c++) {
     fprintf(out, "%s%s", c ? "," : "", record_columns[c].name);
   }
   fputc('\n', out);
-  if (env) {
-    comment_line(out, "mbdae", env->mbdae);
-    comment_line(out, "dependencies", env->dependencies);
-    comment_line(out, "machine", env->machine);
-    comment_line(out, "cpu", env->cpu);
-  }
   return ferror(out) ? -1 : 0;
 }
 
@@ -237,20 +225,6 @@ static int parse_code(const char *s, int *code)
   return -1;
 }
 
-static int name_ok(const char *s, size_t n)
-{
-  if (n == 0) {
-    return 0;
-  }
-  for (size_t i = 0; i < n; i++) {
-    char c = s[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* Items of a space-separated list (no empty item, no leading or trailing space); -1 if bad. */
 static long count_items(const char *s)
 {
@@ -312,7 +286,7 @@ static int read_names(const char *s, char ***out, long *n)
   memcpy(dst, s, text);
   for (long i = 0; i < *n; i++) {
     size_t len = strcspn(dst, " ");
-    if (!name_ok(dst, len)) {
+    if (!record_component_name_ok(dst, len)) {
       free(names);
       return -1;
     }
@@ -331,6 +305,7 @@ static const char *expected(column_kind kind)
   case KIND_ID:
     return "a name of [A-Za-z0-9_:=,.+-]";
   case KIND_TEXT:
+  case KIND_ENV:
     return "text";
   case KIND_STATUS:
     return "ok or fail";
@@ -350,7 +325,7 @@ static const char *expected(column_kind kind)
   case KIND_VECTOR:
     return "space-separated numbers (nan for a non-finite one) or nothing";
   case KIND_NAMES:
-    return "space-separated names of [A-Za-z0-9_] or nothing";
+    return "space-separated names of [A-Za-z0-9_] (at most 63 characters) or nothing";
   }
   return "valid";
 }
@@ -404,6 +379,7 @@ static int store_field(mbdae_record *r, const record_column *c, const char *s, r
   switch (c->kind) {
   case KIND_ID:
   case KIND_TEXT:
+  case KIND_ENV:
     if (strlen(s) >= c->size || (c->kind == KIND_ID && !mbdae_record_id_ok(s))) {
       return -1;
     }
@@ -460,7 +436,7 @@ static void field_error(const record_column *c, const char *s, char *why, size_t
 {
   snprintf(why, len, "column %s: '%.40s%s' is not %s", c->name, s, strlen(s) > 40 ? "..." : "",
            expected(c->kind));
-  if (c->kind == KIND_ID || c->kind == KIND_TEXT) {
+  if (c->kind == KIND_ID || c->kind == KIND_TEXT || c->kind == KIND_ENV) {
     size_t used = strlen(why);
     snprintf(why + used, len - used, " under %zu characters", c->size);
   }
@@ -499,7 +475,9 @@ typedef struct reader {
   mbdae_environment env;
   mbdae_record *recs;
   size_t n, cap;
-  char dir[4096]; /* the directory of the file read: where its side files are */
+  char dir[4096];               /* the directory of the file read: where its side files are */
+  mbdae_record_check_fn *check; /* the caller's check of every row, or NULL */
+  void *check_ctx;
 } reader;
 
 /* A header line: every column of the table once, nothing else. */
@@ -554,6 +532,9 @@ static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
   row_extra x = {.count = -1, .dir = rd->dir};
   int rc = 0;
   for (int c = 0; c < record_ncolumns && rc == 0; c++) {
+    if (rd->where[c] < 0 && record_columns[c].kind == KIND_ENV) {
+      continue; /* an older file: the "# key: value" lines gave it (r->env) */
+    }
     const char *s = rd->where[c] >= 0 ? fields[rd->where[c]] : record_columns[c].absent;
     if ((rc = store_field(r, &record_columns[c], s, &x)) == -2) {
       snprintf(why, len, "column %s: %.400s", record_columns[c].name, x.side_why);
@@ -562,6 +543,7 @@ static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
     }
   }
   rc = rc == 0 ? check_row(r, &x, why, len) : rc;
+  rc = rc == 0 && rd->check ? (rd->check(rd->check_ctx, r, why, len) != 0 ? -1 : 0) : rc;
   if (rc != 0) {
     mbdae_record_free(r);
     return -1;
@@ -622,8 +604,17 @@ static int read_line(reader *rd, char *line, size_t len, char *why, size_t whyle
 int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n, char *msg,
                           size_t msglen)
 {
+  return mbdae_record_read_csv_checked(in, name, NULL, NULL, recs, n, msg, msglen);
+}
+
+int mbdae_record_read_csv_checked(FILE *in, const char *name, mbdae_record_check_fn *check,
+                                  void *ctx, mbdae_record **recs, size_t *n, char *msg,
+                                  size_t msglen)
+{
   reader rd;
   memset(&rd, 0, sizeof rd);
+  rd.check = check;
+  rd.check_ctx = ctx;
   char *line = NULL, why[600];
   size_t linecap = 0;
   ssize_t len;

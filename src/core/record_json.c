@@ -1,7 +1,8 @@
 /* A run record as one JSON object (RFC 8259): the keys are the runs.csv columns of the table in
- * record.c, in its order, then the environment.  Numbers are written with %.17g (they read back
- * bit for bit); JSON has no NaN, so a missing number is null, and so is a missing list (y of a
- * run that never started, yref of a problem without a reference). */
+ * record.c, in its order (the environment last: mbdae_version, dependencies, machine, cpu). Numbers
+ * are written with %.17g (they read back bit for bit); JSON has no NaN, so a missing number is
+ * null, and so is a missing list (y of a run that never started, yref of a problem without a
+ * reference). */
 #include <math.h>
 
 #include "record_columns.h"
@@ -55,6 +56,7 @@ static void json_value(FILE *out, const record_column *c, const mbdae_record *r)
   switch (c->kind) {
   case KIND_ID:
   case KIND_TEXT:
+  case KIND_ENV:
     mbdae_json_write_string(out, record_text(r, c));
     break;
   case KIND_STATUS:
@@ -84,20 +86,10 @@ static void json_value(FILE *out, const record_column *c, const mbdae_record *r)
 
 int mbdae_record_write_json(FILE *out, const mbdae_record *rec)
 {
-  const struct {
-    const char *key, *value;
-  } env[] = {{"mbdae_version", rec->env.mbdae},
-             {"dependencies", rec->env.dependencies},
-             {"machine", rec->env.machine},
-             {"cpu", rec->env.cpu}};
   fputc('{', out);
   for (int c = 0; c < record_ncolumns; c++) {
     fprintf(out, "%s\"%s\": ", c ? ", " : "", record_columns[c].name);
     json_value(out, &record_columns[c], rec);
-  }
-  for (size_t k = 0; k < sizeof env / sizeof env[0]; k++) {
-    fprintf(out, ", \"%s\": ", env[k].key);
-    mbdae_json_write_string(out, env[k].value);
   }
   fputc('}', out);
   return ferror(out) ? -1 : 0;

@@ -5,7 +5,8 @@
  *   # mbdae record vectors: neq N
  *   i name y yref          (N lines, i = 1..N in order; y and yref %.17g, "nan" for a non-finite
  *                           value, "-" where the record has no such vector)
- * The reader checks every line and refuses a missing file, a wrong count, a bad name or number
+ * The reader checks every line and refuses a missing file, a wrong count, a bad name (not a
+ * component name, record_component_name_ok: what would break runs.csv or its names field) or number
  * with "FILE:line: why". */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,20 @@
 #include <string.h>
 
 #include "record_side.h"
+
+int record_component_name_ok(const char *s, size_t n)
+{
+  if (n == 0 || n >= MBDAE_RECORD_ID_LEN) {
+    return 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 int record_side_name_ok(const char *s)
 {
@@ -70,9 +85,13 @@ static int side_line(char *line, long want_index, int what, void *out, char **na
   if (nf != 4 || strtol(fields[0], &end, 10) != want_index || *end) {
     return -1;
   }
+  int named = record_component_name_ok(fields[1], strlen(fields[1]));
+  if (!named && (what == RECORD_SIDE_NAMES || strcmp(fields[1], "-") != 0)) {
+    return -1; /* every line's name is checked, whichever column is read */
+  }
   if (what == RECORD_SIDE_NAMES) {
     *name_at = fields[1];
-    return strcmp(fields[1], "-") != 0 ? 0 : -1;
+    return 0;
   }
   const char *s = fields[what == RECORD_SIDE_Y ? 2 : 3];
   double v = strcmp(s, "nan") == 0 ? NAN : strtod(s, &end);
@@ -147,7 +166,7 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
     snprintf(why, len, "%s:%ld: %s", shown, at,
              neq <= 0 ? "not '# mbdae record vectors: neq N'"
              : extra  ? "more lines than neq"
-             : bad    ? "not 'i name y yref' for this component"
+             : bad    ? "not 'i name y yref' for this component (name: [A-Za-z0-9_], at most 63)"
                       : "fewer lines than neq");
   }
   int rc = neq > 0 && !bad && i == neq && !extra ? 0 : -1;

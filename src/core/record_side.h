@@ -8,6 +8,11 @@
 
 enum { RECORD_SIDE_NAMES, RECORD_SIDE_Y, RECORD_SIDE_YREF };
 
+/* 1 when s[0..n-1] is a component name: 1 to MBDAE_RECORD_ID_LEN - 1 characters of [A-Za-z0-9_],
+ * the rule of a problem's names (mbdae_problem_from_type).  One rule for the inline names field
+ * and the side files: no ',' or '"' (CSV), no space (the separator of the names field and of a
+ * side file's line). */
+int record_component_name_ok(const char *s, size_t n);
 /* 1 when s is a plain file name for a side file: [A-Za-z0-9_.-], not starting with '.'. */
 int record_side_name_ok(const char *s);
 /* Write r's names, y and yref to path; 0 or -1 (errno set). */
