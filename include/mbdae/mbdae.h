@@ -480,7 +480,9 @@ MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
  * the options, takes the initial values from the problem and times each run (in-process CPU
  * time; with repeats the median after dropping min and max).  repeats: 1 to MBDAE_REPEATS_MAX.
  * Returns r->status.  A solver failure is reported in r (t, h, message), never printed; a status
- * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER.  Bad options
+ * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER, and so are a
+ * counter outside [0, 10^15] and a success with a non-finite y at the end or a non-finite drift
+ * (NaN states keep their drift NaN, never 0).  Bad options
  * (see mbdae_options) return MBDAE_ERR_ARG before anything runs; yp is written only when an
  * integration ran (not when the initial values fail). */
 MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,

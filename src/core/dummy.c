@@ -59,6 +59,9 @@ static int seg_jac(void *ctx, double t, const double *y, const double *yp, doubl
   return mbdae_problem_jac(((const segment *)ctx)->cur, t, y, yp, dfdy, dfdyp);
 }
 
+/* max(a, b), NaN when either is (fmax would drop a NaN state's drift) */
+static double max_or_nan(double a, double b) { return isnan(a) || a > b ? a : b; }
+
 static const mech_params *params_of(const mbdae_problem *p) { return mbdae_problem_params(p); }
 
 /* options.stop: the current selection has degenerated against the best one here. */
@@ -82,8 +85,8 @@ static void observe(void *ctx, double t, const double *y, const double *yp)
   if (mbdae_problem_constraints(s->cur, t, y, yp, s->gpos, s->gvel, NULL) == 0) {
     s->states++;
     for (int k = 0; k < nc; k++) {
-      s->pos_max = fmax(s->pos_max, fabs(s->gpos[k]));
-      s->vel_max = fmax(s->vel_max, fabs(s->gvel[k]));
+      s->pos_max = max_or_nan(s->pos_max, fabs(s->gpos[k]));
+      s->vel_max = max_or_nan(s->vel_max, fabs(s->gvel[k]));
     }
   }
   const mbdae_options *opt = s->opt;
@@ -253,13 +256,13 @@ static void drift_report(segment *s, const double *y, const double *yp, mbdae_re
   }
   double pos = 0.0, vel = 0.0;
   for (int k = 0; k < mbdae_problem_nconstraints(s->p); k++) {
-    pos = fmax(pos, fabs(s->gpos[k]));
-    vel = fmax(vel, fabs(s->gvel[k]));
+    pos = max_or_nan(pos, fabs(s->gpos[k]));
+    vel = max_or_nan(vel, fabs(s->gvel[k]));
   }
   r->drift_pos_end = pos;
   r->drift_vel_end = vel;
-  r->drift_pos_max = fmax(pos, s->pos_max);
-  r->drift_vel_max = fmax(vel, s->vel_max);
+  r->drift_pos_max = max_or_nan(pos, s->pos_max);
+  r->drift_vel_max = max_or_nan(vel, s->vel_max);
   r->drift_steps = s->states;
 }
 
