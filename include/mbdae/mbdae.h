@@ -495,7 +495,8 @@ MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbda
 
 /* form=dummy (Mattsson & Soederlind's dummy derivatives, pendulum and dpendulum) run with its
  * state selection switched where it degenerates: p is a form=dummy instance, y, yp its initial
- * values; the run ends at tend (0: p's own).  Segment after segment, solver (which must honour
+ * values; the run ends at tend (exactly 0: p's own; else a finite time after t0, or MBDAE_ERR_ARG:
+ * -5 or NaN are refused, not taken for p's own).  Segment after segment, solver (which must honour
  * options.stop) integrates p's configuration with the current
  * selection S until, after an accepted step, |det G_S| drops below half that of the selection
  * complete pivoting of G picks there (G = dg/dq); it then restarts from the same physical state

@@ -273,6 +273,12 @@ static int is_dummy_form(const mbdae_problem *p)
   return colon && (strstr(colon, ":form=dummy,") || strstr(colon, ",form=dummy,"));
 }
 
+/* tend: 0 for p's own, else finite and after t0 (-5 or NaN silently meant p's own). */
+static int tend_ok(const mbdae_problem *p, double tend)
+{
+  return tend == 0.0 || (isfinite(tend) && tend > mbdae_problem_t0(p));
+}
+
 int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, double tend,
                       const mbdae_options *opt, double *y, double *yp, mbdae_result *r,
                       int *switches)
@@ -285,12 +291,15 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
                     : !is_dummy_form(p)                  ? "the problem is not in form=dummy"
+                    : !tend_ok(p, tend)
+                        ? "tend must be 0 (the problem's own) or a finite time after t0"
                     : opt->ntout > 0 || opt->project || opt->stop
                         ? "output times, projection and stop are not supported"
                         : NULL;
   if (bad) {
-    r->status =
-        opt && is_dummy_form(p) && y && yp && switches ? MBDAE_ERR_UNSUPPORTED : MBDAE_ERR_ARG;
+    r->status = opt && is_dummy_form(p) && tend_ok(p, tend) && y && yp && switches
+                    ? MBDAE_ERR_UNSUPPORTED
+                    : MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_dummy: %s", bad);
     return r->status;
   }
@@ -306,7 +315,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
                .selected = params_of(p)->selected,
                .t0 = mbdae_problem_t0(p),
                .opt = opt,
-               .tend = tend > 0.0 ? tend : mbdae_problem_tend(p),
+               .tend = tend == 0.0 ? mbdae_problem_tend(p) : tend,
                .gpos = work + 4 * n,
                .gvel = work + 4 * n + nc,
                .ymap = work + 2 * n,
