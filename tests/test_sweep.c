@@ -49,7 +49,8 @@ static const char *const added[] = {"nres_fd",
                                     "drift_vel_max",
                                     "drift_pos_end",
                                     "drift_vel_end",
-                                    "drift_steps"};
+                                    "drift_steps",
+                                    "switches"};
 enum { NADDED = (int)(sizeof added / sizeof added[0]) };
 enum {
   COL_STATUS = 6,
@@ -735,7 +736,8 @@ static void write_runs(const char *dir, int field, const char *value)
       "caraxis", "caraxis", "ida",      "0.0001",   "0.0001", "0.0001", "ok",    "",      "3.5",
       "4.5",     "50",      "45",       "200",      "10",     "20",     "0.01",  "0.009", "0.012",
       "1",       "0",       "MBDAE_OK", "3",        "0.01",   "0",      "0",     "0",     "0",
-      "IDA",     "x_l y_l", "0.5 0.25", "0.5 0.25", "1e-9",   "2e-8",   "1e-10", "3e-9",  "45"};
+      "IDA",     "x_l y_l", "0.5 0.25", "0.5 0.25", "1e-9",   "2e-8",   "1e-10", "3e-9",  "45",
+      "0"};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);

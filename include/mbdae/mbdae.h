@@ -582,6 +582,7 @@ typedef struct mbdae_record {
   double drift_pos_max, drift_vel_max; /* as mbdae_result; NaN: no constraints or no run */
   double drift_pos_end, drift_vel_end; /* as mbdae_result; NaN: no constraints or no run */
   long drift_steps; /* as mbdae_result: accepted states the maxima cover besides the end */
+  long switches;    /* form=dummy: state-selection switches of mbdae_solve_dummy; 0 otherwise */
 } mbdae_record;
 
 /* The settings of a run of solver on p at opt, names, reference and environment, without an
@@ -591,7 +592,9 @@ typedef struct mbdae_record {
 MBDAE_API int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p,
                                 const mbdae_solver_type *solver, const mbdae_options *opt);
 /* mbdae_record_init, then mbdae_solve_with(p, solver, opt, repeats), y, scd and mescd.  Returns
- * the run's status (also in rec->status), or MBDAE_ERR_NOMEM / MBDAE_ERR_ARG before any run. */
+ * the run's status (also in rec->status), or MBDAE_ERR_NOMEM / MBDAE_ERR_ARG before any run.  A
+ * form=dummy instance runs through mbdae_solve_dummy (its selection switched where it degenerates;
+ * one run, whatever repeats says), its switches in rec->switches. */
 MBDAE_API int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p,
                                const mbdae_solver_type *solver, const mbdae_options *opt,
                                int repeats);

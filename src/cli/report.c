@@ -75,6 +75,10 @@ static int drift_of_nonfinite_state(const mbdae_record *rec)
 
 void print_drift(FILE *out, const mbdae_record *rec)
 {
+  if (strstr(rec->spec, "form=dummy")) { /* run through mbdae_solve_dummy (mbdae_record_run) */
+    fprintf(out, "state selection: %ld switches where the selected pivot degenerated\n",
+            rec->switches);
+  }
   if (!isfinite(rec->drift_pos_max)) {
     fprintf(out, "drift: %s\n",
             drift_of_nonfinite_state(rec) ? "not finite (measured on a non-finite state)"

@@ -20,6 +20,7 @@
 
 #include "../../problems/mechanical.h"
 #include "cpu_time.h"
+#include "dummy.h"
 #include "mbdae/mbdae.h"
 
 static const double HYSTERESIS = 2.0;
@@ -266,8 +267,7 @@ static void drift_report(segment *s, const double *y, const double *yp, mbdae_re
   r->drift_steps = s->states;
 }
 
-/* p is a form=dummy instance (its spec says so; a user's problem's spec is its bare id). */
-static int is_dummy_form(const mbdae_problem *p)
+int dummy_form(const mbdae_problem *p)
 {
   const char *spec = p ? mbdae_problem_spec(p) : NULL, *colon = spec ? strchr(spec, ':') : NULL;
   return colon && (strstr(colon, ":form=dummy,") || strstr(colon, ",form=dummy,"));
@@ -290,14 +290,14 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
-                    : !is_dummy_form(p)                  ? "the problem is not in form=dummy"
+                    : !dummy_form(p)                  ? "the problem is not in form=dummy"
                     : !tend_ok(p, tend)
                         ? "tend must be 0 (the problem's own) or a finite time after t0"
                     : opt->ntout > 0 || opt->project || opt->stop
                         ? "output times, projection and stop are not supported"
                         : NULL;
   if (bad) {
-    r->status = opt && is_dummy_form(p) && tend_ok(p, tend) && y && yp && switches
+    r->status = opt && dummy_form(p) && tend_ok(p, tend) && y && yp && switches
                     ? MBDAE_ERR_UNSUPPORTED
                     : MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_dummy: %s", bad);
