@@ -49,8 +49,10 @@ static void commands_switch(void)
   static char out[1 << 16];
   int rc = run_cli("run pendulum:form=dummy --solver radau5", out, sizeof out);
   long shown = number_after(out, "state selection: ");
-  CHECK(rc == 0 && shown > 10, "run pendulum:form=dummy --solver radau5: exit %d (it failed at "
-        "t = 0.59 on one selection), switches %ld:\n%s", rc, shown, out);
+  CHECK(rc == 0 && shown > 10,
+        "run pendulum:form=dummy --solver radau5: exit %d (it failed at "
+        "t = 0.59 on one selection), switches %ld:\n%s",
+        rc, shown, out);
   rc = run_cli("run pendulum:form=dummy --solver radau5 --json", out, sizeof out);
   CHECK(rc == 0 && number_after(out, "\"switches\": ") == shown, "--json switches: %s", out);
   rc = run_cli("table pendulum:form=dummy --solver radau5", out, sizeof out);
@@ -58,8 +60,10 @@ static void commands_switch(void)
         "table pendulum:form=dummy (every tolerance failed): exit %d:\n%s", rc, out);
   char dir[] = "/tmp/mbdae_dummy_XXXXXX", args[512];
   CHECK(mkdtemp(dir) != NULL, "temporary directory");
-  snprintf(args, sizeof args, "sweep pendulum:form=dummy --solvers radau5 --m 0 --no-plots "
-           "--out %s/s && grep -c ',ok,' %s/s/runs.csv && head -1 %s/s/runs.csv", dir, dir, dir);
+  snprintf(args, sizeof args,
+           "sweep pendulum:form=dummy --solvers radau5 --m 0 --no-plots "
+           "--out %s/s && grep -c ',ok,' %s/s/runs.csv && head -1 %s/s/runs.csv",
+           dir, dir, dir);
   rc = run_cli(args, out, sizeof out);
   CHECK(rc == 0 && strstr(out, ",switches"), "sweep of form=dummy: %s", out);
   snprintf(args, sizeof args, "plot pendulum:form=dummy --out %s/p.png", dir);

@@ -46,8 +46,10 @@ static void sweep_says_failed(void)
 {
   char dir[] = "/tmp/mbdae_liar_XXXXXX", args[1024];
   CHECK(mkdtemp(dir) != NULL, "temporary directory");
-  snprintf(args, sizeof args, "sweep pendulum --plugin %s --solvers nan_state,neg_steps "
-           "--m 0 --out %s/s", PLUGIN_FILE_LIAR, dir);
+  snprintf(args, sizeof args,
+           "sweep pendulum --plugin %s --solvers nan_state,neg_steps "
+           "--m 0 --out %s/s",
+           PLUGIN_FILE_LIAR, dir);
   run_cli(args, out, sizeof out);
   CHECK(strstr(out, "nan_state rtol 0.0001: failed: ") && strstr(out, "is not finite") &&
             strstr(out, "neg_steps rtol 0.0001: failed: ") && !strstr(out, "no reference"),

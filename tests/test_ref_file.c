@@ -95,8 +95,10 @@ static void committed_files_carry_their_spec(void)
   if (d) {
     closedir(d);
   }
-  CHECK(files >= 13, "%d reference files (pendulum, dpendulum, caraxis, andrews, crank, chain "
-                     "n = 1..8)", files);
+  CHECK(files >= 13,
+        "%d reference files (pendulum, dpendulum, caraxis, andrews, crank, chain "
+        "n = 1..8)",
+        files);
 }
 
 /* The audit's case: the pendulum's file without its spec line was taken for any run of 5

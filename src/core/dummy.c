@@ -290,7 +290,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
-                    : !dummy_form(p)                  ? "the problem is not in form=dummy"
+                    : !dummy_form(p)                     ? "the problem is not in form=dummy"
                     : !tend_ok(p, tend)
                         ? "tend must be 0 (the problem's own) or a finite time after t0"
                     : opt->ntout > 0 || opt->project || opt->stop

@@ -125,10 +125,11 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
    * open does not wait for a writer) */
   struct stat st;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), regular = 0;
-  FILE *in = fd >= 0 && fstat(fd, &st) == 0 && (regular = S_ISREG(st.st_mode)) ? fdopen(fd, "r")
-                                                                                : NULL;
+  FILE *in =
+      fd >= 0 && fstat(fd, &st) == 0 && (regular = S_ISREG(st.st_mode)) ? fdopen(fd, "r") : NULL;
   if (!in) {
-    snprintf(why, len, "%s: %s", shown, fd >= 0 && !regular ? "not a regular file" : strerror(errno));
+    snprintf(why, len, "%s: %s", shown,
+             fd >= 0 && !regular ? "not a regular file" : strerror(errno));
     if (fd >= 0) {
       close(fd);
     }

@@ -259,9 +259,9 @@ static const struct {
   const char *name;
   size_t offset;
 } stat_fields[] = {
-    {"steps", offsetof(mbdae_stats, steps)},     {"accepted", offsetof(mbdae_stats, accepted)},
-    {"nres", offsetof(mbdae_stats, nres)},       {"nres_fd", offsetof(mbdae_stats, nres_fd)},
-    {"njac", offsetof(mbdae_stats, njac)},       {"nlu", offsetof(mbdae_stats, nlu)},
+    {"steps", offsetof(mbdae_stats, steps)},       {"accepted", offsetof(mbdae_stats, accepted)},
+    {"nres", offsetof(mbdae_stats, nres)},         {"nres_fd", offsetof(mbdae_stats, nres_fd)},
+    {"njac", offsetof(mbdae_stats, njac)},         {"nlu", offsetof(mbdae_stats, nlu)},
     {"nerrfail", offsetof(mbdae_stats, nerrfail)}, {"nconvfail", offsetof(mbdae_stats, nconvfail)},
 };
 

@@ -72,7 +72,10 @@ static int huge_nres(const mbdae_problem *p, const mbdae_options *opt, double *y
   return rc;
 }
 
-#define LIAR(name) {.id = #name, .title = "radau5 with a spoiled report (test plug-in)", .integrate = name}
+#define LIAR(name)                                                                                 \
+  {                                                                                                \
+    .id = #name, .title = "radau5 with a spoiled report (test plug-in)", .integrate = name         \
+  }
 static const mbdae_solver_type liars[] = {LIAR(nan_state), LIAR(nan_drift), LIAR(neg_steps),
                                           LIAR(huge_nres)};
 static const mbdae_solver_type *const solvers[] = {&liars[0], &liars[1], &liars[2], &liars[3]};
