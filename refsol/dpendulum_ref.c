@@ -285,6 +285,7 @@ int refsol_dpendulum_write(FILE *out)
   int written = fprintf(
       out,
       "# Double pendulum (Hafner & Poell, eq. (6)), n = 10, t in [0, 10];\n"
+      "# spec: dpendulum:form=index3\n"
       "# y = (x1, y1, x2, y2, vx1, vy1, vx2, vy2, F1, F2), y pointing down, unit masses and\n"
       "# lengths, g = 9.81; y0 = (1, 0, 2, 0, 0, 0, 0, 0, 0, 0): both links horizontal,\n"
       "# at rest.\n"

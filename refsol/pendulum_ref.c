@@ -189,6 +189,7 @@ int refsol_pendulum_write(FILE *out)
   int written =
       fprintf(out,
               "# Pendulum (Hafner & Poell, eq. (1)), n = 5, t in [0, 100];\n"
+              "# spec: pendulum:form=index3\n"
               "# y = (x, y, vx, vy, F), y pointing down, unit mass and length, g = 9.81;\n"
               "# y0 = (1, 0, 0, 0, 0).\n"
               "# Reference at t = 100: the exact solution, theta the angle from the downward\n"

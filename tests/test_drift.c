@@ -225,7 +225,7 @@ static void check_absent_in_records(void)
   mbdae_record_write_csv_row(f, &rec);
   mbdae_record_write_json(f, &rec);
   fclose(f);
-  CHECK(strstr(buf, ",,,,0,") && strstr(buf, "\"drift_pos_max\": null") &&
+  CHECK(strstr(buf, ",,,,0,0,") && strstr(buf, "\"drift_pos_max\": null") &&
             strstr(buf, "\"drift_vel_end\": null, \"drift_steps\": 0"),
         "ssf: drift should be empty in the CSV row and null in JSON:\n%s", buf);
   FILE *in = fmemopen(buf, strcspn(buf, "{"), "r");

@@ -481,7 +481,9 @@ MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
  * the options, takes the initial values from the problem and times each run (in-process CPU
  * time; with repeats the median after dropping min and max).  repeats: 1 to MBDAE_REPEATS_MAX.
  * Returns r->status.  A solver failure is reported in r (t, h, message), never printed; a status
- * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER.  Bad options
+ * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER, and so are a
+ * counter outside [0, 10^15] and a success with a non-finite y at the end or a non-finite drift
+ * (NaN states keep their drift NaN, never 0).  Bad options
  * (see mbdae_options) return MBDAE_ERR_ARG before anything runs; yp is written only when an
  * integration ran (not when the initial values fail). */
 MBDAE_API int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *solver,
@@ -494,7 +496,8 @@ MBDAE_API int mbdae_solve(const mbdae_problem *p, const char *solver, const mbda
 
 /* form=dummy (Mattsson & Soederlind's dummy derivatives, pendulum and dpendulum) run with its
  * state selection switched where it degenerates: p is a form=dummy instance, y, yp its initial
- * values; the run ends at tend (0: p's own).  Segment after segment, solver (which must honour
+ * values; the run ends at tend (exactly 0: p's own; else a finite time after t0, or MBDAE_ERR_ARG:
+ * -5 or NaN are refused, not taken for p's own).  Segment after segment, solver (which must honour
  * options.stop) integrates p's configuration with the current
  * selection S until, after an accepted step, |det G_S| drops below half that of the selection
  * complete pivoting of G picks there (G = dg/dq); it then restarts from the same physical state
@@ -580,6 +583,7 @@ typedef struct mbdae_record {
   double drift_pos_max, drift_vel_max; /* as mbdae_result; NaN: no constraints or no run */
   double drift_pos_end, drift_vel_end; /* as mbdae_result; NaN: no constraints or no run */
   long drift_steps; /* as mbdae_result: accepted states the maxima cover besides the end */
+  long switches;    /* form=dummy: state-selection switches of mbdae_solve_dummy; 0 otherwise */
 } mbdae_record;
 
 /* The settings of a run of solver on p at opt, names, reference and environment, without an
@@ -589,7 +593,9 @@ typedef struct mbdae_record {
 MBDAE_API int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p,
                                 const mbdae_solver_type *solver, const mbdae_options *opt);
 /* mbdae_record_init, then mbdae_solve_with(p, solver, opt, repeats), y, scd and mescd.  Returns
- * the run's status (also in rec->status), or MBDAE_ERR_NOMEM / MBDAE_ERR_ARG before any run. */
+ * the run's status (also in rec->status), or MBDAE_ERR_NOMEM / MBDAE_ERR_ARG before any run.  A
+ * form=dummy instance runs through mbdae_solve_dummy (its selection switched where it degenerates;
+ * one run, whatever repeats says), its switches in rec->switches. */
 MBDAE_API int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p,
                                const mbdae_solver_type *solver, const mbdae_options *opt,
                                int repeats);

@@ -156,12 +156,16 @@ int trajectory_check_path(const char *path);
 int trajectory_write_csv(const char *path, const char *const *names, const double *t,
                          const double *y, size_t nrows, size_t neq);
 
-/* ---- cmd_refsol.c: reference files ------------------------------------------------------ */
+/* ---- ref_file.c: reference files ---------------------------------------------------------- */
 
-/* Read the reference file of `mbdae refsol SPEC --out FILE` for p into yref (neq values): its
- * "# spec:" line, when present, must be p's canonical spec, and its [yref] block must hold
- * exactly neq finite values numbered 1..neq.  0, or -1 after a message naming file and line. */
+/* Read the reference file of `mbdae refsol SPEC --out FILE` for p into yref (neq values): a
+ * regular file of at most reference_file_max_bytes(p), whose "# spec:" line (required) is p's
+ * canonical spec and whose [yref] block holds exactly neq finite values numbered 1..neq.  0, or
+ * -1 after a message naming file and line.  read_reference_stream reads the same from in (name
+ * for the messages): the fuzzer's entry. */
 int read_reference_file(const char *path, const mbdae_problem *p, double *yref);
+int read_reference_stream(FILE *in, const char *name, const mbdae_problem *p, double *yref);
+size_t reference_file_max_bytes(const mbdae_problem *p);
 /* cmd_run.c, for run, table and sweep --ref FILE: the reference of FILE for p (malloc'd, neq
  * values), or NULL after a message; and rec's reference replaced by yref, its scd and mescd
  * measured against it (0, or MBDAE_ERR_NOMEM). */

@@ -612,6 +612,14 @@ int cmd_plot(int argc, char **argv)
   if (!p) {
     return EXIT_USAGE;
   }
+  if (strstr(mbdae_problem_spec(p), "form=dummy")) { /* output times: mbdae_solve_dummy has none */
+    usage_error("plot cannot draw form=dummy: one state selection degenerates where its pivot "
+                "does (pendulum, radau5: t = 0.59), and the switching driver gives no output "
+                "times; run, table and sweep switch the selection (mbdae run %s)",
+                mbdae_problem_spec(p));
+    mbdae_problem_destroy(p);
+    return EXIT_USAGE;
+  }
   const plot_default *d = default_for(p);
   const char *components = a.components ? a.components : (d ? d->components : "1");
   panel panels[MAX_PANELS];

@@ -1,10 +1,6 @@
 /* mbdae refsol: recompute the references mbdae computes itself (refsol/<id>_ref.c) and print the
  * data file exactly as committed in refsol/; for a chain, the reference of any configuration.
- * And the reader of such a file for run/table --ref FILE.
- *
- * The file format (refsol/dpendulum.txt, refsol/chain_n3.txt): '#' comment lines, of which
- * "# spec: SPEC" names the configuration, then "[yref]" and one line "i  value" per component,
- * i = 1..neq in order. */
+ * The format, and its reader for --ref FILE, are in ref_file.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -119,89 +115,4 @@ int cmd_refsol(int argc, char **argv)
     return usage_error("refsol takes one of: pendulum, dpendulum, chain[:keys] [--out FILE]");
   }
   return out_path ? write_to_file(spec, out_path) : write_reference(stdout, spec);
-}
-
-/* ---- reading a reference file (--ref FILE) -------------------------------------------------- */
-
-/* One line "i  value" of the [yref] block: 0, or -1 after a message. */
-static int read_value(const char *path, int line_no, const char *line, int expect, double *value)
-{
-  char *end = NULL;
-  errno = 0;
-  long index = strtol(line, &end, 10);
-  if (end == line || index != expect) {
-    usage_error("%s:%d: expected component %d as \"%d  value\"", path, line_no, expect, expect);
-    return -1;
-  }
-  const char *start = end;
-  double v = strtod(start, &end);
-  while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') {
-    end++;
-  }
-  if (end == start || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-    usage_error("%s:%d: component %d is not a finite number", path, line_no, expect);
-    return -1;
-  }
-  *value = v;
-  return 0;
-}
-
-/* "# spec: S" must name p's configuration (its canonical spec). */
-static int check_spec_line(const char *path, int line_no, const char *line, const mbdae_problem *p)
-{
-  const char *spec = line + strlen("# spec: ");
-  size_t len = strcspn(spec, "\r\n");
-  if (len != strlen(mbdae_problem_spec(p)) || strncmp(spec, mbdae_problem_spec(p), len) != 0) {
-    usage_error("%s:%d: the reference is for %.*s, not for %s (make one with mbdae refsol %s "
-                "--out FILE)",
-                path, line_no, (int)len, spec, mbdae_problem_spec(p), mbdae_problem_spec(p));
-    return -1;
-  }
-  return 0;
-}
-
-/* "[yref]" alone on its line. */
-static int is_block_tag(const char *line)
-{
-  return strncmp(line, "[yref]", 6) == 0 && strspn(line + 6, "\r\n") == strlen(line + 6);
-}
-
-int read_reference_file(const char *path, const mbdae_problem *p, double *yref)
-{
-  FILE *in = fopen(path, "r");
-  if (!in) {
-    usage_error("--ref: cannot read '%s': %s", path, strerror(errno));
-    return -1;
-  }
-  char *line = NULL;
-  size_t cap = 0;
-  int line_no = 0, neq = mbdae_problem_neq(p), count = 0, in_block = 0, rc = 0;
-  while (rc == 0 && getline(&line, &cap, in) > 0) {
-    line_no++;
-    if (!in_block && strncmp(line, "# spec: ", 8) == 0) {
-      rc = check_spec_line(path, line_no, line, p);
-    } else if (!in_block && line[0] == '#') {
-      continue;
-    } else if (!in_block && is_block_tag(line)) {
-      in_block = 1;
-    } else if (!in_block) {
-      usage_error("%s:%d: expected '#' comment lines, then [yref]", path, line_no);
-      rc = -1;
-    } else if (count == neq) {
-      usage_error("%s:%d: more than the %d components of %s", path, line_no, neq,
-                  mbdae_problem_spec(p));
-      rc = -1;
-    } else {
-      rc = read_value(path, line_no, line, count + 1, &yref[count]);
-      count++;
-    }
-  }
-  free(line);
-  fclose(in);
-  if (rc == 0 && (!in_block || count != neq)) {
-    usage_error("%s: %d reference values, but %s has %d components", path, count,
-                mbdae_problem_spec(p), neq);
-    rc = -1;
-  }
-  return rc;
 }

@@ -445,7 +445,7 @@ static void print_run_line(const sweep_state *s, const mbdae_record *r)
   if (r->status != MBDAE_OK) {
     fprintf(stderr, "failed: %s (%s)\n", r->message[0] ? r->message : mbdae_strerror(r->status),
             mbdae_strcode(r->status));
-  } else if (isfinite(r->scd)) {
+  } else if (isfinite(r->scd) || r->yref) { /* NaN scd with a reference: not "no reference" */
     fprintf(stderr, "ok, scd %.2f, mescd %.2f, %ld steps, %.4f s\n", r->scd, r->mescd,
             r->stats.steps, r->cpu_seconds);
   } else {

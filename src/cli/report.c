@@ -62,11 +62,28 @@ void print_table_row(FILE *out, const mbdae_record *rec)
           st->njac, st->nlu, isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0, drift);
 }
 
+/* A NaN drift with states measured, or a non-finite y: the constraints were evaluated on a
+ * non-finite state (not: the formulation has none). */
+static int drift_of_nonfinite_state(const mbdae_record *rec)
+{
+  int bad = rec->drift_steps > 0;
+  for (int i = 0; !bad && rec->y && i < rec->neq; i++) {
+    bad = !isfinite(rec->y[i]);
+  }
+  return bad;
+}
+
 void print_drift(FILE *out, const mbdae_record *rec)
 {
+  if (strstr(rec->spec, "form=dummy")) { /* run through mbdae_solve_dummy (mbdae_record_run) */
+    fprintf(out, "state selection: %ld switches where the selected pivot degenerated\n",
+            rec->switches);
+  }
   if (!isfinite(rec->drift_pos_max)) {
-    fprintf(out, "drift: none measured (%s)\n",
-            rec->y ? "the formulation has no constraints" : "nothing ran");
+    fprintf(out, "drift: %s\n",
+            drift_of_nonfinite_state(rec) ? "not finite (measured on a non-finite state)"
+            : rec->y                      ? "none measured (the formulation has no constraints)"
+                                          : "none measured (nothing ran)");
     return;
   }
   fprintf(out,

@@ -20,6 +20,7 @@
 
 #include "../../problems/mechanical.h"
 #include "cpu_time.h"
+#include "dummy.h"
 #include "mbdae/mbdae.h"
 
 static const double HYSTERESIS = 2.0;
@@ -59,6 +60,9 @@ static int seg_jac(void *ctx, double t, const double *y, const double *yp, doubl
   return mbdae_problem_jac(((const segment *)ctx)->cur, t, y, yp, dfdy, dfdyp);
 }
 
+/* max(a, b), NaN when either is (fmax would drop a NaN state's drift) */
+static double max_or_nan(double a, double b) { return isnan(a) || a > b ? a : b; }
+
 static const mech_params *params_of(const mbdae_problem *p) { return mbdae_problem_params(p); }
 
 /* options.stop: the current selection has degenerated against the best one here. */
@@ -82,8 +86,8 @@ static void observe(void *ctx, double t, const double *y, const double *yp)
   if (mbdae_problem_constraints(s->cur, t, y, yp, s->gpos, s->gvel, NULL) == 0) {
     s->states++;
     for (int k = 0; k < nc; k++) {
-      s->pos_max = fmax(s->pos_max, fabs(s->gpos[k]));
-      s->vel_max = fmax(s->vel_max, fabs(s->gvel[k]));
+      s->pos_max = max_or_nan(s->pos_max, fabs(s->gpos[k]));
+      s->vel_max = max_or_nan(s->vel_max, fabs(s->gvel[k]));
     }
   }
   const mbdae_options *opt = s->opt;
@@ -253,21 +257,26 @@ static void drift_report(segment *s, const double *y, const double *yp, mbdae_re
   }
   double pos = 0.0, vel = 0.0;
   for (int k = 0; k < mbdae_problem_nconstraints(s->p); k++) {
-    pos = fmax(pos, fabs(s->gpos[k]));
-    vel = fmax(vel, fabs(s->gvel[k]));
+    pos = max_or_nan(pos, fabs(s->gpos[k]));
+    vel = max_or_nan(vel, fabs(s->gvel[k]));
   }
   r->drift_pos_end = pos;
   r->drift_vel_end = vel;
-  r->drift_pos_max = fmax(pos, s->pos_max);
-  r->drift_vel_max = fmax(vel, s->vel_max);
+  r->drift_pos_max = max_or_nan(pos, s->pos_max);
+  r->drift_vel_max = max_or_nan(vel, s->vel_max);
   r->drift_steps = s->states;
 }
 
-/* p is a form=dummy instance (its spec says so; a user's problem's spec is its bare id). */
-static int is_dummy_form(const mbdae_problem *p)
+int dummy_form(const mbdae_problem *p)
 {
   const char *spec = p ? mbdae_problem_spec(p) : NULL, *colon = spec ? strchr(spec, ':') : NULL;
   return colon && (strstr(colon, ":form=dummy,") || strstr(colon, ",form=dummy,"));
+}
+
+/* tend: 0 for p's own, else finite and after t0 (-5 or NaN silently meant p's own). */
+static int tend_ok(const mbdae_problem *p, double tend)
+{
+  return tend == 0.0 || (isfinite(tend) && tend > mbdae_problem_t0(p));
 }
 
 int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, double tend,
@@ -281,13 +290,16 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
-                    : !is_dummy_form(p)                  ? "the problem is not in form=dummy"
+                    : !dummy_form(p)                     ? "the problem is not in form=dummy"
+                    : !tend_ok(p, tend)
+                        ? "tend must be 0 (the problem's own) or a finite time after t0"
                     : opt->ntout > 0 || opt->project || opt->stop
                         ? "output times, projection and stop are not supported"
                         : NULL;
   if (bad) {
-    r->status =
-        opt && is_dummy_form(p) && y && yp && switches ? MBDAE_ERR_UNSUPPORTED : MBDAE_ERR_ARG;
+    r->status = opt && dummy_form(p) && tend_ok(p, tend) && y && yp && switches
+                    ? MBDAE_ERR_UNSUPPORTED
+                    : MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_dummy: %s", bad);
     return r->status;
   }
@@ -303,7 +315,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
                .selected = params_of(p)->selected,
                .t0 = mbdae_problem_t0(p),
                .opt = opt,
-               .tend = tend > 0.0 ? tend : mbdae_problem_tend(p),
+               .tend = tend == 0.0 ? mbdae_problem_tend(p) : tend,
                .gpos = work + 4 * n,
                .gvel = work + 4 * n + nc,
                .ymap = work + 2 * n,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "dummy.h"
 #include "record_columns.h"
 
 #define COLUMN_OR(key, member, kind, absent)                                                       \
@@ -22,9 +23,9 @@
 /* The columns of runs.csv in order: the first twenty as the command wrote them before records
  * moved into the library, then those added with them, then the drift figures (>= 0; empty
  * for a problem without constraints, null in JSON), which a file written before them lacks: it
- * reads as no drift measured; then the environment of the run (versions, machine), which files
- * older files gave in "# key: value" lines after the header, where no CSV reader but ours
- * expects them. */
+ * reads as no drift measured; then form=dummy's selection switches (0 when absent); then the
+ * environment of the run (versions, machine), which older files gave in "# key: value" lines
+ * after the header, where no CSV reader but ours expects them. */
 const record_column record_columns[] = {
     COLUMN("problem", problem, KIND_ID),
     COLUMN("spec", spec, KIND_ID),
@@ -62,6 +63,7 @@ const record_column record_columns[] = {
     COLUMN_OR("drift_pos_end", drift_pos_end, KIND_SECONDS, ""),
     COLUMN_OR("drift_vel_end", drift_vel_end, KIND_SECONDS, ""),
     COLUMN_OR("drift_steps", drift_steps, KIND_COUNT, "0"),
+    COLUMN_OR("switches", switches, KIND_COUNT, "0"),
     COLUMN_OR("mbdae_version", env.mbdae, KIND_ENV, ""),
     COLUMN_OR("dependencies", env.dependencies, KIND_ENV, ""),
     COLUMN_OR("machine", env.machine, KIND_ENV, ""),
@@ -233,6 +235,25 @@ int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_sol
   return 0;
 }
 
+/* form=dummy: one run of mbdae_solve_dummy from p's initial values into rec->y, rec->switches. */
+static int run_dummy(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                     const mbdae_options *opt, mbdae_result *r)
+{
+  memset(r, 0, sizeof *r);
+  double *yp = malloc(sizeof(double) * (size_t)rec->neq);
+  int rc = yp ? mbdae_problem_init(p, rec->y, yp) : MBDAE_ERR_NOMEM;
+  if (rc != 0) {
+    r->status = rc < 0 ? rc : MBDAE_ERR_RES;
+    snprintf(r->message, sizeof r->message, "initial values: %s", mbdae_strerror(rc));
+  } else {
+    int switches = 0;
+    rc = mbdae_solve_dummy(p, solver, 0.0, opt, rec->y, yp, r, &switches);
+    rec->switches = switches;
+  }
+  free(yp);
+  return r->status;
+}
+
 int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
                      const mbdae_options *opt, int repeats)
 {
@@ -246,7 +267,8 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
     return MBDAE_ERR_NOMEM;
   }
   mbdae_result r;
-  rec->status = mbdae_solve_with(p, solver, opt, repeats, rec->y, NULL, &r);
+  rec->status = dummy_form(p) ? run_dummy(rec, p, solver, opt, &r)
+                              : mbdae_solve_with(p, solver, opt, repeats, rec->y, NULL, &r);
   snprintf(rec->message, sizeof rec->message, "%s", r.message);
   rec->stats = r.stats;
   rec->repeats = r.repeats;

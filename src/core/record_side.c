@@ -9,9 +9,12 @@
  * component name, record_component_name_ok: what would break runs.csv or its names field) or number
  * with "FILE:line: why". */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "record_side.h"
 
@@ -137,9 +140,18 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
 {
   *out = NULL;
   *n = 0;
-  FILE *in = fopen(path, "r");
+  /* a regular file only: /dev/zero's endless line ate memory, a FIFO blocked (O_NONBLOCK: the
+   * open does not wait for a writer) */
+  struct stat st;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), regular = 0;
+  FILE *in =
+      fd >= 0 && fstat(fd, &st) == 0 && (regular = S_ISREG(st.st_mode)) ? fdopen(fd, "r") : NULL;
   if (!in) {
-    snprintf(why, len, "%s: %s", shown, strerror(errno));
+    snprintf(why, len, "%s: %s", shown,
+             fd >= 0 && !regular ? "not a regular file" : strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+    }
     return -1;
   }
   char *line = NULL;

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "cpu_time.h"
+#include "record_columns.h"
 #include "solver_type.h"
 
 static const mbdae_solver_type *const solver_types[] = {
@@ -183,11 +184,14 @@ typedef struct drift_meter {
   void *user_ctx;
 } drift_meter;
 
+/* max(a, b), NaN when either is: fmax drops a NaN, and a NaN state would read as drift 0. */
+static double max_or_nan(double a, double b) { return isnan(a) || a > b ? a : b; }
+
 static double max_abs(const double *v, int n)
 {
   double m = 0.0;
   for (int i = 0; i < n; i++) {
-    m = fmax(m, fabs(v[i]));
+    m = max_or_nan(m, fabs(v[i]));
   }
   return m;
 }
@@ -209,8 +213,8 @@ static void drift_observe(void *ctx, double t, const double *y, const double *yp
   drift_meter *dm = ctx;
   double pos, vel;
   if (drift_at(dm, t, y, yp, &pos, &vel) == 0) {
-    dm->pos_max = fmax(dm->pos_max, pos);
-    dm->vel_max = fmax(dm->vel_max, vel);
+    dm->pos_max = max_or_nan(dm->pos_max, pos);
+    dm->vel_max = max_or_nan(dm->vel_max, vel);
     dm->states++;
   }
   if (dm->user) {
@@ -226,9 +230,10 @@ static void drift_reset(drift_meter *dm)
 }
 
 /* The drift figures of r: NaN without constraints (or when the end state cannot be evaluated),
- * else the maxima over the observed states and the end state (t, y, y'). */
-static void drift_report(drift_meter *dm, double t, const double *y, const double *yp,
-                         mbdae_result *r)
+ * else the maxima over the observed states and the end state (t, y, y'), NaN when a state was
+ * not finite.  A run that claims success with such a drift fails (MBDAE_ERR_SOLVER). */
+static void drift_report(drift_meter *dm, const mbdae_solver_type *type, double t, const double *y,
+                         const double *yp, mbdae_result *r)
 {
   double pos = NAN, vel = NAN;
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
@@ -238,9 +243,52 @@ static void drift_report(drift_meter *dm, double t, const double *y, const doubl
   }
   r->drift_pos_end = pos;
   r->drift_vel_end = vel;
-  r->drift_pos_max = fmax(dm->pos_max, pos);
-  r->drift_vel_max = fmax(dm->vel_max, vel);
+  r->drift_pos_max = max_or_nan(dm->pos_max, pos);
+  r->drift_vel_max = max_or_nan(dm->vel_max, vel);
   r->drift_steps = dm->states;
+  if (r->status == 0 && !(isfinite(r->drift_pos_max) && isfinite(r->drift_vel_max))) {
+    mbdae_fail(r, MBDAE_ERR_SOLVER, r->t, r->h,
+               "solver '%s' reported success, but the constraint drift is not finite (a "
+               "non-finite state at an accepted step: max |g| = %g, max |g'| = %g)",
+               type->id, r->drift_pos_max, r->drift_vel_max);
+  }
+}
+
+/* The counters of a result, by name, for the range check of a solver's report. */
+static const struct {
+  const char *name;
+  size_t offset;
+} stat_fields[] = {
+    {"steps", offsetof(mbdae_stats, steps)},       {"accepted", offsetof(mbdae_stats, accepted)},
+    {"nres", offsetof(mbdae_stats, nres)},         {"nres_fd", offsetof(mbdae_stats, nres_fd)},
+    {"njac", offsetof(mbdae_stats, njac)},         {"nlu", offsetof(mbdae_stats, nlu)},
+    {"nerrfail", offsetof(mbdae_stats, nerrfail)}, {"nconvfail", offsetof(mbdae_stats, nconvfail)},
+};
+
+/* What a solver (a plug-in's above all) reports must hold up: every counter from 0 to
+ * RECORD_COUNT_MAX (what runs.csv can hold and read back), and, when it claims success, a finite
+ * y at the end (a NaN y passed as a run with drift 0).  Else the run fails, naming why. */
+static void check_report(const mbdae_solver_type *type, const mbdae_problem *p, const double *y,
+                         mbdae_result *one)
+{
+  for (size_t k = 0; k < sizeof stat_fields / sizeof stat_fields[0]; k++) {
+    long v;
+    memcpy(&v, (const char *)&one->stats + stat_fields[k].offset, sizeof v);
+    if (v < 0 || v > RECORD_COUNT_MAX) {
+      mbdae_fail(one, MBDAE_ERR_SOLVER, one->t, one->h,
+                 "solver '%s' reported %s = %ld, outside [0, %ld]", type->id, stat_fields[k].name,
+                 v, RECORD_COUNT_MAX);
+      memset(&one->stats, 0, sizeof one->stats); /* no record keeps a count it cannot hold */
+      return;
+    }
+  }
+  for (int i = 0; one->status == 0 && i < mbdae_problem_neq(p); i++) {
+    if (!isfinite(y[i])) {
+      mbdae_fail(one, MBDAE_ERR_SOLVER, one->t, one->h,
+                 "solver '%s' reported success, but y_%d (%s) = %g at the end is not finite",
+                 type->id, i + 1, mbdae_problem_component(p, i), y[i]);
+    }
+  }
 }
 
 /* One integration by a solver type, with r zeroed for it and its result kept inside the contract:
@@ -261,6 +309,7 @@ static void integrate_once(const mbdae_solver_type *type, const mbdae_problem *p
              "solver '%s' returned status %d, outside the contract (0 or a negative code)",
              type->id, bad);
   }
+  check_report(type, p, y, one);
 }
 
 /* Run `repeats` integrations, timing each into times[]; ypw receives y'(tend) of the last run.
@@ -345,7 +394,7 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
     r->cpu_seconds = trimmed_median(times, r->repeats);
     r->cpu_min = times[0];
     r->cpu_max = times[r->repeats - 1];
-    drift_report(&dm, r->t, y, ypw, r);
+    drift_report(&dm, type, r->t, y, ypw, r);
     if (yp) {
       memcpy(yp, ypw, sizeof(double) * n);
     }
