@@ -1,7 +1,7 @@
-# The layer check can fail (ctest `layers_mutations`): on scratch copies of the source tree it
-# plants an upward include and a file of src/core outside the table, each of which the check must
-# refuse naming the file, and it moves a harness file to src/harness (the later `git mv`), which
-# the check must still accept.
+# The layer and guard checks can fail (ctest `layers_mutations`): on scratch copies of the source
+# tree it plants upward includes, a file of src/core outside the table and a declaration after a
+# header's guard, each of which a check must refuse naming the file, and it moves a harness file
+# to src/harness (the later `git mv`), which the layer check must still accept.
 #
 # Run: cmake -DROOT=<source tree> -DWORK=<scratch folder> -P mutations.cmake
 cmake_minimum_required(VERSION 3.18)
@@ -9,6 +9,7 @@ if(NOT ROOT OR NOT WORK)
   message(FATAL_ERROR "usage: cmake -DROOT=<source tree> -DWORK=<scratch folder> -P mutations.cmake")
 endif()
 set(CHECK "${CMAKE_CURRENT_LIST_DIR}/check_layers.cmake")
+set(GUARDS "${CMAKE_CURRENT_LIST_DIR}/header_guards.cmake")
 
 # A fresh copy of the checked folders in WORK/name.
 function(fresh_copy name)
@@ -18,9 +19,14 @@ function(fresh_copy name)
   endforeach()
 endfunction()
 
-# Run the check on WORK/name; expect = PASS, or a text its failure must contain.
+# Run the check (CHECK unless given as a third argument) on WORK/name; expect = PASS, or a text
+# its failure must contain.
 function(expect name expect)
-  execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${WORK}/${name} -P ${CHECK}
+  set(script "${CHECK}")
+  if(ARGC GREATER 2)
+    set(script "${ARGV2}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${WORK}/${name} -P ${script}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REPLACE "\n" " " text "${out}${err}")
   string(REGEX REPLACE "  +" " " text "${text}")
@@ -75,5 +81,15 @@ expect(moved PASS)
 # ... and a core file including what now lives in src/harness is refused by folder.
 file(APPEND "${WORK}/moved/src/core/fail.c" "#include \"../harness/unit_costs.c\"\n")
 expect(moved "src/core/fail.c \\(core\\) includes src/harness/unit_costs.c \\(harness\\)")
+
+# linsys.h as it was: the guard closed above mbdae_itmat.
+fresh_copy(guard)
+expect(guard PASS "${GUARDS}")
+file(READ "${WORK}/guard/solvers/linsys.h" text)
+string(REPLACE "#endif /* MBDAE_LINSYS_H */" "" text "${text}")
+string(REPLACE "/* ---- iteration matrices" "#endif /* MBDAE_LINSYS_H */\n/* ---- iteration matrices"
+  text "${text}")
+file(WRITE "${WORK}/guard/solvers/linsys.h" "${text}")
+expect(guard "solvers/linsys.h: not wholly inside an include guard" "${GUARDS}")
 
 file(REMOVE_RECURSE "${WORK}")
