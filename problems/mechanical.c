@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "dense.h"
+#include "finite.h"
 #include "mechanical.h"
-#include "weights.h"
 
 static const char *const FORM_NAMES[MECH_NFORMS] = {"index3",    "index2", "ggl",  "index1",
                                                     "baumgarte", "ssf",    "dummy"};
@@ -346,6 +346,15 @@ static void accvar_describe(const mech_params *mp, problem_info *info)
   }
 }
 
+static unsigned long long dummy_selected(const void *params)
+{
+  return ((const mech_params *)params)->selected;
+}
+
+/* form=dummy's state selection, for the harness (problem_type.h, problem_selection). */
+static const problem_selection DUMMY_SELECTION = {dummy_selected, mbdae_mech_dummy_pivots,
+                                                  mbdae_mech_dummy_remap};
+
 void mbdae_mech_describe(const void *params, problem_info *info)
 {
   const mech_params *mp = params;
@@ -358,6 +367,7 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   if (mp->form == MECH_DUMMY) {
     dummy_describe(mp, info);
     info->constraints_in_residual = 1;
+    info->selection = &DUMMY_SELECTION;
     return;
   }
   if (m->acc_vars) {

@@ -147,7 +147,7 @@ typedef struct mech_model {
   int dummy;
 } mech_model;
 
-enum { MECH_DUMMY_MAX_NQ = 64 }; /* a selection is a bit set over the coordinates */
+enum { MECH_DUMMY_MAX_NQ = PROBLEM_SELECTION_MAX }; /* a selection is a bit set (problem_type.h) */
 
 /* The head of every mechanical problem's parameter struct (its first member): the layer's
  * callbacks below take the whole struct as params and hand it on to the model's functions. */
@@ -195,7 +195,8 @@ int mbdae_mech_constraints(const void *params, double t, const double *y, const 
  * mbdae_mech_dummy_pivots: |det G_S| of the instance's selection at q, and the selection complete
  * pivoting of G picks there with its |det G_S|.  mbdae_mech_dummy_remap: the same physical state
  * in the variables of another selection `to` (q, v, lambda kept; d, e the true derivatives
- * v_S and a_S of the new S, a taken from the state's own y' and dummies).  0 or an error. */
+ * v_S and a_S of the new S, a taken from the state's own y' and dummies).  0 or an error.
+ * The describe() of a form=dummy instance hands them to the registry as its problem_selection. */
 int mbdae_mech_dummy_pivots(const void *params, double t, const double *y, double *current,
                             unsigned long long *best, double *best_pivot);
 int mbdae_mech_dummy_remap(const void *params, unsigned long long to, const double *y,

@@ -43,7 +43,7 @@
 
 #include "dense.h"
 #include "problem_type.h"
-#include "weights.h"
+#include "finite.h"
 
 enum {
   NEQ = 17,

@@ -88,9 +88,11 @@
 #include <string.h>
 
 #include "driver.h"
+#include "fail.h"
 #include "lapack.h"
 #include "linsys.h"
 #include "newton.h"
+#include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -295,8 +297,8 @@ static void set_scaled_weights(bdf *s)
  * allocation; the eigenvalue arrays only when eig_on): 0 or a negative code with a message. */
 static int allocate(bdf *s, int kind, char *msg, size_t msglen)
 {
-  int rc =
-      mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, "bdf", kind), msg, msglen);
+  int rc = mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_choose(s->p, &mbdae_caps_bdf, kind),
+                                 msg, msglen);
   if (rc != 0) {
     return rc;
   }
@@ -1143,3 +1145,16 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 const mbdae_solver_type mbdae_solver_bdf = {
     "bdf", "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test", integrate,
     NULL};
+
+/* One real factorization per event; the driver refuses options.project (it does not own the
+ * state: the history array is bdf's). */
+const mbdae_solver_caps mbdae_caps_bdf = {
+    .type = &mbdae_solver_bdf,
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 1,
+    .projects = 0,
+    .lu_real = 1,
+    .lu_complex = 0,
+    .lu_complex_max = 0,
+};

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fail.h"
 #include "mbdae/mbdae.h"
 
 void mbdae_driver_give_up(driver_report *rep, int status, const char *fmt, ...)

@@ -91,6 +91,8 @@
 
 #include "dense.h"
 #include "driver.h"
+#include "fail.h"
+#include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
 
@@ -672,3 +674,16 @@ const mbdae_solver_type mbdae_solver_ida = {
     "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
     "Jacobian",
     integrate, NULL};
+
+/* SUNDIALS' dense, band and KLU solvers (no condensation), one real factorization per setup; IDA
+ * keeps its history in its own memory, so it refuses options.project. */
+const mbdae_solver_caps mbdae_caps_ida = {
+    .type = &mbdae_solver_ida,
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE),
+    .condenses = 0,
+    .projects = 0,
+    .lu_real = 1,
+    .lu_complex = 0,
+    .lu_complex_max = 0,
+};

@@ -61,8 +61,6 @@ int mbdae_linsys_solve(const mbdae_linsys *ls, double *b);
 /* Solve with the factors of a complex system: br + i bi is overwritten by x. */
 int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
 
-#endif /* MBDAE_LINSYS_H */
-
 /* ---- iteration matrices of every kind -------------------------------------------------------
  * J + c M or J + s M from a Jacobian store (solvers/jacobian.h), factored by its kind:
  *   DENSE   the mbdae_linsys above (the kernel, or LAPACK's dgetrf/zgetrf): n^2 (complex 2 n^2);
@@ -100,3 +98,5 @@ int mbdae_itmat_finite(const mbdae_itmat *m);
 /* Bytes mbdae_itmat_create allocates for jac; for SPARSE the values handed to KLU and a
  * right-hand side, without KLU's factors (their size depends on the fill). */
 size_t mbdae_itmat_bytes(const mbdae_jacobian *jac, int is_complex);
+
+#endif /* MBDAE_LINSYS_H */

@@ -102,6 +102,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "fail.h"
 #include "linsys.h"
 #include "newton.h"
 #include "radau.h"
@@ -286,7 +287,7 @@ static void workspace_free(radau *s)
  * or a negative code with a message in msg (workspace_free frees what was allocated). */
 static int workspace_create(radau *s, int kind, char *msg, size_t msglen)
 {
-  int rc = mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_resolve(s->p, s->ctl->name, kind), msg,
+  int rc = mbdae_jacobian_create(&s->jac, s->p, mbdae_linsys_choose(s->p, s->ctl->caps, kind), msg,
                                  msglen);
   if (rc != 0) {
     return rc;
@@ -976,7 +977,7 @@ int radau_integrate(const radau_controls *c, const mbdae_problem *p, const mbdae
 }
 
 /* RADAU's controls: every order set, rtol' = 0.1 rtol^((s+1)/(2s)). */
-static const radau_controls RADAU_CONTROLS = {"radau", RADAU_ORDER_SETS - 1, 0.1, 0};
+static const radau_controls RADAU_CONTROLS = {&mbdae_caps_radau, RADAU_ORDER_SETS - 1, 0.1, 0};
 
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
@@ -987,3 +988,16 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 const mbdae_solver_type mbdae_solver_radau = {
     "radau", "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0",
     integrate, NULL};
+
+/* s = 3, 5, 7: one real and (s - 1)/2 complex factorizations per event (factorize()); the shared
+ * driver projects. */
+const mbdae_solver_caps mbdae_caps_radau = {
+    .type = &mbdae_solver_radau,
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 1,
+    .projects = 1,
+    .lu_real = 1,
+    .lu_complex = 1,
+    .lu_complex_max = RADAU_ORDER_SETS,
+};

@@ -4,6 +4,7 @@
 #ifndef MBDAE_RADAU_H
 #define MBDAE_RADAU_H
 
+#include "solver_caps.h"
 #include "solver_type.h"
 
 /* The order sets: s = 3 + 2 k stages for k = 0 .. RADAU_ORDER_SETS - 1. */
@@ -11,10 +12,10 @@ enum { RADAU_ORDER_SETS = 3 };
 
 /* What differs between the solver types. */
 typedef struct radau_controls {
-  const char *name;  /* the solver's name (mbdae_linsys_resolve) */
-  int max_order_set; /* the largest k the order selection may reach: 0 keeps s = 3 */
-  double tol_factor; /* rtol' = tol_factor rtol^((s + 1)/(2 s)) (RADAU: 0.1) */
-  int radau5_bits;   /* 1: radau5's tableau constants and operation order (see radau.c) */
+  const mbdae_solver_caps *caps; /* the solver type's capabilities (its default linsys) */
+  int max_order_set;             /* the largest k the order selection may reach: 0 keeps s = 3 */
+  double tol_factor;             /* rtol' = tol_factor rtol^((s + 1)/(2 s)) (RADAU: 0.1) */
+  int radau5_bits; /* 1: radau5's tableau constants and operation order (see radau.c) */
 } radau_controls;
 
 /* One run of the solver type with controls c (the integrate() of solver_type.h). */

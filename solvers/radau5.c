@@ -22,7 +22,7 @@
 #include "radau.h"
 
 /* s = 3 only (order set 0), rtol' = 0.08 rtol^(2/3) (see the header). */
-static const radau_controls RADAU5_CONTROLS = {"radau5", 0, 0.08, 1};
+static const radau_controls RADAU5_CONTROLS = {&mbdae_caps_radau5, 0, 0.08, 1};
 
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
@@ -32,3 +32,15 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 
 const mbdae_solver_type mbdae_solver_radau5 = {
     "radau5", "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate, NULL};
+
+/* s = 3: one real and one complex factorization per event; the shared driver projects. */
+const mbdae_solver_caps mbdae_caps_radau5 = {
+    .type = &mbdae_solver_radau5,
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 1,
+    .projects = 1,
+    .lu_real = 1,
+    .lu_complex = 1,
+    .lu_complex_max = 1,
+};

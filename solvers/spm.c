@@ -39,8 +39,10 @@
 
 #include "dense.h"
 #include "driver.h"
+#include "fail.h"
 #include "projection.h"
 #include "smalldense.h"
+#include "solver_caps.h"
 #include "weights.h"
 
 enum {
@@ -588,3 +590,16 @@ const mbdae_solver_type mbdae_solver_spm = {
     spm_integrate,
     "form=index1 of a mechanical problem (every variable of index 0 or 1, "
     "constraints), at most 200 equations"};
+
+/* It accepts every options.linsys and solves its small systems dense; it projects by itself and
+ * refuses options.project; one real factorization per event. */
+const mbdae_solver_caps mbdae_caps_spm = {
+    .type = &mbdae_solver_spm,
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 0,
+    .projects = 0,
+    .lu_real = 1,
+    .lu_complex = 0,
+    .lu_complex_max = 0,
+};

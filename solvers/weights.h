@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "finite.h" /* mbdae_all_finite, for the checks below and the solvers */
 #include "mbdae/mbdae.h"
 
 /* A solver's transformation of the user's tolerances. */
@@ -34,9 +35,6 @@ double mbdae_index_factor(int index, double h);
 
 /* mask[j] = 1 when column j of the n x n column-major dfdyp has a nonzero, else 0. */
 void mbdae_differential_mask(int n, const double *dfdyp, int *mask);
-
-/* 1 when all count values are finite. */
-int mbdae_all_finite(size_t count, const double *x);
 
 /* F(t, y, y') into res with the count in *nres (unless NULL): the problem's own code when it is
  * not 0, MBDAE_RECOVERABLE when a value is not finite (the iterate left the domain: a smaller

@@ -475,6 +475,14 @@ MBDAE_API const char *mbdae_solver_id(int i);    /* mbdae_solver_get(i)->id; NUL
 MBDAE_API const char *mbdae_solver_title(int i); /* mbdae_solver_get(i)->title; NULL when out of range */
 /* NULL when the type keeps the rules above (id, title, integrate), else what is wrong. */
 MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
+/* The CPU seconds of one factorization event (mbdae_stats.nlu) of a built-in solver, from unit
+ * costs c: the real and complex factorizations it makes per event, from the solver's capabilities
+ * (never its name).  ida, bdf and spm factor one real matrix; Radau IIA with s stages one real and
+ * (s - 1)/2 complex ones: radau5 (s = 3) one of each, radau (s = 3, 5, 7 by its order selection)
+ * one real and 1 to 3 complex ones, counted at s = 3, its lowest order (a lower bound: the
+ * counters do not say at which order an event was).  A solver type the library does not know (a
+ * plug-in's) is counted as one real factorization per event.  0 when c is NULL. */
+MBDAE_API double mbdae_solver_lu_cost(const mbdae_solver_type *solver, const mbdae_unit_costs *c);
 
 /* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`
  * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates

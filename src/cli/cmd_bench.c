@@ -4,9 +4,11 @@
  * factorizations.
  *
  * The shares are estimates: the unit cost of one residual, one Jacobian and one factorization
- * (of the n x n iteration matrix as the solvers factor it; for Radau IIA a real plus a complex
- * one, which count as one factorization event) is measured by mbdae_problem_unit_costs, then
- * multiplied by the counters and divided by the run's CPU time.  Counts are reproducible; times are
+ * (of the n x n iteration matrix as the solvers factor it) is measured by
+ * mbdae_problem_unit_costs, then multiplied by the counters and divided by the run's CPU time.  One
+ * factorization event costs what mbdae_solver_lu_cost says from the solver's capabilities: Radau
+ * IIA factors a real and (s - 1)/2 complex matrices per event (radau5: one of each; radau at
+ * least that, s = 3, 5 or 7), the others one real matrix.  Counts are reproducible; times are
  * not (shared machines).
  *
  * --against FILE prints, under each of our rows, the saved run of the Fortran peer the solver maps
@@ -76,7 +78,7 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
       const mbdae_stats *st = &rec.stats;
       double cpu = rec.cpu_seconds;
-      double lu = strcmp(solvers[s], "radau5") == 0 ? c.lu_real + c.lu_complex : c.lu_real;
+      double lu = mbdae_solver_lu_cost(solver_type_of(solvers[s]), &c);
       double share = cpu > 0.0 ? 100.0 / cpu : 0.0;
       if (rc != 0) {
         (*nfail)++;

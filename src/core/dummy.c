@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../problems/mechanical.h"
 #include "cpu_time.h"
 #include "dummy.h"
 #include "mbdae/mbdae.h"
+#include "problem_type.h"
 
 static const double HYSTERESIS = 2.0;
 
@@ -63,7 +63,25 @@ static int seg_jac(void *ctx, double t, const double *y, const double *yp, doubl
 /* max(a, b), NaN when either is (fmax would drop a NaN state's drift) */
 static double max_or_nan(double a, double b) { return isnan(a) || a > b ? a : b; }
 
-static const mech_params *params_of(const mbdae_problem *p) { return mbdae_problem_params(p); }
+
+/* The state selection of a form=dummy instance (problem_type.h), on its own parameters. */
+static unsigned long long selected_of(const mbdae_problem *p)
+{
+  return mbdae_problem_selection(p)->selected(mbdae_problem_params(p));
+}
+
+static int pivots_at(const mbdae_problem *p, double t, const double *y, double *current,
+                     unsigned long long *best, double *best_pivot)
+{
+  return mbdae_problem_selection(p)->pivots(mbdae_problem_params(p), t, y, current, best,
+                                            best_pivot);
+}
+
+static int remap(const mbdae_problem *p, unsigned long long to, const double *y, const double *yp,
+                 double *y_to, double *yp_to)
+{
+  return mbdae_problem_selection(p)->remap(mbdae_problem_params(p), to, y, yp, y_to, yp_to);
+}
 
 /* options.stop: the current selection has degenerated against the best one here. */
 static int must_switch(void *ctx, double t, const double *y, const double *yp)
@@ -72,7 +90,7 @@ static int must_switch(void *ctx, double t, const double *y, const double *yp)
   const segment *s = ctx;
   double current = 0.0, best_pivot = 0.0;
   unsigned long long best = 0;
-  if (mbdae_mech_dummy_pivots(params_of(s->cur), t, y, &current, &best, &best_pivot) != 0) {
+  if (pivots_at(s->cur, t, y, &current, &best, &best_pivot) != 0) {
     return 0; /* the next residual fails the same way and reports it */
   }
   return best != s->selected && current * HYSTERESIS < best_pivot;
@@ -91,8 +109,7 @@ static void observe(void *ctx, double t, const double *y, const double *yp)
     }
   }
   const mbdae_options *opt = s->opt;
-  if (opt->on_accept && mbdae_mech_dummy_remap(params_of(s->cur), params_of(s->p)->selected, y, yp,
-                                               s->ymap, s->ypmap) == 0) {
+  if (opt->on_accept && remap(s->cur, selected_of(s->p), y, yp, s->ymap, s->ypmap) == 0) {
     opt->on_accept(opt->on_accept_ctx, t, s->ymap, s->ypmap);
   }
 }
@@ -102,7 +119,7 @@ static int selection_instance(const mbdae_problem *p, unsigned long long selecte
                               mbdae_problem **out, char *msg, size_t msglen)
 {
   const char *spec = mbdae_problem_spec(p), *at = strstr(spec, "select=");
-  size_t len = strlen(spec) + MECH_DUMMY_MAX_NQ * 66;
+  size_t len = strlen(spec) + PROBLEM_SELECTION_MAX * 66;
   char *buf = malloc(len);
   if (!buf || !at) {
     free(buf);
@@ -112,7 +129,7 @@ static int selection_instance(const mbdae_problem *p, unsigned long long selecte
   size_t used = (size_t)(at - spec), rest = strcspn(at, ",");
   memcpy(buf, spec, used);
   buf[used] = '\0';
-  for (int j = 0, first = 1; j < MECH_DUMMY_MAX_NQ; j++) {
+  for (int j = 0, first = 1; j < PROBLEM_SELECTION_MAX; j++) {
     if ((selected >> j) & 1ULL) {
       used += (size_t)snprintf(buf + used, len - used, "%s%s", first ? "" : "+",
                                mbdae_problem_component(p, j));
@@ -176,8 +193,8 @@ static int switch_selection(segment *s, mbdae_problem **own, double t, const dou
 {
   double current = 0.0, pivot = 0.0;
   unsigned long long best = 0;
-  int rc = mbdae_mech_dummy_pivots(params_of(s->cur), t, y, &current, &best, &pivot);
-  rc = rc == 0 ? mbdae_mech_dummy_remap(params_of(s->cur), best, y, yp, y0, yp0) : rc;
+  int rc = pivots_at(s->cur, t, y, &current, &best, &pivot);
+  rc = rc == 0 ? remap(s->cur, best, y, yp, y0, yp0) : rc;
   mbdae_problem *next = NULL;
   rc = rc == 0 ? selection_instance(s->p, best, &next, r->message, sizeof r->message) : rc;
   if (rc != 0) {
@@ -236,8 +253,7 @@ static int run_segments(segment *s, const mbdae_solver_type *solver, double *y, 
     }
   }
   if (s->cur != s->p) { /* the end state in p's variables */
-    int mapped =
-        mbdae_mech_dummy_remap(params_of(s->cur), params_of(s->p)->selected, y, yp, y0, yp0);
+    int mapped = remap(s->cur, selected_of(s->p), y, yp, y0, yp0);
     if (mapped == 0) {
       memcpy(y, y0, sizeof(double) * n);
       memcpy(yp, yp0, sizeof(double) * n);
@@ -267,11 +283,8 @@ static void drift_report(segment *s, const double *y, const double *yp, mbdae_re
   r->drift_steps = s->states;
 }
 
-int dummy_form(const mbdae_problem *p)
-{
-  const char *spec = p ? mbdae_problem_spec(p) : NULL, *colon = spec ? strchr(spec, ':') : NULL;
-  return colon && (strstr(colon, ":form=dummy,") || strstr(colon, ",form=dummy,"));
-}
+/* p is a form=dummy instance: it has a state selection (a user's problem has none). */
+int dummy_form(const mbdae_problem *p) { return p && mbdae_problem_selection(p); }
 
 /* tend: 0 for p's own, else finite and after t0 (-5 or NaN silently meant p's own). */
 static int tend_ok(const mbdae_problem *p, double tend)
@@ -312,7 +325,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   }
   segment s = {.p = p,
                .cur = p,
-               .selected = params_of(p)->selected,
+               .selected = selected_of(p),
                .t0 = mbdae_problem_t0(p),
                .opt = opt,
                .tend = tend == 0.0 ? mbdae_problem_tend(p) : tend,

@@ -5,7 +5,7 @@
 
 #include "mbdae/mbdae.h"
 
-/* 1 when p is a form=dummy instance (its spec says so; a user's problem's spec is its bare id). */
+/* 1 when p is a form=dummy instance (it has a state selection; a user's problem has none). */
 int dummy_form(const mbdae_problem *p);
 
 #endif /* MBDAE_DUMMY_H */

@@ -13,6 +13,22 @@
 
 enum { PROBLEM_NAME_LEN = 64 }; /* storage of one component name, its terminating NUL included */
 
+/* A state selection (form=dummy's, problems/mechanical.h): the harness's switching driver
+ * (mbdae_solve_dummy) reaches it through the instance (mbdae_problem_selection), never through a
+ * problem's own header or parameter struct.  params: the instance's (mbdae_problem_params). */
+enum { PROBLEM_SELECTION_MAX = 64 }; /* a selection is a bit set over at most 64 coordinates */
+typedef struct problem_selection {
+  /* The instance's selection S: bit j set when coordinate j is in S. */
+  unsigned long long (*selected)(const void *params);
+  /* |det G_S| of the instance's selection at (t, y), and the selection complete pivoting of G
+   * picks there with its |det G_S|: 0 or an error. */
+  int (*pivots)(const void *params, double t, const double *y, double *current,
+                unsigned long long *best, double *best_pivot);
+  /* The same physical state in the variables of the selection `to`: 0 or an error. */
+  int (*remap)(const void *params, unsigned long long to, const double *y, const double *yp,
+               double *y_to, double *yp_to);
+} problem_selection;
+
 /* What a configured instance tells the registry about itself: its size depends on the
  * configuration (a formulation adds multipliers or keeps only minimal coordinates).  describe()
  * is called twice: first with index, in_scd and names NULL, to learn neq and nconstraints; then
@@ -34,6 +50,7 @@ typedef struct problem_info {
                                   from minimal coordinates (form=ssf), which hold by construction */
   int jac_kind; /* MBDAE_JAC_BAND or MBDAE_JAC_SPARSE when the type's jac_pattern states this
                    configuration's pattern; 0 (or MBDAE_JAC_DENSE): dense */
+  const problem_selection *selection; /* form=dummy: its state selection; NULL: none */
 } problem_info;
 
 /* Copy names[0..n-1] into the name slots of info from slot first on (names of at most
@@ -105,5 +122,7 @@ int mbdae_problem_constraints_in_residual(const mbdae_problem *p);
 
 /* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
 const void *mbdae_problem_params(const mbdae_problem *p);
+/* The state selection of an instance (problem_info.selection); NULL when it has none. */
+const problem_selection *mbdae_problem_selection(const mbdae_problem *p);
 
 #endif /* MBDAE_PROBLEM_TYPE_H */

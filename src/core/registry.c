@@ -9,6 +9,7 @@
 
 #include "jac_pattern.h"
 #include "problem_type.h"
+#include "solver_caps.h"
 
 static const problem_type *const problem_types[] = {
     &mbdae_problem_caraxis,  &mbdae_problem_andrews,   &mbdae_problem_crank,
@@ -35,8 +36,9 @@ struct mbdae_problem {
   const char *const *names;    /* component names: the user's, or name_block's table */
   char *name_block;    /* a pointer table to neq names followed by their PROBLEM_NAME_LEN slots */
   char spec[SPEC_MAX]; /* canonical spec */
-  mbdae_jac_pattern pattern; /* where dF/dy + c dF/dy' can be nonzero */
-  int *pattern_block;        /* the pattern's arrays when the instance owns them */
+  mbdae_jac_pattern pattern;          /* where dF/dy + c dF/dy' can be nonzero */
+  int *pattern_block;                 /* the pattern's arrays when the instance owns them */
+  const problem_selection *selection; /* form=dummy's state selection, or NULL */
 };
 
 /* The index and scd arrays of an instance, neq entries each (one block). */
@@ -207,6 +209,7 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->jac_approximate = info.jac_approximate;
   p->constraints_mapped = info.constraints_mapped;
   p->constraints_in_residual = info.constraints_in_residual;
+  p->selection = info.selection;
   p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
   return mbdae_pattern_build(p->type, p->params, p->neq, info.jac_kind, &p->pattern,
                              &p->pattern_block, msg, msglen);
@@ -382,6 +385,7 @@ int mbdae_problem_from_type(const mbdae_problem_type *type, void *ctx, mbdae_pro
 }
 
 const void *mbdae_problem_params(const mbdae_problem *p) { return p->params; }
+const problem_selection *mbdae_problem_selection(const mbdae_problem *p) { return p->selection; }
 const char *mbdae_problem_name(const mbdae_problem *p) { return p->type->id; }
 const char *mbdae_problem_title(const mbdae_problem *p) { return p->type->title; }
 const char *mbdae_problem_spec(const mbdae_problem *p) { return p->spec; }
@@ -440,13 +444,12 @@ const char *mbdae_jac_kind_name(int kind)
 /* Largest order condensed (solvers/condense.h's MBDAE_CONDENSE_MAX_N: one 64-bit set per row). */
 enum { CONDENSE_MAX_NEQ = 64 };
 
-int mbdae_linsys_resolve(const mbdae_problem *p, const char *solver, int linsys)
+int mbdae_linsys_choose(const mbdae_problem *p, const mbdae_solver_caps *caps, int linsys)
 {
   if (linsys != MBDAE_JAC_AUTO) {
     return linsys;
   }
-  int condenses = solver && (strcmp(solver, "radau5") == 0 || strcmp(solver, "radau") == 0 ||
-                             strcmp(solver, "bdf") == 0);
+  int condenses = caps && caps->condenses;
   if (p->pattern.kind == MBDAE_JAC_DENSE && p->neq <= CONDENSE_MAX_NEQ && condenses) {
     return MBDAE_JAC_CONDENSED;
   }

@@ -1,5 +1,5 @@
-/* The run harness: the built-in solver list, solver-type validation, validation of options, initial
- * values from the problem, constraint drift, in-process CPU timing and repeats.
+/* The run harness: solver-type validation, validation of options, initial values from the problem,
+ * constraint drift, in-process CPU timing and repeats.
  *
  * CPU time is the process CPU clock around one integration (initial values excluded).  With
  * repeats the reported time is the median of the runs left after dropping the fastest and the
@@ -16,51 +16,18 @@
  * below the spread of repeated timings (README, "Constraint drift"). */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cpu_time.h"
+#include "fail.h"
 #include "record_columns.h"
-#include "solver_type.h"
-
-static const mbdae_solver_type *const solver_types[] = {
-    &mbdae_solver_ida,
-    &mbdae_solver_radau5,
-    &mbdae_solver_radau,
-    &mbdae_solver_bdf,
-    &mbdae_solver_spm,
-};
-enum { NSOLVERS = (int)(sizeof solver_types / sizeof solver_types[0]) };
+#include "mbdae/mbdae.h"
 
 static const char SOLVER_ID_CHARS[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
-
-int mbdae_solver_count(void) { return NSOLVERS; }
-
-const mbdae_solver_type *mbdae_solver_get(int i)
-{
-  return (i >= 0 && i < NSOLVERS) ? solver_types[i] : NULL;
-}
-
-const mbdae_solver_type *mbdae_solver_find(const char *id)
-{
-  for (int i = 0; id && i < NSOLVERS; i++) {
-    if (strcmp(solver_types[i]->id, id) == 0) {
-      return solver_types[i];
-    }
-  }
-  return NULL;
-}
-
-const char *mbdae_solver_id(int i) { return (i >= 0 && i < NSOLVERS) ? solver_types[i]->id : NULL; }
-
-const char *mbdae_solver_title(int i)
-{
-  return (i >= 0 && i < NSOLVERS) ? solver_types[i]->title : NULL;
-}
 
 const char *mbdae_solver_type_invalid(const mbdae_solver_type *type)
 {
@@ -82,20 +49,6 @@ void mbdae_options_default(mbdae_options *opt)
   memset(opt, 0, sizeof *opt);
   opt->rtol = 1e-6;
   opt->atol = 1e-6;
-}
-
-int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt, ...)
-{
-  char reason[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(reason, sizeof reason, fmt, ap);
-  va_end(ap);
-  r->status = status;
-  r->t = t;
-  r->h = h;
-  snprintf(r->message, sizeof r->message, "t = %.16g, h = %.3e: %s", t, h, reason);
-  return status;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -414,9 +367,9 @@ int mbdae_solve(const mbdae_problem *p, const char *solver, const mbdae_options 
   size_t used =
       (size_t)snprintf(r->message, sizeof r->message,
                        "unknown solver '%.100s'; valid solvers:", solver ? solver : "(null)");
-  for (int i = 0; i < NSOLVERS && used < sizeof r->message; i++) {
+  for (int i = 0; i < mbdae_solver_count() && used < sizeof r->message; i++) {
     used += (size_t)snprintf(r->message + used, sizeof r->message - used, "%s %s", i ? "," : "",
-                             solver_types[i]->id);
+                             mbdae_solver_id(i));
   }
   r->status = MBDAE_ERR_UNKNOWN_SOLVER;
   return r->status;

@@ -1,8 +1,8 @@
 /* The built-in integrators in solvers/ (private to the library): each exports one
- * mbdae_solver_type (public, include/mbdae/mbdae.h), listed by the harness (src/core/solve.c).
- * integrate() starts from y, yp (consistent values at t0, supplied by the harness), advances to
- * tend and leaves y(tend), y'(tend) there.  A solver knows a problem only through the public
- * problem API. */
+ * mbdae_solver_type (public, include/mbdae/mbdae.h) and its capabilities (solver_caps.h), listed
+ * by the harness (src/core/solver_list.c).  integrate() starts from y, yp (consistent values at
+ * t0, supplied by the harness), advances to tend and leaves y(tend), y'(tend) there.  A solver
+ * knows a problem only through the public problem API. */
 #ifndef MBDAE_SOLVER_TYPE_H
 #define MBDAE_SOLVER_TYPE_H
 
@@ -13,9 +13,5 @@ extern const mbdae_solver_type mbdae_solver_radau5;
 extern const mbdae_solver_type mbdae_solver_radau;
 extern const mbdae_solver_type mbdae_solver_bdf;
 extern const mbdae_solver_type mbdae_solver_spm;
-
-/* Fill r->status, r->t, r->h and r->message ("t = ..., h = ...: reason") for a failure. */
-int mbdae_fail(mbdae_result *r, int status, double t, double h, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
 
 #endif /* MBDAE_SOLVER_TYPE_H */

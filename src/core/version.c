@@ -1,6 +1,7 @@
 /* Versions for the records of a run: this library's, and those of SUNDIALS and LAPACK as the
  * libraries linked at run time report them (SUNDIALSGetVersion, LAPACK's ilaver), so that a
- * results table says what computed it. */
+ * results table says what computed it.  Harness layer: LAPACK's version comes through the solvers'
+ * LAPACK wrapper (solvers/lapack.h), the one place LAPACK is called from. */
 #include <stdio.h>
 
 #include <sundials/sundials_version.h>
