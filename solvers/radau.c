@@ -985,5 +985,6 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_radau = {
-    "radau", "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0",
-    integrate, NULL};
+    sizeof(mbdae_solver_type), "radau",
+    "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0", integrate,
+    NULL};

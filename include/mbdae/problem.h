@@ -133,8 +133,12 @@ MBDAE_API int mbdae_problem_jac_values(const mbdae_problem *p, double t, const d
 /* A problem written outside the library, run by every solver, the harness, the metrics and the
  * writers exactly as a built-in one.  Callbacks return 0, positive (recoverable: the residual
  * cannot be evaluated here) or negative (fatal), and must be reentrant for the same ctx if the
- * instance is used from several threads.  Fields may be added at the end, never renamed. */
+ * instance is used from several threads.  size, the first field, is sizeof(mbdae_problem_type)
+ * as the caller's header knows it; the rules of mbdae_solver_type's size hold for it (fields
+ * added at the end only, read only when size covers them; 0, too small or larger than the
+ * library's refused with a message). */
 typedef struct mbdae_problem_type {
+  size_t size;       /* sizeof(mbdae_problem_type) */
   const char *id;    /* [a-z0-9_]+, at most 63 characters */
   const char *title; /* one line */
   int neq;           /* number of equations, >= 1 */

@@ -23,7 +23,16 @@ MBDAE_API double mbdae_mescd(const mbdae_problem *p, const double *y, const doub
 
 /* ---- solvers ----------------------------------------------------------------------------- */
 
+/* The options of a run.  Initialise them with mbdae_options_default, then set what differs:
+ * it sets size, the first field, to sizeof(mbdae_options) as the caller's header knows it, so
+ * that a field appended in a later version breaks no caller.  The library reads the first `size`
+ * bytes and takes every field beyond them at its default.  It refuses (MBDAE_ERR_ARG, with a
+ * message) a size of 0 (options not made by mbdae_options_default), one smaller than the first
+ * mbdae_options with a size (this one: options of mbdae 0.2 and earlier had none), and one larger
+ * than its own sizeof(mbdae_options) (a caller built against a newer mbdae.h).  A solver's
+ * integrate receives the library's own full struct. */
 typedef struct mbdae_options {
+  size_t size;        /* sizeof(mbdae_options), set by mbdae_options_default */
   double rtol;        /* relative tolerance, > 0 */
   double atol;        /* absolute tolerance, > 0 */
   double h0;          /* initial step size; 0 lets the solver choose; beyond the interval or
@@ -61,7 +70,7 @@ typedef struct mbdae_options {
   void *stop_ctx;
 } mbdae_options;
 
-/* rtol = atol = 1e-6, everything else 0 / NULL. */
+/* size = sizeof(mbdae_options), rtol = atol = 1e-6, everything else 0 / NULL. */
 MBDAE_API void mbdae_options_default(mbdae_options *opt);
 
 typedef struct mbdae_stats {
@@ -73,6 +82,9 @@ typedef struct mbdae_stats {
   long nlu;       /* factorization events (Radau IIA: real + complex for one matrix count once) */
   long nerrfail;  /* error-test failures */
   long nconvfail; /* nonlinear-iteration convergence failures */
+  /* Room for counters added later: each takes a reserved entry, so that mbdae_stats, and
+   * mbdae_result and mbdae_record that embed it, keep their size and layout.  0. */
+  long reserved[8];
 } mbdae_stats;
 
 typedef struct mbdae_result {
@@ -95,12 +107,23 @@ typedef struct mbdae_result {
   /* Accepted states the maxima cover besides the end point: the solver's on_accept calls.  0 for
    * a solver that does not call on_accept (the maxima are then the values at the end). */
   long drift_steps;
+  /* Room for fields added later, each taking reserved entries of its size, so that a caller's
+   * mbdae_result keeps its size and layout.  0. */
+  double reserved[8];
 } mbdae_result;
 
 /* An integrator: the built-in ida, radau5 and bdf are such types, and so is a user's own solver
  * (run it with mbdae_solve_with, or load it into the mbdae command as a plug-in).
- * Fields may be added at the end, never renamed. */
+ * size, the first field, is sizeof(mbdae_solver_type) as the solver's own header knows it:
+ *   static const mbdae_solver_type euler = {.size = sizeof(mbdae_solver_type), .id = "euler",
+ *                                           .title = "...", .integrate = euler_integrate};
+ * Fields are added at the end, never renamed or moved, and the library reads a field only when
+ * size covers it (one beyond is NULL / 0), so that a type written against an older header keeps
+ * working.  mbdae_solver_type_invalid refuses a size of 0 (a type without it: the first field
+ * was id up to mbdae 0.2), one smaller than the first mbdae_solver_type with a size (this one),
+ * and one larger than the library's (built against a newer mbdae.h). */
 typedef struct mbdae_solver_type {
+  size_t size;       /* sizeof(mbdae_solver_type) */
   const char *id;    /* name on the command line: [A-Za-z0-9_-]+, at most 63 characters */
   const char *title; /* one line for tables and legends */
   /* Integrate p over [t0, tend] from consistent y, yp at t0, leaving y(tend), y'(tend) there.
@@ -127,7 +150,7 @@ MBDAE_API const mbdae_solver_type *mbdae_solver_get(int i);
 MBDAE_API const mbdae_solver_type *mbdae_solver_find(const char *id);
 MBDAE_API const char *mbdae_solver_id(int i);
 MBDAE_API const char *mbdae_solver_title(int i);
-/* NULL when the type keeps the rules above (id, title, integrate), else what is wrong. */
+/* NULL when the type keeps the rules above (size, id, title, integrate), else what is wrong. */
 MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
 
 /* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`

@@ -20,6 +20,7 @@
 
 #include "../../problems/mechanical.h"
 #include "cpu_time.h"
+#include "solver_type.h"
 #include "mbdae/mbdae.h"
 
 static const double HYSTERESIS = 2.0;
@@ -126,6 +127,7 @@ static int run_segment(segment *s, const mbdae_solver_type *solver, long max_ste
                        double *yp, mbdae_result *rs)
 {
   mbdae_problem_type type = {
+      .size = sizeof(mbdae_problem_type),
       .id = "dummy_segment",
       .title = "form=dummy, one selection",
       .neq = mbdae_problem_neq(s->cur),
@@ -279,15 +281,18 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   }
   memset(r, 0, sizeof *r);
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
+  mbdae_options full; /* the caller's options completed to the library's struct */
+  const char *bad_size = opt ? mbdae_options_take(opt, &full) : NULL;
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
+                    : bad_size                           ? bad_size
                     : !is_dummy_form(p)                  ? "the problem is not in form=dummy"
-                    : opt->ntout > 0 || opt->project || opt->stop
+                    : full.ntout > 0 || full.project || full.stop
                         ? "output times, projection and stop are not supported"
                         : NULL;
   if (bad) {
-    r->status =
-        opt && is_dummy_form(p) && y && yp && switches ? MBDAE_ERR_UNSUPPORTED : MBDAE_ERR_ARG;
+    r->status = opt && !bad_size && is_dummy_form(p) && y && yp && switches ? MBDAE_ERR_UNSUPPORTED
+                                                                            : MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_dummy: %s", bad);
     return r->status;
   }
@@ -302,7 +307,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
                .cur = p,
                .selected = params_of(p)->selected,
                .t0 = mbdae_problem_t0(p),
-               .opt = opt,
+               .opt = &full,
                .tend = tend > 0.0 ? tend : mbdae_problem_tend(p),
                .gpos = work + 4 * n,
                .gvel = work + 4 * n + nc,
