@@ -56,8 +56,8 @@ static void options_size(const mbdae_problem *p)
  * entries instead of growing them. */
 static void reserved_room(const mbdae_problem *p)
 {
-  CHECK(sizeof(mbdae_stats) == 16 * sizeof(long) && offsetof(mbdae_stats, reserved) ==
-                                                        8 * sizeof(long),
+  CHECK(sizeof(mbdae_stats) == 16 * sizeof(long) &&
+            offsetof(mbdae_stats, reserved) == 8 * sizeof(long),
         "mbdae_stats: 8 counters and 8 reserved");
   CHECK(offsetof(mbdae_result, reserved) + sizeof(double[8]) == sizeof(mbdae_result),
         "mbdae_result ends with its reserved room");
@@ -128,8 +128,14 @@ static void problem_type_size(void)
 {
   CHECK(offsetof(mbdae_problem_type, size) == 0, "size is the first field");
   static const int index[1] = {0};
-  mbdae_problem_type t = {.size = sizeof t, .id = "decay", .title = "y' = -y", .neq = 1,
-                          .t0 = 0.0, .tend = 1.0, .index = index, .init = decay_init,
+  mbdae_problem_type t = {.size = sizeof t,
+                          .id = "decay",
+                          .title = "y' = -y",
+                          .neq = 1,
+                          .t0 = 0.0,
+                          .tend = 1.0,
+                          .index = index,
+                          .init = decay_init,
                           .res = decay_res};
   const struct {
     size_t size;
