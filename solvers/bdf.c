@@ -1143,8 +1143,8 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_bdf = {
-    "bdf", "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test", integrate,
-    NULL};
+    sizeof(mbdae_solver_type), "bdf",
+    "variable-order (1-5) fixed-leading-coefficient BDF, index-scaled error test", integrate, NULL};
 
 /* One real factorization per event; the driver refuses options.project (it does not own the
  * state: the history array is bdf's). */

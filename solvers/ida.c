@@ -670,7 +670,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_ida = {
-    "ida",
+    sizeof(mbdae_solver_type), "ida",
     "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
     "Jacobian",
     integrate, NULL};

@@ -986,8 +986,9 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_radau = {
-    "radau", "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0",
-    integrate, NULL};
+    sizeof(mbdae_solver_type), "radau",
+    "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0", integrate,
+    NULL};
 
 /* s = 3, 5, 7: one real and (s - 1)/2 complex factorizations per event (factorize()); the shared
  * driver projects. */

@@ -31,7 +31,8 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
 }
 
 const mbdae_solver_type mbdae_solver_radau5 = {
-    "radau5", "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate, NULL};
+    sizeof(mbdae_solver_type), "radau5",
+    "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate, NULL};
 
 /* s = 3: one real and one complex factorization per event; the shared driver projects. */
 const mbdae_solver_caps mbdae_caps_radau5 = {

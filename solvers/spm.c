@@ -586,7 +586,8 @@ static int spm_integrate(const mbdae_problem *p, const mbdae_options *opt, doubl
 }
 
 const mbdae_solver_type mbdae_solver_spm = {
-    "spm", "SPM: symmetric projection (Hairer 2000) around the 2-stage Gauss method, constant step",
+    sizeof(mbdae_solver_type), "spm",
+    "SPM: symmetric projection (Hairer 2000) around the 2-stage Gauss method, constant step",
     spm_integrate,
     "form=index1 of a mechanical problem (every variable of index 0 or 1, "
     "constraints), at most 200 equations"};

@@ -1,12 +1,13 @@
 #!/bin/sh
 # The shared library exports exactly the public API: every symbol `nm -D` lists as defined is a
-# name declared MBDAE_API in include/mbdae/mbdae.h, and every such name is exported.
-# usage: exports.sh LIBRARY HEADER
+# name declared MBDAE_API in the public headers (include/mbdae/*.h), and every such name is
+# exported.  A declaration names its function on the MBDAE_API line.
+# usage: exports.sh LIBRARY HEADER...
 set -eu
 lib=$1
-header=$2
+shift
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRB]$/ {print $3}' | sort)
-declared=$(grep '^MBDAE_API' "$header" | sed 's/(.*//; s/.*[ *]//' | sort)
+declared=$(grep -h '^MBDAE_API' "$@" | sed 's/(.*//; s/.*[ *]//' | sort)
 if [ "$exported" != "$declared" ]; then
   echo "exported but not declared MBDAE_API:"
   comm -23 "$(printf '%s\n' "$exported" > /tmp/mbdae-exp.$$; echo /tmp/mbdae-exp.$$)" \

@@ -455,7 +455,8 @@ static int nan_jac(void *ctx, double t, const double *y, const double *yp, doubl
 static void test_nan_jacobian(void)
 {
   static const int index[1] = {1};
-  mbdae_problem_type type = {.id = "nan_jacobian",
+  mbdae_problem_type type = {.size = sizeof(mbdae_problem_type),
+                             .id = "nan_jacobian",
                              .title = "y' = -y with a NaN in its Jacobian",
                              .neq = 1,
                              .t0 = 0.0,

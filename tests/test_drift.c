@@ -199,7 +199,8 @@ static const int decay_index[1] = {0};
 /* No drift is written as nothing: an empty CSV field (read back as NaN) and JSON null. */
 static void check_absent_in_records(void)
 {
-  mbdae_problem_type decay = {.id = "decay",
+  mbdae_problem_type decay = {.size = sizeof(mbdae_problem_type),
+                              .id = "decay",
                               .title = "y' = -y",
                               .neq = 1,
                               .t0 = 0,

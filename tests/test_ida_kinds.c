@@ -114,7 +114,8 @@ static mbdae_problem *tridiagonal_problem(tridiagonal *tr, mbdae_problem_type *t
     }
   }
   tr->colptr[n] = k;
-  *type = (mbdae_problem_type){.id = "tridiagonal",
+  *type = (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                               .id = "tridiagonal",
                                .title = "tridiagonal",
                                .neq = n,
                                .t0 = 0,

@@ -111,7 +111,8 @@ static void band_free(band *b) { free(b->colptr), free(b->rowind), free(b->index
 
 static mbdae_problem *band_problem(band *b, mbdae_problem_type *t)
 {
-  *t = (mbdae_problem_type){.id = "band",
+  *t = (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                            .id = "band",
                             .title = "banded",
                             .neq = b->n,
                             .t0 = 0,

@@ -87,7 +87,8 @@ static int grow_jac(void *ctx, double t, const double *y, const double *yp, doub
 static void growing_structure(void)
 {
   static const int index[2] = {1, 1};
-  mbdae_problem_type type = {.id = "grow",
+  mbdae_problem_type type = {.size = sizeof(mbdae_problem_type),
+                             .id = "grow",
                              .title = "a Jacobian entry that appears at t = 0.5",
                              .neq = 2,
                              .t0 = 0.0,

@@ -239,7 +239,8 @@ static mbdae_problem *user_problem(void)
   }
   user_colptr[NU] = k;
   static mbdae_problem_type type;
-  type = (mbdae_problem_type){.id = "band",
+  type = (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                              .id = "band",
                               .title = "stiff band system",
                               .neq = NU,
                               .t0 = 0.0,

@@ -41,7 +41,8 @@ static int wall_jac(void *ctx, double t, const double *y, const double *yp, doub
 static void run_into_wall(const char *solver, double bad)
 {
   static const int index[1] = {1};
-  mbdae_problem_type type = {.id = "wall",
+  mbdae_problem_type type = {.size = sizeof(mbdae_problem_type),
+                             .id = "wall",
                              .title = "y' = -y, residual not finite beyond t = 0.5",
                              .neq = 1,
                              .t0 = 0.0,

@@ -79,7 +79,8 @@ static void tridiagonal_pattern(void)
 
 static mbdae_problem_type band_type(void)
 {
-  return (mbdae_problem_type){.id = "band",
+  return (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                              .id = "band",
                               .title = "tridiagonal",
                               .neq = NB,
                               .t0 = 0,

@@ -227,13 +227,16 @@ static void check_bad_plugins(void)
   expect_refused("/nonexistent/libnone.so", "", "cannot load it as a shared object");
   expect_refused(__FILE__, "", "cannot load it as a shared object");
   expect_refused(PLUGIN_FILE_NO_SYMBOL, "", "exports no mbdae_plugin_solvers");
-  expect_refused(PLUGIN_FILE_OLD_ABI, "", "refused plug-in ABI 2");
+  expect_refused(PLUGIN_FILE_OLD_ABI, "", "refused plug-in ABI 3");
   expect_refused(PLUGIN_FILE_BAD_ID, "", "[A-Za-z0-9_-]");
   expect_refused(PLUGIN_FILE_BUILTIN_ID, "", "solver id 'radau5' is a built-in solver's");
   expect_refused(PLUGIN_FILE_EULER, " --plugin " PLUGIN_FILE_EULER,
                  "solver id 'euler' is already taken by --plugin");
   expect_refused(PLUGIN_FILE_BUILTIN_PROBLEM, "", "problem id 'caraxis' is a built-in problem's");
   expect_refused(PLUGIN_FILE_BAD_PROBLEM, "", "problem 1 of mbdae_plugin_problems");
+  expect_refused(PLUGIN_FILE_NO_SIZE, "", "solver type's size is 0: set .size");
+  expect_refused(PLUGIN_FILE_BIG_SIZE, "", "built against a newer mbdae.h");
+  expect_refused(PLUGIN_FILE_PROBLEM_NO_SIZE, "", "size is 0: set .size");
   expect("run caraxis --plugin", 2, "needs a value");
   const char *commands[] = {"table caraxis", "sweep caraxis --out /nonexistent", "plot caraxis",
                             "bench caraxis", "list"};

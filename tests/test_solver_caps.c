@@ -36,7 +36,8 @@ static void check_lu_cost(void)
   }
   /* A type of the caller's own, even one named like a built-in, has no capability record: one
    * real factorization per event. */
-  const mbdae_solver_type mine = {"radau5", "not the built-in radau5", dummy_integrate, NULL};
+  const mbdae_solver_type mine = {sizeof(mbdae_solver_type), "radau5", "not the built-in radau5",
+                                  dummy_integrate, NULL};
   CHECK(mbdae_solver_lu_cost(&mine, &c) == 1.0, "a caller's type: %g",
         mbdae_solver_lu_cost(&mine, &c));
   CHECK(mbdae_solver_lu_cost(NULL, &c) == 1.0, "no type: %g", mbdae_solver_lu_cost(NULL, &c));

@@ -38,6 +38,7 @@ static int w_ref(void *ctx, double *yref)
 static mbdae_problem_type car_type(const mbdae_problem *inner, int with_jac)
 {
   mbdae_problem_type t = {
+      .size = sizeof(mbdae_problem_type),
       .id = "my_caraxis",
       .title = "Car axis, defined by the user",
       .neq = mbdae_problem_neq(inner),

@@ -219,7 +219,8 @@ static mbdae_problem *over_interval(interval_wrap *w, const mbdae_problem *p, do
     w->in_scd[i] = mbdae_problem_in_scd(p, i);
     w->names[i] = mbdae_problem_component(p, i);
   }
-  w->type = (mbdae_problem_type){.id = mbdae_problem_name(p),
+  w->type = (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                                 .id = mbdae_problem_name(p),
                                  .title = mbdae_problem_title(p),
                                  .neq = n,
                                  .t0 = mbdae_problem_t0(p),

@@ -4,7 +4,7 @@
  * The file is opened with dlopen(RTLD_NOW | RTLD_LOCAL): every symbol it needs is resolved at load
  * time (an unresolved one is a load error here, not a crash in the middle of a sweep), and its own
  * symbols do not leak into the next plug-in.  It must export mbdae_plugin_solvers and may export
- * mbdae_plugin_problems (include/mbdae/mbdae.h, "plug-ins"); both are called with
+ * mbdae_plugin_problems (include/mbdae/plugin.h); both are called with
  * MBDAE_PLUGIN_ABI, and a negative count is an ABI mismatch.  Every solver type must pass
  * mbdae_solver_type_invalid and every problem type mbdae_problem_from_type's checks; an id that is
  * already a built-in or an earlier plug-in's is refused, and so is one too long for a sweep row

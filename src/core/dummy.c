@@ -20,6 +20,7 @@
 
 #include "cpu_time.h"
 #include "dummy.h"
+#include "options.h"
 #include "mbdae/mbdae.h"
 #include "problem_type.h"
 
@@ -147,6 +148,7 @@ static int run_segment(segment *s, const mbdae_solver_type *solver, long max_ste
                        double *yp, mbdae_result *rs)
 {
   mbdae_problem_type type = {
+      .size = sizeof(mbdae_problem_type),
       .id = "dummy_segment",
       .title = "form=dummy, one selection",
       .neq = mbdae_problem_neq(s->cur),
@@ -301,16 +303,19 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
   }
   memset(r, 0, sizeof *r);
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
+  mbdae_options full; /* the caller's options completed to the library's struct */
+  const char *bad_size = opt ? mbdae_options_take(opt, &full) : NULL;
   const char *bad = !p || !opt || !y || !yp || !switches ? "problem, options, y, yp and switches "
                                                            "are required"
+                    : bad_size                           ? bad_size
                     : !dummy_form(p)                     ? "the problem is not in form=dummy"
                     : !tend_ok(p, tend)
                         ? "tend must be 0 (the problem's own) or a finite time after t0"
-                    : opt->ntout > 0 || opt->project || opt->stop
+                    : full.ntout > 0 || full.project || full.stop
                         ? "output times, projection and stop are not supported"
                         : NULL;
   if (bad) {
-    r->status = opt && dummy_form(p) && tend_ok(p, tend) && y && yp && switches
+    r->status = opt && !bad_size && dummy_form(p) && tend_ok(p, tend) && y && yp && switches
                     ? MBDAE_ERR_UNSUPPORTED
                     : MBDAE_ERR_ARG;
     snprintf(r->message, sizeof r->message, "mbdae_solve_dummy: %s", bad);
@@ -327,7 +332,7 @@ int mbdae_solve_dummy(const mbdae_problem *p, const mbdae_solver_type *solver, d
                .cur = p,
                .selected = selected_of(p),
                .t0 = mbdae_problem_t0(p),
-               .opt = opt,
+               .opt = &full,
                .tend = tend == 0.0 ? mbdae_problem_tend(p) : tend,
                .gpos = work + 4 * n,
                .gvel = work + 4 * n + nc,

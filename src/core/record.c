@@ -13,6 +13,7 @@
 
 #include "dummy.h"
 #include "record_columns.h"
+#include "options.h"
 
 #define COLUMN_OR(key, member, kind, absent)                                                       \
   {                                                                                                \
@@ -208,18 +209,19 @@ int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_sol
   rec->t = rec->h = rec->scd = rec->mescd = NAN;
   rec->cpu_seconds = rec->cpu_min = rec->cpu_max = NAN;
   rec->drift_pos_max = rec->drift_vel_max = rec->drift_pos_end = rec->drift_vel_end = NAN;
-  if (!p || !solver || !opt || !solver->id) {
+  mbdae_options o; /* the caller's options completed to the library's struct */
+  if (!p || !solver || !opt || !solver->id || mbdae_options_take(opt, &o) != NULL) {
     return MBDAE_ERR_ARG;
   }
   snprintf(rec->problem, sizeof rec->problem, "%s", mbdae_problem_name(p));
   snprintf(rec->spec, sizeof rec->spec, "%s", mbdae_problem_spec(p));
   snprintf(rec->solver, sizeof rec->solver, "%s", solver->id);
   snprintf(rec->solver_title, sizeof rec->solver_title, "%s", solver->title ? solver->title : "");
-  rec->rtol = opt->rtol;
-  rec->atol = opt->atol;
-  rec->h0 = opt->h0;
-  rec->hmax = opt->hmax;
-  rec->max_steps = opt->max_steps;
+  rec->rtol = o.rtol;
+  rec->atol = o.atol;
+  rec->h0 = o.h0;
+  rec->hmax = o.hmax;
+  rec->max_steps = o.max_steps;
   rec->neq = mbdae_problem_neq(p);
   mbdae_environment_get(&rec->env);
   rec->names = copy_names(p, rec->neq);
@@ -289,7 +291,7 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
   rec->drift_steps = r.drift_steps;
   if (rec->status == 0 && rec->yref) {
     rec->scd = mbdae_scd(p, rec->y, rec->yref);
-    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, opt->rtol, opt->atol);
+    rec->mescd = mbdae_mescd(p, rec->y, rec->yref, rec->rtol, rec->atol);
   }
   return rec->status;
 }

@@ -16,6 +16,7 @@
  * below the spread of repeated timings (README, "Constraint drift"). */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +24,33 @@
 
 #include "cpu_time.h"
 #include "fail.h"
+#include "options.h"
 #include "record_columns.h"
 #include "mbdae/mbdae.h"
 
 static const char SOLVER_ID_CHARS[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
 
+/* The first structs with a size field (include/mbdae/solve.h) end with these fields: a caller's
+ * size is at least that.  A field appended later is read only where a struct's size covers it. */
+#define OPTIONS_SIZE_MIN (offsetof(mbdae_options, stop_ctx) + sizeof(void *))
+#define SOLVER_TYPE_SIZE_MIN (offsetof(mbdae_solver_type, runs_on) + sizeof(const char *))
+
 const char *mbdae_solver_type_invalid(const mbdae_solver_type *type)
 {
   if (!type) {
     return "the solver type is NULL";
+  }
+  if (type->size == 0) {
+    return "the solver type's size is 0: set .size = sizeof(mbdae_solver_type) (its first field "
+           "since plug-in ABI 3; README, \"Your solver in the tables\")";
+  }
+  if (type->size < SOLVER_TYPE_SIZE_MIN) {
+    return "the solver type's size is smaller than any mbdae_solver_type this library knows";
+  }
+  if (type->size > sizeof *type) {
+    return "the solver type's size is larger than this library's mbdae_solver_type: it was built "
+           "against a newer mbdae.h";
   }
   size_t len = type->id ? strlen(type->id) : 0;
   if (len == 0 || len > 63 || strspn(type->id, SOLVER_ID_CHARS) != len) {
@@ -47,8 +65,27 @@ const char *mbdae_solver_type_invalid(const mbdae_solver_type *type)
 void mbdae_options_default(mbdae_options *opt)
 {
   memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
   opt->rtol = 1e-6;
   opt->atol = 1e-6;
+}
+
+const char *mbdae_options_take(const mbdae_options *opt, mbdae_options *full)
+{
+  if (opt->size == 0) {
+    return "options.size is 0: initialise the options with mbdae_options_default";
+  }
+  if (opt->size < OPTIONS_SIZE_MIN) {
+    return "options.size is smaller than any mbdae_options this library knows";
+  }
+  if (opt->size > sizeof *full) {
+    return "options.size is larger than this library's mbdae_options: the caller was built "
+           "against a newer mbdae.h";
+  }
+  mbdae_options_default(full);
+  memcpy(full, opt, opt->size);
+  full->size = sizeof *full;
+  return NULL;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -319,11 +356,17 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
                            : "problem, options and y are required");
     return r->status;
   }
-  if (check_options(p, opt, r) != 0) {
+  mbdae_options o;
+  const char *bad_size = mbdae_options_take(opt, &o);
+  if (bad_size) {
+    r->status = MBDAE_ERR_ARG;
+    snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s", bad_size);
+    return r->status;
+  }
+  if (check_options(p, &o, r) != 0) {
     return r->status;
   }
   /* h0 beyond the interval or hmax is the whole interval or hmax: the same for every solver */
-  mbdae_options o = *opt;
   o.h0 = fmin(o.h0, mbdae_problem_tend(p) - mbdae_problem_t0(p));
   o.h0 = o.hmax > 0.0 ? fmin(o.h0, o.hmax) : o.h0;
   size_t n = (size_t)mbdae_problem_neq(p);

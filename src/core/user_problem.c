@@ -12,6 +12,7 @@
  * per call: the instance is immutable and may be used from several threads at once. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,17 @@ const char *mbdae_user_problem_invalid(const mbdae_problem_type *t)
 {
   if (!t) {
     return "the problem type is NULL";
+  }
+  if (t->size == 0) {
+    return "size is 0: set .size = sizeof(mbdae_problem_type) (first field since plug-in ABI 3)";
+  }
+  /* The first mbdae_problem_type with a size ends with jac_values: every field read here and by
+   * the instance is covered.  A field appended later is read only where size covers it. */
+  if (t->size < offsetof(mbdae_problem_type, jac_values) + sizeof t->jac_values) {
+    return "size is smaller than any mbdae_problem_type this library knows";
+  }
+  if (t->size > sizeof *t) {
+    return "size is larger than this library's mbdae_problem_type: built against a newer mbdae.h";
   }
   if (!id_is_valid(t->id)) {
     return "id must be 1 to 63 characters from [a-z0-9_]";

@@ -40,6 +40,7 @@ set(CORE_HARNESS
   # harness: runs solvers on problems and records them
   solve.c=harness        # mbdae_solve_with: validation, timing, repeats, drift
   solver_list.c=harness  # the built-in solver list, mbdae_linsys_resolve, mbdae_solver_lu_cost
+  options.h=harness      # mbdae_options_take: a caller's options up to their size
   dummy.c=harness dummy.h=harness  # the dummy-derivative driver (segments of runs)
   diagnostics.c=harness  # the Jacobian and constraint checks
   metrics.c=harness      # scd, mescd of a run

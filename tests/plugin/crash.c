@@ -17,6 +17,7 @@ static int crash_integrate(const mbdae_problem *p, const mbdae_options *opt, dou
 }
 
 static const mbdae_solver_type crash_solver = {
+    .size = sizeof(mbdae_solver_type),
     .id = "crash",
     .title = "radau5 with a NULL write below rtol 9e-5 (test plug-in)",
     .integrate = crash_integrate,

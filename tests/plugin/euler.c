@@ -192,6 +192,7 @@ static int euler_integrate(const mbdae_problem *p, const mbdae_options *opt, dou
 }
 
 const mbdae_solver_type euler_solver = {
+    .size = sizeof(mbdae_solver_type),
     .id = "euler",
     .title = "implicit Euler, fixed step (example plug-in)",
     .integrate = euler_integrate,

@@ -34,6 +34,7 @@ static int flaky_integrate(const mbdae_problem *p, const mbdae_options *opt, dou
 }
 
 static const mbdae_solver_type flaky_solver = {
+    .size = sizeof(mbdae_solver_type),
     .id = "flaky",
     .title = "radau5 whose process is killed on each run's first attempt (test plug-in)",
     .integrate = flaky_integrate,

@@ -18,6 +18,7 @@ static int hang_integrate(const mbdae_problem *p, const mbdae_options *opt, doub
 }
 
 static const mbdae_solver_type hang_solver = {
+    .size = sizeof(mbdae_solver_type),
     .id = "hang",
     .title = "radau5 that hangs below rtol 9e-5 (test plug-in)",
     .integrate = hang_integrate,

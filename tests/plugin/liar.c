@@ -74,7 +74,8 @@ static int huge_nres(const mbdae_problem *p, const mbdae_options *opt, double *y
 
 #define LIAR(name)                                                                                 \
   {                                                                                                \
-    .id = #name, .title = "radau5 with a spoiled report (test plug-in)", .integrate = name         \
+    .size = sizeof(mbdae_solver_type), .id = #name,                                                \
+    .title = "radau5 with a spoiled report (test plug-in)", .integrate = name                      \
   }
 static const mbdae_solver_type liars[] = {LIAR(nan_state), LIAR(nan_drift), LIAR(neg_steps),
                                           LIAR(huge_nres)};

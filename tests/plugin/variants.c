@@ -9,7 +9,11 @@
  *   PLUGIN_BUILTIN_PROBLEM  the problem "decay" under a built-in problem's id (caraxis)
  *   PLUGIN_BAD_PROBLEM    the problem "decay" with t0 > tend
  *   PLUGIN_HOSTILE        the problem "decay" under a title that attacks gnuplot scripts
- *                         (tests/test_gnuplot_strings.c) */
+ *                         (tests/test_gnuplot_strings.c)
+ *   PLUGIN_NO_SIZE        a solver type without .size (0), as one written for mbdae 0.2
+ *   PLUGIN_BIG_SIZE       a solver type whose size is larger than the library's, as one built
+ *                         against a newer mbdae.h
+ *   PLUGIN_PROBLEM_NO_SIZE  the problem "decay" without .size */
 #include <math.h>
 #include <stddef.h>
 
@@ -31,6 +35,13 @@ static int copy_radau5(const mbdae_problem *p, const mbdae_options *opt, double 
 }
 
 static const mbdae_solver_type solver = {
+#if defined(PLUGIN_NO_SIZE)
+    .size = 0,
+#elif defined(PLUGIN_BIG_SIZE)
+    .size = sizeof(mbdae_solver_type) + 16, /* the library must not read past its own struct */
+#else
+    .size = sizeof(mbdae_solver_type),
+#endif
 #if defined(PLUGIN_BAD_ID)
     .id = "my solver",
 #elif defined(PLUGIN_BUILTIN_ID)
@@ -60,7 +71,7 @@ int mbdae_plugin_solvers(int abi, const mbdae_solver_type *const **list)
 #endif
 
 #if defined(PLUGIN_DECAY) || defined(PLUGIN_BUILTIN_PROBLEM) || defined(PLUGIN_BAD_PROBLEM) ||     \
-    defined(PLUGIN_HOSTILE)
+    defined(PLUGIN_HOSTILE) || defined(PLUGIN_PROBLEM_NO_SIZE)
 static int decay_init(void *ctx, double *y0, double *yp0)
 {
   (void)ctx;
@@ -88,6 +99,9 @@ static int decay_ref(void *ctx, double *yref)
 static const int decay_index[] = {0, 1};
 
 static const mbdae_problem_type decay = {
+#ifndef PLUGIN_PROBLEM_NO_SIZE
+    .size = sizeof(mbdae_problem_type),
+#endif
 #ifdef PLUGIN_BUILTIN_PROBLEM
     .id = "caraxis",
 #else
