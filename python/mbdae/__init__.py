@@ -19,11 +19,11 @@ import os
 
 import numpy as np
 
-from . import _mbdae
+from . import _mbdae, harness
 from ._mbdae import Error, SolverError
 
 __all__ = ["Problem", "Tolerances", "Result", "Error", "SolverError", "solve", "problems",
-           "solvers", "load_plugin", "write_runs_csv", "sweep", "LINSYS", "version"]
+           "solvers", "load_plugin", "write_runs_csv", "table", "sweep", "LINSYS", "version"]
 
 version = _mbdae.version
 LINSYS = ("auto", "dense", "band", "sparse", "condensed")  # mbdae_jac_kind, in its order
@@ -271,6 +271,15 @@ def write_runs_csv(results, directory, append=False):
     runs = [r._run for r in results]
     _mbdae.write_runs_csv(path, directory, runs, bool(append))
     return path
+
+
+def table(problem, results):
+    """The run-characteristics table of problem in Markdown, in the layout of the test set's
+    tables (the library's mbdae_record_write_table, as `mbdae sweep` writes <problem>-table.md):
+    the results at the problem's table tolerances, then the failed ones."""
+    if not isinstance(problem, _mbdae.Problem):
+        problem = Problem(problem)
+    return _mbdae.write_table(problem, [r._run for r in results])
 
 
 def sweep(problems, solvers, tolerances=None, directory=None, append=False, **options):

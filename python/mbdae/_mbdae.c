@@ -367,6 +367,7 @@ static PyMethodDef module_methods[] = {
     {"environment", environment, METH_NOARGS, "mbdae_environment_get as a dict"},
     {"solve", (PyCFunction)(void (*)(void))mbpy_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats)"},
+    {"write_table", mbpy_write_table, METH_VARARGS, "write_table(problem, runs) -> Markdown"},
     {"write_runs_csv", mbpy_write_runs_csv, METH_VARARGS, "write_runs_csv(path, dir, runs)"},
     {NULL, NULL, 0, NULL}};
 

@@ -55,5 +55,6 @@ const mbdae_solver_type *mbpy_solver_find(const char *id);
 
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args);
+PyObject *mbpy_write_table(PyObject *self, PyObject *args);
 
 #endif

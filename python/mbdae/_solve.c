@@ -626,3 +626,40 @@ PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args)
   Py_DECREF(dirobj);
   return result;
 }
+
+/* write_table(problem, runs) -> the run-characteristics table of problem in Markdown
+ * (mbdae_record_write_table: the test set's layout, rows at its table tolerances, then failures). */
+PyObject *mbpy_write_table(PyObject *self, PyObject *args)
+{
+  (void)self;
+  mbpy_problem *prob;
+  PyObject *runs;
+  if (!PyArg_ParseTuple(args, "O!O!:write_table", &mbpy_problem_type, &prob, &PyList_Type, &runs)) {
+    return NULL;
+  }
+  Py_ssize_t n = PyList_GET_SIZE(runs);
+  mbdae_record *recs = PyMem_Calloc((size_t)n + 1, sizeof *recs);
+  if (!recs) {
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *run = PyList_GET_ITEM(runs, k);
+    if (!PyObject_TypeCheck(run, &mbpy_run_type)) {
+      PyMem_Free(recs);
+      return PyErr_Format(PyExc_TypeError, "runs[%zd] is not a run of mbdae.solve", k);
+    }
+    recs[k] = ((mbpy_run *)run)->rec; /* a shallow copy: the writer only reads */
+  }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  int rc = mem ? mbdae_record_write_table(mem, prob->p, recs, (size_t)n) : -1;
+  PyMem_Free(recs);
+  if (!mem || fclose(mem) != 0 || rc != 0) {
+    free(text);
+    return PyErr_NoMemory();
+  }
+  PyObject *result = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
+  free(text);
+  return result;
+}
