@@ -319,7 +319,7 @@ static PyObject *harness_finish(mbpy_harness *self, PyObject *args, PyObject *kw
   const char *message = "";
   long steps = -1, nlu = 0, nerrfail = 0, nconvfail = 0;
   if (!harness_live(self) ||
-      !PyArg_ParseTupleAndKeywords(args, kwargs, "idOO|sllllnO:finish", keywords, &status, &t, &oy,
+      !PyArg_ParseTupleAndKeywords(args, kwargs, "idOO|slllldO:finish", keywords, &status, &t, &oy,
                                    &oyp, &message, &steps, &nlu, &nerrfail, &nconvfail, &h, &oeval)) {
     return NULL;
   }
