@@ -4,6 +4,9 @@ import contextlib
 import io
 import pathlib
 import re
+import warnings
+
+import pytest
 
 import mbdae
 
@@ -24,6 +27,19 @@ def test_example_prints_the_car_axis_table():
     text = out.getvalue()
     assert "Car axis problem: run characteristics" in text
     assert "| radau5 | 1e-4 |" in text and "| 1e-10 |" in text
+
+
+def test_scipy_dae_example():
+    import importlib.util
+    if importlib.util.find_spec("scipy_dae") is None:
+        pytest.skip("scipy_dae is not importable: put a copy on PYTHONPATH")
+    code = re.findall(r"```python\n(.*?)```", python_section(), re.S)[1]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(code, "README.md", "exec"), {})
+    text = out.getvalue()
+    assert "| scipy_dae_radau | 1e-4 |" in text and "scipy_dae_bdf_fd" in text
 
 
 def test_named_api_exists():
