@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from . import _mbdae, harness
+from . import _mbdae, clients, harness
 from ._mbdae import Error, SolverError
 
 __all__ = ["Problem", "Tolerances", "Result", "Error", "SolverError", "solve", "problems",

@@ -388,7 +388,32 @@ static PyObject *problem_linsys_resolve(mbpy_problem *self, PyObject *args)
   return PyUnicode_FromString(name ? name : "unknown");
 }
 
+/* unit_costs(reps=1000) -> dict: CPU seconds of one residual, Jacobian and factorization as the
+ * library measures them (mbdae_problem_unit_costs), for comparisons with calls from Python. */
+static PyObject *problem_unit_costs(mbpy_problem *self, PyObject *args)
+{
+  int reps = 1000;
+  if (!PyArg_ParseTuple(args, "|i:unit_costs", &reps)) {
+    return NULL;
+  }
+  if (reps < 1) {
+    return PyErr_Format(PyExc_ValueError, "reps must be at least 1");
+  }
+  mbdae_unit_costs c;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = mbdae_problem_unit_costs(self->p, reps, &c);
+  Py_END_ALLOW_THREADS
+  if (rc != 0) {
+    return call_failed("unit_costs", rc);
+  }
+  return Py_BuildValue("{s:d,s:d,s:d,s:d}", "res", c.res, "jac", c.jac, "lu_real", c.lu_real,
+                       "lu_complex", c.lu_complex);
+}
+
 static PyMethodDef problem_methods[] = {
+    {"unit_costs", (PyCFunction)problem_unit_costs, METH_VARARGS,
+     "unit_costs(reps=1000) -> {res, jac, lu_real, lu_complex}: CPU seconds of one call each, "
+     "measured in C by the library (mbdae_problem_unit_costs)."},
     {"init", (PyCFunction)problem_init, METH_NOARGS,
      "init() -> (y0, yp0): the consistent initial values at t0."},
     {"residual", (PyCFunction)(void (*)(void))problem_residual, METH_FASTCALL | METH_KEYWORDS,

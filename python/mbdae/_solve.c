@@ -580,6 +580,8 @@ PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
   return result;
 }
 
+static unsigned long side_files; /* side files written by this process (under the GIL) */
+
 /* write_runs_csv(path, dir, runs, append): runs.csv as a sweep writes it (header with the
  * environment, a row per run, large final vectors in side files dir/<stem>-<k>.vec). */
 PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args)
@@ -606,8 +608,8 @@ PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args)
     rc = -1;
   }
   for (Py_ssize_t k = 0; out && rc == 0 && k < PyList_GET_SIZE(runs); k++) {
-    char side[64];
-    snprintf(side, sizeof side, "python-%ld-%zd.vec", (long)getpid(), k + 1);
+    char side[64]; /* unique over the process's calls (append=True adds to the same folder) */
+    snprintf(side, sizeof side, "python-%ld-%lu.vec", (long)getpid(), ++side_files);
     rc = mbdae_record_write_csv_row_side(out, &((mbpy_run *)PyList_GET_ITEM(runs, k))->rec,
                                          PyBytes_AS_STRING(dirobj), side);
   }

@@ -9,6 +9,8 @@ import pytest
 import mbdae
 from mbdae import _mbdae
 
+SANITIZED = bool(os.environ.get("MBDAE_SANITIZED"))  # an ASan build, libasan preloaded
+
 FORMS = ("index3", "index2", "ggl", "index1", "baumgarte")
 
 

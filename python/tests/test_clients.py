@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import mbdae
+from conftest import SANITIZED
 from mbdae.clients import scipy_dae, scipy_ivp
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
@@ -46,6 +47,7 @@ def test_solve_ivp_refuses_a_dae_form():
         mbdae.solve("pendulum:form=dummy", scipy_ivp("Radau"))
 
 
+@pytest.mark.skipif(SANITIZED, reason="pure Python: nothing for the sanitizers, minutes under them")
 @pytest.mark.skipif(importlib.util.find_spec("scipy_dae") is None,
                     reason="scipy_dae is not importable: put a copy on PYTHONPATH "
                            "(.ci/run uses ../shared/clients/scipy_dae when it is there)")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import mbdae
+from conftest import SANITIZED
 
 CPU_KEYS = ("cpu_seconds", "cpu_min", "cpu_max")
 RUNS = [("caraxis", "radau5", 1e-7), ("andrews:form=index2", "bdf", 1e-5),
@@ -142,6 +143,7 @@ def test_two_threads_give_what_one_after_the_other_gives():
         assert got == alone
 
 
+@pytest.mark.skipif(SANITIZED, reason="ASan's quarantine grows the resident set")
 def test_memory_flat_over_repeated_solves():
     def rss_kib():
         with open("/proc/self/statm") as f:
@@ -155,3 +157,25 @@ def test_memory_flat_over_repeated_solves():
         mbdae.solve(p, "radau5", rtol=1e-4, t_eval="steps")
         mbdae.solve(p, "radau5", rtol=1e-4, max_steps=2, raise_on_failure=False)
     assert rss_kib() - before < 2048
+
+
+def test_large_records_go_to_side_files(tmp_path):
+    cmd = os.environ.get("MBDAE_COMMAND")
+    if not cmd:
+        pytest.skip("MBDAE_COMMAND (the mbdae command) is set by ctest")
+    p = mbdae.Problem("chain:n=201,form=index1")  # 1005 components: more than a row holds
+    assert p.n > 1000
+    first = [mbdae.solve(p, "radau5", rtol=1e-3, max_steps=k, raise_on_failure=False)
+             for k in (2, 3)]
+    second = [mbdae.solve(p, "bdf", rtol=1e-3, max_steps=4, raise_on_failure=False)]
+    mbdae.write_runs_csv(first, tmp_path)
+    mbdae.write_runs_csv(second, tmp_path, append=True)  # side files of both calls kept apart
+    assert len(list(tmp_path.glob("*.vec"))) == 3
+    out = subprocess.run([cmd, "sweep", "--report", str(tmp_path), "--no-plots"],
+                         capture_output=True, text=True)
+    assert "3 runs (3 failed)" in out.stderr
+    rows = json.loads((tmp_path / "runs.json").read_text())
+    rows = rows["runs"] if isinstance(rows, dict) else rows
+    for row, r in zip(rows, first + second):
+        assert row["solver"] == r.solver and row["steps"] == r.stats.steps
+        assert np.array_equal(np.array(row["y"], dtype=float), r.y)
