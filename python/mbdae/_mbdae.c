@@ -45,15 +45,16 @@ int mbpy_vector_in(PyObject *obj, npy_intp n, const char *what, mbpy_vector *v)
     Py_DECREF(natural);
     return -1;
   }
-  PyArrayObject *a = (PyArrayObject *)PyArray_FromArray(
-      natural, PyArray_DescrFromType(NPY_DOUBLE), NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+  PyArrayObject *a = (PyArrayObject *)PyArray_FromArray(natural, PyArray_DescrFromType(NPY_DOUBLE),
+                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
   Py_DECREF(natural);
   if (!a) {
     return -1;
   }
   if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
-    PyErr_Format(PyExc_ValueError, "%s: %zd values in %d dimension(s) given, a vector of %zd expected",
-                 what, (Py_ssize_t)PyArray_SIZE(a), PyArray_NDIM(a), (Py_ssize_t)n);
+    PyErr_Format(PyExc_ValueError,
+                 "%s: %zd values in %d dimension(s) given, a vector of %zd expected", what,
+                 (Py_ssize_t)PyArray_SIZE(a), PyArray_NDIM(a), (Py_ssize_t)n);
     Py_DECREF(a);
     return -1;
   }
@@ -107,7 +108,8 @@ int mbpy_double(PyObject *obj, const char *what, double *out)
 
 PyObject *mbpy_raise(PyObject *cls, int code, const char *message)
 {
-  PyObject *exc = PyObject_CallFunction(cls, "s", message && message[0] ? message : mbdae_strerror(code));
+  PyObject *exc =
+      PyObject_CallFunction(cls, "s", message && message[0] ? message : mbdae_strerror(code));
   if (exc) {
     PyObject *pycode = PyLong_FromLong(code);
     if (pycode) {
@@ -257,7 +259,8 @@ static PyObject *load_plugin(PyObject *self, PyObject *args)
   void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    PyErr_Format(PyExc_ValueError, "plug-in %s: cannot load it: %s", file, why ? why : "dlopen failed");
+    PyErr_Format(PyExc_ValueError, "plug-in %s: cannot load it: %s", file,
+                 why ? why : "dlopen failed");
     Py_DECREF(pathobj);
     return NULL;
   }
@@ -371,9 +374,15 @@ static PyMethodDef module_methods[] = {
     {"write_runs_csv", mbpy_write_runs_csv, METH_VARARGS, "write_runs_csv(path, dir, runs)"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_mbdae",
-                                        "The C part of mbdae (see the package mbdae).", -1,
-                                        module_methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_mbdae",
+                                        "The C part of mbdae (see the package mbdae).",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
 
 static int add_type(PyObject *m, PyTypeObject *type, const char *name)
 {
@@ -396,8 +405,8 @@ PyMODINIT_FUNC PyInit__mbdae(void)
     return NULL;
   }
   mbpy_error = PyErr_NewExceptionWithDoc(
-      "mbdae.Error", "A call of the mbdae library failed: code (negative), name (MBDAE_...).",
-      NULL, NULL);
+      "mbdae.Error", "A call of the mbdae library failed: code (negative), name (MBDAE_...).", NULL,
+      NULL);
   mbpy_solver_error = PyErr_NewExceptionWithDoc(
       "mbdae.SolverError",
       "A run failed: code, name (MBDAE_ERR_...), the message, and result (the run's Result).",

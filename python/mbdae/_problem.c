@@ -58,7 +58,8 @@ static PyObject *problem_residual(mbpy_problem *self, PyObject *const *args, Py_
   for (Py_ssize_t k = 0; k < nkw; k++) {
     PyObject *key = PyTuple_GET_ITEM(kwnames, k);
     if (PyUnicode_CompareWithASCIIString(key, "out") != 0) {
-      return PyErr_Format(PyExc_TypeError, "residual() got an unexpected keyword argument '%U'", key);
+      return PyErr_Format(PyExc_TypeError, "residual() got an unexpected keyword argument '%U'",
+                          key);
     }
     out = args[nargs + k];
   }
@@ -142,9 +143,9 @@ static PyObject *problem_jacobian_dense(mbpy_problem *self, PyObject *args)
   } else {
     PyObject *a = matrix_new(self->n), *b = matrix_new(self->n);
     if (a && b) {
-      int rc = mbdae_problem_jac(self->p, t, y.data, yp.data,
-                                 (double *)PyArray_DATA((PyArrayObject *)a),
-                                 (double *)PyArray_DATA((PyArrayObject *)b));
+      int rc =
+          mbdae_problem_jac(self->p, t, y.data, yp.data, (double *)PyArray_DATA((PyArrayObject *)a),
+                            (double *)PyArray_DATA((PyArrayObject *)b));
       result = rc ? call_failed("the Jacobian", rc) : PyTuple_Pack(2, a, b);
     }
     Py_XDECREF(a);
@@ -169,7 +170,8 @@ static PyObject *problem_jacobian_values(mbpy_problem *self, PyObject *args)
   } else {
     mbdae_jac_pattern pat;
     mbdae_problem_jac_pattern(self->p, &pat);
-    PyObject *a = mbpy_vector_new((npy_intp)pat.nnz, NULL), *b = mbpy_vector_new((npy_intp)pat.nnz, NULL);
+    PyObject *a = mbpy_vector_new((npy_intp)pat.nnz, NULL),
+             *b = mbpy_vector_new((npy_intp)pat.nnz, NULL);
     if (a && b) {
       int rc = mbdae_problem_jac_values(self->p, t, y.data, yp.data,
                                         (double *)PyArray_DATA((PyArrayObject *)a),
@@ -301,8 +303,9 @@ static int reference_for(const mbpy_problem *self, PyObject *oref, mbpy_vector *
     return mbpy_vector_in(oref, self->n, "yref", ref);
   }
   if (mbdae_problem_ref(self->p, buf) != 0) {
-    PyErr_Format(PyExc_ValueError, "%s has no reference solution (%s): pass yref=",
-                 mbdae_problem_spec(self->p), mbdae_problem_ref_source(self->p));
+    PyErr_Format(PyExc_ValueError,
+                 "%s has no reference solution (%s): pass yref=", mbdae_problem_spec(self->p),
+                 mbdae_problem_ref_source(self->p));
     return -1;
   }
   ref->data = buf;
@@ -402,10 +405,7 @@ static PyObject *problem_unit_costs(mbpy_problem *self, PyObject *args)
   mbdae_unit_costs c;
   int rc;
   Py_BEGIN_ALLOW_THREADS rc = mbdae_problem_unit_costs(self->p, reps, &c);
-  Py_END_ALLOW_THREADS
-  if (rc != 0) {
-    return call_failed("unit_costs", rc);
-  }
+  Py_END_ALLOW_THREADS if (rc != 0) { return call_failed("unit_costs", rc); }
   return Py_BuildValue("{s:d,s:d,s:d,s:d}", "res", c.res, "jac", c.jac, "lu_real", c.lu_real,
                        "lu_complex", c.lu_complex);
 }
@@ -417,7 +417,8 @@ static PyMethodDef problem_methods[] = {
     {"init", (PyCFunction)problem_init, METH_NOARGS,
      "init() -> (y0, yp0): the consistent initial values at t0."},
     {"residual", (PyCFunction)(void (*)(void))problem_residual, METH_FASTCALL | METH_KEYWORDS,
-     "residual(t, y, yp, out=None) -> F(t, y, y'), written into out (a float64 vector) when given."},
+     "residual(t, y, yp, out=None) -> F(t, y, y'), written into out (a float64 vector) when "
+     "given."},
     {"_jacobian_dense", (PyCFunction)problem_jacobian_dense, METH_VARARGS, NULL},
     {"_jacobian_values", (PyCFunction)problem_jacobian_values, METH_VARARGS, NULL},
     {"_pattern", (PyCFunction)problem_pattern, METH_NOARGS, NULL},

@@ -206,8 +206,9 @@ static PyObject *harness_residual(mbpy_harness *self, PyObject *const *args, Py_
     int rc = mbdae_problem_res(self->p, t, y.data, yp.data, res);
     if (rc != 0) {
       Py_CLEAR(result);
-      mbpy_raise(mbpy_error, rc, rc > 0 ? "the residual cannot be evaluated here (recoverable)"
-                                        : "the residual failed");
+      mbpy_raise(mbpy_error, rc,
+                 rc > 0 ? "the residual cannot be evaluated here (recoverable)"
+                        : "the residual failed");
     }
   } else {
     Py_CLEAR(result);
@@ -311,23 +312,24 @@ static int copy_outputs(mbpy_harness *self, PyObject *obj)
 /* finish(status, t, y, yp, message, steps, nlu, nerrfail, nconvfail, y_eval): the outcome. */
 static PyObject *harness_finish(mbpy_harness *self, PyObject *args, PyObject *kwargs)
 {
-  static char *keywords[] = {"status", "t", "y", "yp", "message", "steps", "nlu", "nerrfail",
-                             "nconvfail", "h", "y_eval", NULL};
+  static char *keywords[] = {"status", "t",        "y",         "yp", "message", "steps",
+                             "nlu",    "nerrfail", "nconvfail", "h",  "y_eval",  NULL};
   int status;
   double t, h = NAN;
   PyObject *oy, *oyp, *oeval = Py_None;
   const char *message = "";
   long steps = -1, nlu = 0, nerrfail = 0, nconvfail = 0;
-  if (!harness_live(self) ||
-      !PyArg_ParseTupleAndKeywords(args, kwargs, "idOO|slllldO:finish", keywords, &status, &t, &oy,
-                                   &oyp, &message, &steps, &nlu, &nerrfail, &nconvfail, &h, &oeval)) {
+  if (!harness_live(self) || !PyArg_ParseTupleAndKeywords(
+                                 args, kwargs, "idOO|slllldO:finish", keywords, &status, &t, &oy,
+                                 &oyp, &message, &steps, &nlu, &nerrfail, &nconvfail, &h, &oeval)) {
     return NULL;
   }
   if (status > 0 || steps < -1 || nlu < 0 || nerrfail < 0 || nconvfail < 0) {
     return PyErr_Format(PyExc_ValueError, "finish: status must be 0 or a negative MBDAE_ code, "
                                           "counters not negative");
   }
-  if (copy_vector(oy, self->n, "y", self->y) != 0 || copy_vector(oyp, self->n, "yp", self->yp) != 0) {
+  if (copy_vector(oy, self->n, "y", self->y) != 0 ||
+      copy_vector(oyp, self->n, "yp", self->yp) != 0) {
     return NULL;
   }
   if (self->opt->ntout > 0 && status == 0) {
@@ -420,8 +422,14 @@ static int python_integrate(const mbdae_problem *p, const mbdae_options *opt, do
     r->status = MBDAE_ERR_NOMEM;
     return r->status;
   }
-  *h = (mbpy_harness){.ob_base = h->ob_base, .p = p, .opt = opt, .y = y, .yp = yp, .r = r,
-                      .n = mbdae_problem_neq(p), .t_last = mbdae_problem_t0(p)};
+  *h = (mbpy_harness){.ob_base = h->ob_base,
+                      .p = p,
+                      .opt = opt,
+                      .y = y,
+                      .yp = yp,
+                      .r = r,
+                      .n = mbdae_problem_neq(p),
+                      .t_last = mbdae_problem_t0(p)};
   r->t = mbdae_problem_t0(p);
   r->h = NAN;
   PyObject *out = PyObject_CallOneArg(call->runner, (PyObject *)h);
@@ -464,7 +472,8 @@ static int run_outputs(mbpy_run *run, const accept_log *log, PyObject *tout, con
     run->t_out = Py_NewRef(tout);
     run->y_out = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
     if (run->y_out) {
-      memcpy(PyArray_DATA((PyArrayObject *)run->y_out), yout, sizeof(double) * (size_t)(dims[0] * n));
+      memcpy(PyArray_DATA((PyArrayObject *)run->y_out), yout,
+             sizeof(double) * (size_t)(dims[0] * n));
     }
     run->yp_out = Py_NewRef(Py_None);
   } else if (log->keep) {
@@ -475,7 +484,8 @@ static int run_outputs(mbpy_run *run, const accept_log *log, PyObject *tout, con
     if (run->t_out && run->y_out && run->yp_out && nt > 0) {
       memcpy(PyArray_DATA((PyArrayObject *)run->t_out), log->t, sizeof(double) * (size_t)nt);
       memcpy(PyArray_DATA((PyArrayObject *)run->y_out), log->y, sizeof(double) * (size_t)(nt * n));
-      memcpy(PyArray_DATA((PyArrayObject *)run->yp_out), log->yp, sizeof(double) * (size_t)(nt * n));
+      memcpy(PyArray_DATA((PyArrayObject *)run->yp_out), log->yp,
+             sizeof(double) * (size_t)(nt * n));
     }
   } else {
     run->t_out = Py_NewRef(Py_None);
@@ -507,13 +517,59 @@ static int record_run(mbpy_run *run, const mbdae_problem *p, const mbdae_solver_
   return rc;
 }
 
+/* Run type on prob at opt (tout: a float64 vector or None), keeping y' at the end, the states at
+ * tout or (steps) at every accepted step; the Run, or NULL with an exception. */
+static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *type,
+                                mbdae_options *opt, PyObject *tout, int steps, int repeats,
+                                PyObject *runner)
+{
+  int n = prob->n;
+  accept_log log = {.n = n, .keep = steps && tout == Py_None};
+  log.yp_last = malloc(sizeof(double) * (size_t)n);
+  double *yout = NULL;
+  if (tout != Py_None) {
+    opt->ntout = (int)PyArray_DIM((PyArrayObject *)tout, 0);
+    opt->tout = PyArray_DATA((PyArrayObject *)tout);
+    yout = malloc(sizeof(double) * ((size_t)opt->ntout * (size_t)n + 1));
+    opt->yout = yout;
+  }
+  opt->on_accept = log_accept;
+  opt->on_accept_ctx = &log;
+  mbpy_run *run = PyObject_New(mbpy_run, &mbpy_run_type);
+  if (run) {
+    memset(&run->rec, 0, sizeof *run - offsetof(mbpy_run, rec));
+  }
+  PyObject *result = NULL;
+  if (!run || !log.yp_last || (tout != Py_None && !yout)) {
+    PyErr_NoMemory();
+  } else {
+    python_call call = {.runner = runner, .exception = NULL};
+    int rc = record_run(run, prob->p, type, opt, repeats, runner != Py_None ? &call : NULL);
+    const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
+    run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
+    if (rc == MBDAE_ERR_NOMEM || log.nomem) {
+      PyErr_NoMemory();
+    } else if (rc == MBDAE_ERR_ARG) { /* options the harness refused before any run */
+      PyErr_Format(PyExc_ValueError, "%s",
+                   run->rec.message[0] ? run->rec.message : mbdae_strerror(rc));
+    } else if (run->linsys && run_outputs(run, &log, tout, yout) == 0) {
+      result = Py_NewRef((PyObject *)run);
+    }
+  }
+  Py_XDECREF(run);
+  free(yout);
+  log_free(&log);
+  return result;
+}
+
 /* solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats, runner,
  * title): solver is an id, or (runner given) the id of a Python solver that runner runs. */
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
   (void)self;
-  static char *keywords[] = {"problem", "solver", "rtol", "atol", "h0", "hmax", "max_steps",
-                             "linsys", "tout", "steps", "repeats", "runner", "title", NULL};
+  static char *keywords[] = {"problem", "solver",    "rtol",   "atol", "h0",
+                             "hmax",    "max_steps", "linsys", "tout", "steps",
+                             "repeats", "runner",    "title",  NULL};
   mbpy_problem *prob;
   const char *solver, *title = NULL;
   mbdae_options opt;
@@ -526,8 +582,8 @@ PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
                                    &repeats, &runner, &title)) {
     return NULL;
   }
-  mbdae_solver_type python_type = {.id = solver, .title = title ? title : solver,
-                                   .integrate = python_integrate};
+  mbdae_solver_type python_type = {
+      .id = solver, .title = title ? title : solver, .integrate = python_integrate};
   const mbdae_solver_type *type = runner != Py_None ? &python_type : mbpy_solver_find(solver);
   const char *invalid = type ? mbdae_solver_type_invalid(type) : NULL;
   if (!type || invalid) {
@@ -538,45 +594,10 @@ PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
   if (tout != Py_None && !(tout = PyArray_FROMANY(tout, NPY_DOUBLE, 1, 1, NPY_ARRAY_CARRAY))) {
     return NULL;
   }
-  int n = prob->n;
-  accept_log log = {.n = n, .keep = steps && tout == Py_None};
-  log.yp_last = malloc(sizeof(double) * (size_t)n);
-  double *yout = NULL;
-  if (tout != Py_None) {
-    opt.ntout = (int)PyArray_DIM((PyArrayObject *)tout, 0);
-    opt.tout = PyArray_DATA((PyArrayObject *)tout);
-    yout = malloc(sizeof(double) * ((size_t)opt.ntout * (size_t)n + 1));
-    opt.yout = yout;
-  }
-  opt.on_accept = log_accept;
-  opt.on_accept_ctx = &log;
-  mbpy_run *run = PyObject_New(mbpy_run, &mbpy_run_type);
-  if (run) {
-    memset(&run->rec, 0, sizeof *run - offsetof(mbpy_run, rec));
-  }
-  PyObject *result = NULL;
-  if (!run || !log.yp_last || (tout != Py_None && !yout)) {
-    PyErr_NoMemory();
-  } else {
-    python_call call = {.runner = runner, .exception = NULL};
-    int rc = record_run(run, prob->p, type, &opt, repeats, runner != Py_None ? &call : NULL);
-    const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, solver, opt.linsys));
-    run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
-    if (rc == MBDAE_ERR_ARG || rc == MBDAE_ERR_NOMEM || log.nomem) {
-      rc == MBDAE_ERR_NOMEM || log.nomem ? (void)PyErr_NoMemory()
-                                         : (void)PyErr_Format(PyExc_ValueError, "%s",
-                                                              run->rec.message[0] ? run->rec.message
-                                                                                  : mbdae_strerror(rc));
-    } else if (run->linsys && run_outputs(run, &log, tout, yout) == 0) {
-      result = (PyObject *)Py_NewRef(run);
-    }
-  }
-  Py_XDECREF(run);
+  PyObject *result = run_collecting(prob, type, &opt, tout, steps, repeats, runner);
   if (tout != Py_None) {
     Py_DECREF(tout);
   }
-  free(yout);
-  log_free(&log);
   return result;
 }
 
@@ -630,7 +651,8 @@ PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args)
 }
 
 /* write_table(problem, runs) -> the run-characteristics table of problem in Markdown
- * (mbdae_record_write_table: the test set's layout, rows at its table tolerances, then failures). */
+ * (mbdae_record_write_table: the test set's layout, rows at its table tolerances, then failures).
+ */
 PyObject *mbpy_write_table(PyObject *self, PyObject *args)
 {
   (void)self;

@@ -4,7 +4,9 @@ options as ValueError, and two threads at once giving what one after the other g
 import json
 import os
 import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -179,3 +181,25 @@ def test_large_records_go_to_side_files(tmp_path):
     for row, r in zip(rows, first + second):
         assert row["solver"] == r.solver and row["steps"] == r.stats.steps
         assert np.array_equal(np.array(row["y"], dtype=float), r.y)
+
+
+def test_the_gil_is_released_during_a_built_in_run():
+    # With a switch interval of 1000 s, this thread gets the GIL from the worker only where the
+    # worker lets it go: in the C run.  It then takes turns (sleep(0) hands the GIL back) until
+    # the worker is done.  With the GIL held through the run it would get no turn before the end.
+    p = mbdae.Problem("chain:n=40,form=index1")
+    done = []
+    worker = threading.Thread(target=lambda: done.append(mbdae.solve(p, "radau5", rtol=1e-6)))
+    turns = 0
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        worker.start()
+        while worker.is_alive():
+            turns += 1
+            time.sleep(0)
+    finally:
+        sys.setswitchinterval(interval)
+    worker.join()
+    assert done and done[0].success
+    assert turns > 100, turns
