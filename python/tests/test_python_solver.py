@@ -144,3 +144,25 @@ def test_records_in_runs_csv_and_sweep_report(tmp_path):
     assert [row["nres"] for row in ours_rows] == [r.stats.nres for r in ours]
     table = next(d.glob("pendulum*-table.md")).read_text()
     assert "implicit_euler" in table and "radau5" in table
+
+
+def test_python_and_c_solvers_in_threads():
+    import threading
+    jobs = [("pendulum:form=index1", implicit_euler), ("caraxis", "radau5"),
+            ("andrews:form=index1", implicit_euler), ("crank:index=2", "bdf")]
+
+    def record(job):
+        rec = dict(mbdae.solve(job[0], job[1], rtol=1e-5).record)
+        for key in ("cpu_seconds", "cpu_min", "cpu_max"):
+            rec.pop(key)
+        return rec
+
+    alone = [record(j) for j in jobs]
+    got = [None] * len(jobs)
+    threads = [threading.Thread(target=lambda k=k: got.__setitem__(k, record(jobs[k])))
+               for k in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == alone
