@@ -1,0 +1,424 @@
+/* The module mbdae._mbdae: exceptions, the conversion of Python arguments to the library's
+ * vectors, plug-ins (mbdae.load_plugin) and the list functions.  mbdae/__init__.py wraps it.
+ *
+ * Plug-ins are read as the mbdae command reads them (include/mbdae/mbdae.h, "plug-ins"): the file
+ * is opened with dlopen(RTLD_NOW | RTLD_LOCAL), must export mbdae_plugin_solvers and may export
+ * mbdae_plugin_problems, both called with MBDAE_PLUGIN_ABI; every type is checked
+ * (mbdae_solver_type_invalid, mbdae_problem_from_type) and an id already taken is refused.  The
+ * loaded set lives as long as the process (a run may still use a type), guarded by the GIL. */
+#define MBDAE_PY_MODULE_FILE
+#include "_mbdae.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+PyObject *mbpy_error;
+PyObject *mbpy_solver_error;
+
+enum { MAX_PLUGIN_TYPES = 256 };
+static const mbdae_solver_type *plugin_solvers[MAX_PLUGIN_TYPES];
+static int nplugin_solvers;
+static const mbdae_problem_type *plugin_problems[MAX_PLUGIN_TYPES];
+static int nplugin_problems;
+
+int mbpy_vector_in(PyObject *obj, npy_intp n, const char *what, mbpy_vector *v)
+{
+  v->owned = NULL;
+  if (PyArray_CheckExact(obj)) {
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) == NPY_DOUBLE && PyArray_NDIM(a) == 1 && PyArray_DIM(a, 0) == n &&
+        PyArray_ISCARRAY_RO(a) && PyArray_ISNOTSWAPPED(a)) {
+      v->data = (const double *)PyArray_DATA(a);
+      return 0;
+    }
+  }
+  /* The natural type first: only booleans, integers and real floats become doubles (an object,
+   * complex or text array is refused, not cast: None would become NaN, 1+2j would lose 2j). */
+  PyArrayObject *natural = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+  if (!natural) {
+    return -1;
+  }
+  int type = PyArray_TYPE(natural);
+  if (!PyTypeNum_ISBOOL(type) && !PyTypeNum_ISINTEGER(type) && !PyTypeNum_ISFLOAT(type)) {
+    PyErr_Format(PyExc_TypeError, "%s: an array of %S given, a real vector of %zd values expected",
+                 what, (PyObject *)PyArray_DESCR(natural), (Py_ssize_t)n);
+    Py_DECREF(natural);
+    return -1;
+  }
+  PyArrayObject *a = (PyArrayObject *)PyArray_FromArray(natural, PyArray_DescrFromType(NPY_DOUBLE),
+                                                        NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+  Py_DECREF(natural);
+  if (!a) {
+    return -1;
+  }
+  if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
+    PyErr_Format(PyExc_ValueError,
+                 "%s: %zd values in %d dimension(s) given, a vector of %zd expected", what,
+                 (Py_ssize_t)PyArray_SIZE(a), PyArray_NDIM(a), (Py_ssize_t)n);
+    Py_DECREF(a);
+    return -1;
+  }
+  v->data = (const double *)PyArray_DATA(a);
+  v->owned = (PyObject *)a;
+  return 0;
+}
+
+double *mbpy_vector_out(PyObject *obj, npy_intp n, const char *what)
+{
+  if (!PyArray_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a numpy array of float64, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  PyArrayObject *a = (PyArrayObject *)obj;
+  if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISNOTSWAPPED(a)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a float64 array (native byte order)", what);
+    return NULL;
+  }
+  if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != n) {
+    PyErr_Format(PyExc_ValueError, "%s must be a vector of %zd values", what, (Py_ssize_t)n);
+    return NULL;
+  }
+  if (!PyArray_ISCARRAY(a)) {
+    PyErr_Format(PyExc_ValueError, "%s must be a writeable, aligned, contiguous array", what);
+    return NULL;
+  }
+  return (double *)PyArray_DATA(a);
+}
+
+PyObject *mbpy_vector_new(npy_intp n, const double *data)
+{
+  PyObject *a = PyArray_ZEROS(1, &n, NPY_DOUBLE, 0);
+  if (a && data && n > 0) {
+    memcpy(PyArray_DATA((PyArrayObject *)a), data, sizeof(double) * (size_t)n);
+  }
+  return a;
+}
+
+int mbpy_double(PyObject *obj, const char *what, double *out)
+{
+  if (!PyFloat_Check(obj) && !PyLong_Check(obj) && !PyNumber_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a real number, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  *out = PyFloat_AsDouble(obj);
+  return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+PyObject *mbpy_raise(PyObject *cls, int code, const char *message)
+{
+  PyObject *exc =
+      PyObject_CallFunction(cls, "s", message && message[0] ? message : mbdae_strerror(code));
+  if (exc) {
+    PyObject *pycode = PyLong_FromLong(code);
+    if (pycode) {
+      PyObject_SetAttrString(exc, "code", pycode);
+      Py_DECREF(pycode);
+    }
+    PyObject *name = PyUnicode_FromString(mbdae_strcode(code));
+    if (name) {
+      PyObject_SetAttrString(exc, "name", name);
+      Py_DECREF(name);
+    }
+    PyErr_SetObject(cls, exc);
+    Py_DECREF(exc);
+  }
+  return NULL;
+}
+
+const mbdae_problem_type *mbpy_plugin_problem(const char *id)
+{
+  for (int i = 0; i < nplugin_problems; i++) {
+    if (strcmp(plugin_problems[i]->id, id) == 0) {
+      return plugin_problems[i];
+    }
+  }
+  return NULL;
+}
+
+const mbdae_solver_type *mbpy_plugin_solver(const char *id)
+{
+  for (int i = 0; i < nplugin_solvers; i++) {
+    if (strcmp(plugin_solvers[i]->id, id) == 0) {
+      return plugin_solvers[i];
+    }
+  }
+  return NULL;
+}
+
+const mbdae_solver_type *mbpy_solver_find(const char *id)
+{
+  const mbdae_solver_type *s = mbdae_solver_find(id);
+  return s ? s : mbpy_plugin_solver(id);
+}
+
+static int builtin_problem(const char *id)
+{
+  for (int i = 0; i < mbdae_problem_count(); i++) {
+    if (strcmp(mbdae_problem_id(i), id) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The entry point name of handle into *fn (POSIX: an object pointer converts to a function
+ * pointer; ISO C does not say so, hence the copy). */
+static void find_function(void *handle, const char *name, void *fn, size_t size)
+{
+  dlerror();
+  void *sym = dlsym(handle, name);
+  if (dlerror() || size != sizeof sym) {
+    sym = NULL;
+  }
+  memset(fn, 0, size);
+  memcpy(fn, &sym, size < sizeof sym ? size : sizeof sym);
+}
+
+/* The types a plug-in offers, checked; 0, or -1 with ValueError. */
+static int plugin_types(const char *file, void *handle, const mbdae_solver_type *const **solvers,
+                        int *ns, const mbdae_problem_type *const **problems, int *np)
+{
+  mbdae_plugin_solvers_fn *solvers_fn = NULL;
+  mbdae_plugin_problems_fn *problems_fn = NULL;
+  find_function(handle, "mbdae_plugin_solvers", &solvers_fn, sizeof solvers_fn);
+  find_function(handle, "mbdae_plugin_problems", &problems_fn, sizeof problems_fn);
+  if (!solvers_fn) {
+    PyErr_Format(PyExc_ValueError, "plug-in %s: it exports no mbdae_plugin_solvers", file);
+    return -1;
+  }
+  *solvers = NULL;
+  *problems = NULL;
+  *ns = solvers_fn(MBDAE_PLUGIN_ABI, solvers);
+  *np = problems_fn ? problems_fn(MBDAE_PLUGIN_ABI, problems) : 0;
+  if (*ns < 0 || *np < 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "plug-in %s refused plug-in ABI %d: rebuild it against this mbdae's mbdae.h", file,
+                 MBDAE_PLUGIN_ABI);
+    return -1;
+  }
+  if ((*ns > 0 && !*solvers) || (*np > 0 && !*problems) ||
+      *ns > MAX_PLUGIN_TYPES - nplugin_solvers || *np > MAX_PLUGIN_TYPES - nplugin_problems) {
+    PyErr_Format(PyExc_ValueError, "plug-in %s: a NULL list or too many entries", file);
+    return -1;
+  }
+  for (int i = 0; i < *ns; i++) {
+    const char *why = mbdae_solver_type_invalid((*solvers)[i]);
+    const char *id = why ? "" : (*solvers)[i]->id;
+    if (why || strlen(id) >= MBDAE_RECORD_ID_LEN || mbpy_solver_find(id)) {
+      PyErr_Format(PyExc_ValueError, "plug-in %s: solver %d: %s", file, i,
+                   why ? why : "its id is too long or already taken");
+      return -1;
+    }
+  }
+  for (int i = 0; i < *np; i++) {
+    char msg[400] = "";
+    mbdae_problem *p = NULL;
+    int rc = mbdae_problem_from_type((*problems)[i], NULL, &p, msg, sizeof msg);
+    mbdae_problem_destroy(p);
+    if (rc != 0 || strlen((*problems)[i]->id) >= MBDAE_RECORD_ID_LEN ||
+        builtin_problem((*problems)[i]->id) || mbpy_plugin_problem((*problems)[i]->id)) {
+      PyErr_Format(PyExc_ValueError, "plug-in %s: problem %d: %s", file, i,
+                   rc ? msg : "its id is too long or already taken");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static PyObject *ids_tuple(int kind, int from, int to)
+{
+  PyObject *t = PyTuple_New(to - from);
+  for (int i = from; t && i < to; i++) {
+    PyObject *s = PyUnicode_FromString(kind ? plugin_problems[i]->id : plugin_solvers[i]->id);
+    if (!s) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i - from, s);
+  }
+  return t;
+}
+
+static PyObject *load_plugin(PyObject *self, PyObject *args)
+{
+  (void)self;
+  PyObject *pathobj;
+  if (!PyArg_ParseTuple(args, "O&:load_plugin", PyUnicode_FSConverter, &pathobj)) {
+    return NULL;
+  }
+  const char *file = PyBytes_AS_STRING(pathobj);
+  if (!strchr(file, '/')) {
+    Py_DECREF(pathobj);
+    return PyErr_Format(PyExc_ValueError,
+                        "plug-in %s: give a path (./%s), never a name the linker searches for",
+                        file, file);
+  }
+  dlerror();
+  void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    PyErr_Format(PyExc_ValueError, "plug-in %s: cannot load it: %s", file,
+                 why ? why : "dlopen failed");
+    Py_DECREF(pathobj);
+    return NULL;
+  }
+  const mbdae_solver_type *const *solvers;
+  const mbdae_problem_type *const *problems;
+  int ns, np;
+  if (plugin_types(file, handle, &solvers, &ns, &problems, &np) != 0) {
+    dlclose(handle);
+    Py_DECREF(pathobj);
+    return NULL;
+  }
+  Py_DECREF(pathobj);
+  int s0 = nplugin_solvers, p0 = nplugin_problems;
+  for (int i = 0; i < ns; i++) {
+    plugin_solvers[nplugin_solvers++] = solvers[i];
+  }
+  for (int i = 0; i < np; i++) {
+    plugin_problems[nplugin_problems++] = problems[i];
+  }
+  PyObject *sids = ids_tuple(0, s0, nplugin_solvers), *pids = ids_tuple(1, p0, nplugin_problems);
+  PyObject *result = sids && pids ? PyTuple_Pack(2, sids, pids) : NULL;
+  Py_XDECREF(sids);
+  Py_XDECREF(pids);
+  return result;
+}
+
+/* (id, options) of every built-in problem, then (id, "") of every plug-in problem. */
+static PyObject *problem_ids(PyObject *self, PyObject *unused)
+{
+  (void)self;
+  (void)unused;
+  int nb = mbdae_problem_count();
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < nb + nplugin_problems; i++) {
+    PyObject *item = i < nb ? Py_BuildValue("(ss)", mbdae_problem_id(i),
+                                            mbdae_problem_options(mbdae_problem_id(i)))
+                            : Py_BuildValue("(ss)", plugin_problems[i - nb]->id, "");
+    if (!item || PyList_Append(list, item) != 0) {
+      Py_XDECREF(item);
+      Py_CLEAR(list);
+    }
+    Py_XDECREF(item);
+  }
+  return list;
+}
+
+/* (id, title, runs_on or None) of every built-in solver, then of every plug-in solver. */
+static PyObject *solver_ids(PyObject *self, PyObject *unused)
+{
+  (void)self;
+  (void)unused;
+  int nb = mbdae_solver_count();
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < nb + nplugin_solvers; i++) {
+    const mbdae_solver_type *s = i < nb ? mbdae_solver_get(i) : plugin_solvers[i - nb];
+    PyObject *item = Py_BuildValue("(ssz)", s->id, s->title, s->runs_on);
+    if (!item || PyList_Append(list, item) != 0) {
+      Py_XDECREF(item);
+      Py_CLEAR(list);
+    }
+    Py_XDECREF(item);
+  }
+  return list;
+}
+
+/* The path of the libmbdae this module runs with (for ctypes comparisons). */
+static PyObject *library_path(PyObject *self, PyObject *unused)
+{
+  (void)self;
+  (void)unused;
+  Dl_info info;
+  void *fn;
+  const char *(*version)(void) = mbdae_version;
+  memcpy(&fn, &version, sizeof fn);
+  if (!dladdr(fn, &info) || !info.dli_fname) {
+    Py_RETURN_NONE;
+  }
+  return PyUnicode_DecodeFSDefault(info.dli_fname);
+}
+
+static PyObject *strcode(PyObject *self, PyObject *args)
+{
+  (void)self;
+  int code;
+  if (!PyArg_ParseTuple(args, "i:strcode", &code)) {
+    return NULL;
+  }
+  return Py_BuildValue("(ss)", mbdae_strcode(code), mbdae_strerror(code));
+}
+
+static PyObject *environment(PyObject *self, PyObject *unused)
+{
+  (void)self;
+  (void)unused;
+  mbdae_environment env;
+  mbdae_environment_get(&env);
+  return Py_BuildValue("{s:s,s:s,s:s,s:s}", "mbdae", env.mbdae, "dependencies", env.dependencies,
+                       "machine", env.machine, "cpu", env.cpu);
+}
+
+static PyMethodDef module_methods[] = {
+    {"load_plugin", load_plugin, METH_VARARGS, "load_plugin(path) -> (solver ids, problem ids)"},
+    {"problem_ids", problem_ids, METH_NOARGS, "[(id, options)] of every problem"},
+    {"solver_ids", solver_ids, METH_NOARGS, "[(id, title, runs_on)] of every solver"},
+    {"library_path", library_path, METH_NOARGS, "the path of the libmbdae in use"},
+    {"strcode", strcode, METH_VARARGS, "strcode(code) -> (MBDAE_ name, message)"},
+    {"environment", environment, METH_NOARGS, "mbdae_environment_get as a dict"},
+    {"solve", (PyCFunction)(void (*)(void))mbpy_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats)"},
+    {"write_table", mbpy_write_table, METH_VARARGS, "write_table(problem, runs) -> Markdown"},
+    {"write_runs_csv", mbpy_write_runs_csv, METH_VARARGS, "write_runs_csv(path, dir, runs)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_mbdae",
+                                        "The C part of mbdae (see the package mbdae).",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
+
+static int add_type(PyObject *m, PyTypeObject *type, const char *name)
+{
+  if (PyType_Ready(type) < 0) {
+    return -1;
+  }
+  Py_INCREF(type);
+  if (PyModule_AddObject(m, name, (PyObject *)type) < 0) {
+    Py_DECREF(type);
+    return -1;
+  }
+  return 0;
+}
+
+PyMODINIT_FUNC PyInit__mbdae(void)
+{
+  import_array();
+  PyObject *m = PyModule_Create(&module_def);
+  if (!m) {
+    return NULL;
+  }
+  mbpy_error = PyErr_NewExceptionWithDoc(
+      "mbdae.Error", "A call of the mbdae library failed: code (negative), name (MBDAE_...).", NULL,
+      NULL);
+  mbpy_solver_error = PyErr_NewExceptionWithDoc(
+      "mbdae.SolverError",
+      "A run failed: code, name (MBDAE_ERR_...), the message, and result (the run's Result).",
+      mbpy_error, NULL);
+  if (!mbpy_error || !mbpy_solver_error || PyModule_AddObjectRef(m, "Error", mbpy_error) < 0 ||
+      PyModule_AddObjectRef(m, "SolverError", mbpy_solver_error) < 0 ||
+      add_type(m, &mbpy_problem_type, "Problem") < 0 || add_type(m, &mbpy_run_type, "Run") < 0 ||
+      add_type(m, &mbpy_harness_type, "Harness") < 0 ||
+      PyModule_AddStringConstant(m, "version", mbdae_version()) < 0 ||
+      PyModule_AddStringConstant(m, "header_version", MBDAE_VERSION) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

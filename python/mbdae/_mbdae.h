@@ -1,0 +1,60 @@
+/* The CPython extension mbdae._mbdae: what its files share.
+ *
+ * _mbdae.c     the module: exceptions, argument conversion, plug-ins, the library's path
+ * _problem.c   mbdae._mbdae.Problem: a problem instance (mbdae_problem) and its functions
+ * _solve.c     mbdae._mbdae.Run and solve(): a run of a built-in or plug-in solver, or of a Python
+ *              callable through the harness (mbdae_record_run), and the runs.csv writer
+ * Only the public API of include/mbdae/mbdae.h is used. */
+#ifndef MBDAE_PY_MBDAE_H
+#define MBDAE_PY_MBDAE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL mbdae_py_ARRAY_API
+#ifndef MBDAE_PY_MODULE_FILE
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <mbdae/mbdae.h>
+
+typedef struct mbpy_problem {
+  PyObject_HEAD mbdae_problem *p;
+  int n;
+} mbpy_problem;
+
+extern PyTypeObject mbpy_problem_type;
+extern PyTypeObject mbpy_run_type;
+extern PyTypeObject mbpy_harness_type;
+extern PyObject *mbpy_error;        /* mbdae.Error: a failed call of the library (code, name) */
+extern PyObject *mbpy_solver_error; /* mbdae.SolverError(Error): a failed run */
+
+/* A read-only vector of n doubles taken from obj: borrowed when obj is already a C-contiguous,
+ * aligned float64 array of n values, else a converted copy (safe casts only) in owned. */
+typedef struct mbpy_vector {
+  const double *data;
+  PyObject *owned; /* NULL, or the copy to release with Py_XDECREF */
+} mbpy_vector;
+int mbpy_vector_in(PyObject *obj, npy_intp n, const char *what, mbpy_vector *v);
+/* An output array of n doubles: a writeable, aligned, C-contiguous float64 array of exactly n
+ * values, or NULL with an exception. */
+double *mbpy_vector_out(PyObject *obj, npy_intp n, const char *what);
+/* A new float64 array of n values (copied from data unless NULL: zeros). */
+PyObject *mbpy_vector_new(npy_intp n, const double *data);
+/* t as a double; -1 with an exception when it is no real number. */
+int mbpy_double(PyObject *obj, const char *what, double *out);
+/* Raise mbdae.Error (or cls) with the code's name and message; returns NULL. */
+PyObject *mbpy_raise(PyObject *cls, int code, const char *message);
+
+/* Plug-ins loaded by mbdae.load_plugin (the process keeps them: never unloaded). */
+const mbdae_problem_type *mbpy_plugin_problem(const char *id);
+const mbdae_solver_type *mbpy_plugin_solver(const char *id);
+/* A solver by id, built-in then plug-in; NULL when there is none. */
+const mbdae_solver_type *mbpy_solver_find(const char *id);
+
+PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args);
+PyObject *mbpy_write_table(PyObject *self, PyObject *args);
+
+#endif
