@@ -15,11 +15,15 @@
 #include <string.h>
 
 #include "dense.h"
+#include "mech_forms.h"
 #include "mechanical.h"
 #include "weights.h"
 
-static const char *const FORM_NAMES[MECH_NFORMS] = {"index3",    "index2", "ggl",  "index1",
-                                                    "baumgarte", "ssf",    "dummy"};
+/* The table entry of the instance's form. */
+static const mech_form_info *form_of(const mech_params *mp)
+{
+  return mbdae_mech_form_info(mp->form);
+}
 
 /* Baumgarte's parameters when the spec gives none: alpha = beta, the critically damped choice,
  * with the constraint error decaying like t e^(-10 t).  Hafner & Poell do not print theirs. */
@@ -43,7 +47,7 @@ static layout layout_of(const mech_params *mp)
     l.L = 3 * m->nq;
     l.MU = 3 * m->nq + m->nc;
   }
-  l.n = l.MU + (mp->form == MECH_GGL ? m->nc : 0);
+  l.n = l.MU + (form_of(mp)->mu_level != MECH_LEVEL_NONE ? m->nc : 0);
   return l;
 }
 
@@ -52,7 +56,7 @@ static layout layout_of(const mech_params *mp)
 static int y_position(const mech_params *mp, const layout *l, int b)
 {
   int groups = mp->model->groups;
-  if (groups <= 1 || mp->form == MECH_SSF) {
+  if (groups <= 1 || form_of(mp)->kind == MECH_KIND_MINIMAL) {
     return b;
   }
   int gq = l->nq / groups, gc = l->nc / groups, gm = (l->n - l->MU) / groups;
@@ -175,7 +179,8 @@ static int default_selection(mech_params *mp, char *msg, size_t msglen)
 /* 1 when the model offers form f. */
 static int offers(const mech_model *m, int f)
 {
-  return (f != MECH_SSF || m->ssf) && (f != MECH_DUMMY || m->dummy);
+  mech_form_kind kind = mbdae_mech_form_info((mech_form)f)->kind;
+  return (kind != MECH_KIND_MINIMAL || m->ssf) && (kind != MECH_KIND_DUMMY || m->dummy);
 }
 
 static void offered_forms(const mech_params *mp, char *buf, size_t len)
@@ -184,7 +189,8 @@ static void offered_forms(const mech_params *mp, char *buf, size_t len)
   for (int f = 0; f < MECH_NFORMS; f++) {
     if (offers(mp->model, f)) {
       size_t used = strlen(buf);
-      snprintf(buf + used, len - used, "%s%s", f ? "|" : "", FORM_NAMES[f]);
+      snprintf(buf + used, len - used, "%s%s", f ? "|" : "",
+               mbdae_mech_form_info((mech_form)f)->name);
     }
   }
 }
@@ -219,21 +225,17 @@ int mbdae_mech_set_option(mech_params *mp, const char *key, const char *value, c
                           size_t msglen)
 {
   if (strcmp(key, "form") == 0) {
-    for (int f = 0; f < MECH_NFORMS; f++) {
-      if (strcmp(value, FORM_NAMES[f]) == 0 && offers(mp->model, f)) {
-        mp->form = (mech_form)f;
-        return f == MECH_DUMMY && !mp->select_set ? default_selection(mp, msg, msglen) : 0;
-      }
+    int f = mbdae_mech_form_by_name(value);
+    if (f < 0) {
+      return refuse_form(mp, "unknown form", value, msg, msglen);
     }
-    if (strcmp(value, FORM_NAMES[MECH_DUMMY]) == 0) {
-      return refuse_form(mp, "form not offered", value, msg, msglen);
+    if (!offers(mp->model, f)) {
+      return refuse_form(mp, mbdae_mech_form_info((mech_form)f)->not_offered, value, msg, msglen);
     }
-    int known = 0;
-    for (int f = 0; f < MECH_NFORMS; f++) {
-      known |= strcmp(value, FORM_NAMES[f]) == 0;
-    }
-    return refuse_form(mp, known ? "no global minimal parametrisation for form" : "unknown form",
-                       value, msg, msglen);
+    mp->form = (mech_form)f;
+    return form_of(mp)->kind == MECH_KIND_DUMMY && !mp->select_set
+               ? default_selection(mp, msg, msglen)
+               : 0;
   }
   if (strcmp(key, "select") == 0) {
     return parse_selection(mp, value, msg, msglen);
@@ -263,16 +265,16 @@ int mbdae_mech_option(void *params, const char *key, const char *value, char *ms
 int mbdae_mech_finish(const void *params, char *msg, size_t msglen)
 {
   const mech_params *mp = params;
-  if ((mp->alpha_set || mp->beta_set) && mp->form != MECH_BAUMGARTE) {
+  if ((mp->alpha_set || mp->beta_set) && !form_of(mp)->stabilised) {
     if (msg && msglen > 0) {
       snprintf(msg, msglen, "alpha= and beta= belong to form=baumgarte, not form=%s",
-               FORM_NAMES[mp->form]);
+               form_of(mp)->name);
     }
     return MBDAE_ERR_SPEC;
   }
-  if (mp->select_set && mp->form != MECH_DUMMY) {
+  if (mp->select_set && form_of(mp)->kind != MECH_KIND_DUMMY) {
     if (msg && msglen > 0) {
-      snprintf(msg, msglen, "select= belongs to form=dummy, not form=%s", FORM_NAMES[mp->form]);
+      snprintf(msg, msglen, "select= belongs to form=dummy, not form=%s", form_of(mp)->name);
     }
     return MBDAE_ERR_SPEC;
   }
@@ -282,11 +284,11 @@ int mbdae_mech_finish(const void *params, char *msg, size_t msglen)
 void mbdae_mech_format_options(const void *params, char *buf, size_t len)
 {
   const mech_params *mp = params;
-  int used = snprintf(buf, len, "form=%s", FORM_NAMES[mp->form]);
-  if (mp->form == MECH_BAUMGARTE && used >= 0 && (size_t)used < len) {
+  int used = snprintf(buf, len, "form=%s", form_of(mp)->name);
+  if (form_of(mp)->stabilised && used >= 0 && (size_t)used < len) {
     snprintf(buf + used, len - (size_t)used, ",alpha=%.17g,beta=%.17g", mp->alpha, mp->beta);
   }
-  if (mp->form == MECH_DUMMY && used >= 0 && (size_t)used < len) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY && used >= 0 && (size_t)used < len) {
     char names[MECH_DUMMY_MAX_NQ * PROBLEM_NAME_LEN];
     selection_names(mp, mp->selected, "+", names, sizeof names);
     snprintf(buf + used, len - (size_t)used, ",select=%s", names);
@@ -294,11 +296,6 @@ void mbdae_mech_format_options(const void *params, char *buf, size_t len)
 }
 
 /* ---- size, index, names --------------------------------------------------------------------- */
-
-/* Index per variable (doc/design.md table): q, v, lambda, mu. */
-static const int FORM_INDEX[MECH_NFORMS][4] = {{1, 2, 3, 0}, {1, 1, 2, 0}, {1, 1, 2, 2},
-                                               {1, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 0, 0},
-                                               {1, 1, 1, 1}};
 
 static void dummy_describe(const mech_params *mp, problem_info *info);
 
@@ -322,10 +319,6 @@ static void describe_ssf(const mech_params *mp, problem_info *info)
   }
 }
 
-/* Index per variable (mechanical.h): q, v, a, lambda, mu. */
-static const int ACC_FORM_INDEX[MECH_NFORMS][5] = {
-    {1, 2, 3, 3, 0}, {1, 1, 2, 2, 0}, {1, 1, 2, 2, 2}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}, {0}, {0}};
-
 static void accvar_describe(const mech_params *mp, problem_info *info)
 {
   const mech_model *m = mp->model;
@@ -337,7 +330,7 @@ static void accvar_describe(const mech_params *mp, problem_info *info)
   }
   for (int i = 0; i < l.n; i++) {
     int block = i < l.V ? 0 : (i < l.A ? 1 : (i < l.L ? 2 : (i < l.MU ? 3 : 4)));
-    info->index[i] = ACC_FORM_INDEX[mp->form][block];
+    info->index[i] = form_of(mp)->index[block];
     info->in_scd[i] = (block == 4 || !m->in_scd) ? 1 : m->in_scd[i];
   }
   mbdae_problem_info_names(info, 0, l.MU, m->names);
@@ -351,11 +344,11 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   const mech_params *mp = params;
   const mech_model *m = mp->model;
   info->ref_source = m->ref_source ? m->ref_source : "no reference for this problem";
-  if (mp->form == MECH_SSF) {
+  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
     describe_ssf(mp, info);
     return;
   }
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     dummy_describe(mp, info);
     info->constraints_in_residual = 1;
     return;
@@ -374,7 +367,7 @@ void mbdae_mech_describe(const void *params, problem_info *info)
     int block = i < l.V ? 0 : (i < l.L ? 1 : (i < l.MU ? 2 : 3));
     int at = y_position(mp, &l, i);
     char *name = info->names + (size_t)at * PROBLEM_NAME_LEN;
-    info->index[at] = FORM_INDEX[mp->form][block];
+    info->index[at] = form_of(mp)->index[block < 2 ? block : block + 1]; /* no block a */
     info->in_scd[at] = (block == 3 || !m->in_scd) ? 1 : m->in_scd[i];
     if (block == 3) {
       snprintf(name, PROBLEM_NAME_LEN, "mu%d", i - l.MU + 1);
@@ -590,7 +583,7 @@ static int acc_rows(const mech_params *mp, double t, const double *y, acc_work *
 {
   const mech_model *m = mp->model;
   const double *q = y, *v = y + m->nq;
-  int baum = mp->form == MECH_BAUMGARTE;
+  int baum = form_of(mp)->stabilised;
   int rc = dynamic_acc(mp, t, y, w);
   if (rc == 0) {
     rc = m->con_acc(mp, t, q, v, w->a, h, NULL, NULL);
@@ -609,31 +602,32 @@ static int acc_rows(const mech_params *mp, double t, const double *y, acc_work *
 
 /* ---- accelerations as variables (acc_vars) -------------------------------------------------- */
 
+/* The constraint at level (MECH_LEVEL_POS, _VEL, _ACC at the given a) into c (nc). */
+static int constraint_level(const mech_params *mp, int level, double t, const double *q,
+                            const double *v, const double *a, double *c)
+{
+  const mech_model *m = mp->model;
+  if (level == MECH_LEVEL_POS) {
+    return m->con(mp, t, q, c, NULL);
+  }
+  return level == MECH_LEVEL_VEL ? m->con_vel(mp, t, q, v, c, NULL)
+                                 : m->con_acc(mp, t, q, v, a, c, NULL, NULL);
+}
+
 /* The constraint rows, -(the form's constraint), from r + L on; c holds 2 nc doubles of work. */
 static int accvar_constraint_rows(const mech_params *mp, double t, const double *y, double *r,
                                   double *c)
 {
   const mech_model *m = mp->model;
+  const mech_form_info *form = form_of(mp);
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V, *a = y + l.A;
   double *rows = r + l.L;
-  int rc = 0;
-  switch (mp->form) {
-  case MECH_INDEX2:
-    rc = m->con_vel(mp, t, q, v, rows, NULL);
-    break;
-  case MECH_GGL:
-    rc = m->con(mp, t, q, rows, NULL);
-    rc = rc == 0 ? m->con_vel(mp, t, q, v, r + l.MU, NULL) : rc;
-    break;
-  case MECH_INDEX1:
-  case MECH_BAUMGARTE:
-    rc = m->con_acc(mp, t, q, v, a, rows, NULL, NULL);
-    break;
-  default:
-    rc = m->con(mp, t, q, rows, NULL);
+  int rc = constraint_level(mp, form->lambda_level, t, q, v, a, rows);
+  if (rc == 0 && form->mu_level != MECH_LEVEL_NONE) {
+    rc = constraint_level(mp, form->mu_level, t, q, v, a, r + l.MU);
   }
-  if (rc == 0 && mp->form == MECH_BAUMGARTE) {
+  if (rc == 0 && form->stabilised) {
     rc = m->con(mp, t, q, c, NULL);
     rc = rc == 0 ? m->con_vel(mp, t, q, v, c + l.nc, NULL) : rc;
     for (int k = 0; rc == 0 && k < l.nc; k++) {
@@ -649,11 +643,11 @@ static int accvar_constraint_rows(const mech_params *mp, double t, const double 
  * accelerations as variables takes a from the dynamics). */
 static int single_level(const mech_params *mp)
 {
-  mech_form f = mp->form;
-  if (f == MECH_INDEX3 || f == MECH_INDEX2) {
-    return f == MECH_INDEX3 ? 0 : 1;
+  const mech_form_info *form = form_of(mp);
+  if (form->mu_level != MECH_LEVEL_NONE || form->stabilised) {
+    return -1;
   }
-  return f == MECH_INDEX1 && mp->model->acc_vars ? 2 : -1;
+  return form->lambda_level < MECH_LEVEL_ACC || mp->model->acc_vars ? form->lambda_level : -1;
 }
 
 /* R and the constraint at level (single_level) into r and c: model.dyn_con when there is one. */
@@ -682,11 +676,12 @@ static int accvar_res(const mech_params *mp, double t, const double *y, const do
   int rc = level >= 0 ? dyn_and_level(mp, t, q, v, a, y + l.L, level, r + l.A, r + l.L)
                       : m->dyn(mp, t, q, v, a, y + l.L, r + l.A);
   negate(r + l.A, l.nq);
-  if (rc == 0 && mp->form == MECH_GGL) {
+  int ggl = form_of(mp)->mu_level != MECH_LEVEL_NONE;
+  if (rc == 0 && ggl) {
     rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
   }
   for (int i = 0; rc == 0 && i < l.nq; i++) {
-    r[i] = mp->form == MECH_GGL ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
+    r[i] = ggl ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
     r[l.V + i] = yp[l.V + i] - a[i];
   }
   scratch c;
@@ -708,27 +703,29 @@ static int accvar_constraint_jac(const mech_params *mp, double t, const double *
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V, *a = y + l.A;
-  mech_form f = mp->form;
+  const mech_form_info *f = form_of(mp);
+  int top = f->mu_level > f->lambda_level ? f->mu_level : f->lambda_level;
   int rc = m->con(mp, t, q, NULL, w->gq);
-  rc = rc == 0 && f != MECH_INDEX3 ? m->con_vel(mp, t, q, v, NULL, w->gvq) : rc;
-  if (rc == 0 && (f == MECH_INDEX1 || f == MECH_BAUMGARTE)) {
+  rc = rc == 0 && top >= MECH_LEVEL_VEL ? m->con_vel(mp, t, q, v, NULL, w->gvq) : rc;
+  if (rc == 0 && top == MECH_LEVEL_ACC) {
     rc = m->con_acc(mp, t, q, v, a, NULL, w->gaq, w->gav);
   }
   if (rc != 0) {
     return rc;
   }
-  if (f == MECH_INDEX3 || f == MECH_GGL) {
-    put_block(dfdy, l.n, l.L, 0, l.nc, l.nq, w->gq, -1.0);
+  const int levels[2] = {f->lambda_level, f->mu_level}, rows[2] = {l.L, l.MU};
+  for (int b = 0; b < 2; b++) {
+    if (levels[b] == MECH_LEVEL_POS) {
+      put_block(dfdy, l.n, rows[b], 0, l.nc, l.nq, w->gq, -1.0);
+    } else if (levels[b] == MECH_LEVEL_VEL) {
+      put_block(dfdy, l.n, rows[b], 0, l.nc, l.nq, w->gvq, -1.0);
+      put_block(dfdy, l.n, rows[b], l.V, l.nc, l.nq, w->gq, -1.0);
+    }
   }
-  if (f == MECH_INDEX2 || f == MECH_GGL) {
-    int row = f == MECH_GGL ? l.MU : l.L;
-    put_block(dfdy, l.n, row, 0, l.nc, l.nq, w->gvq, -1.0);
-    put_block(dfdy, l.n, row, l.V, l.nc, l.nq, w->gq, -1.0);
-  }
-  if (f == MECH_INDEX1 || f == MECH_BAUMGARTE) {
-    double two_alpha = f == MECH_BAUMGARTE ? 2.0 * mp->alpha : 0.0;
-    double beta2 = f == MECH_BAUMGARTE ? mp->beta * mp->beta : 0.0;
-    for (size_t k = 0; f == MECH_BAUMGARTE && k < (size_t)l.nc * (size_t)l.nq; k++) {
+  if (f->lambda_level == MECH_LEVEL_ACC) {
+    double two_alpha = f->stabilised ? 2.0 * mp->alpha : 0.0;
+    double beta2 = f->stabilised ? mp->beta * mp->beta : 0.0;
+    for (size_t k = 0; f->stabilised && k < (size_t)l.nc * (size_t)l.nq; k++) {
       w->gaq[k] += two_alpha * w->gvq[k] + beta2 * w->gq[k];
       w->gav[k] += two_alpha * w->gq[k];
     }
@@ -736,7 +733,7 @@ static int accvar_constraint_jac(const mech_params *mp, double t, const double *
     put_block(dfdy, l.n, l.L, l.V, l.nc, l.nq, w->gav, -1.0);
     put_block(dfdy, l.n, l.L, l.A, l.nc, l.nq, w->gq, -1.0);
   }
-  if (f == MECH_GGL) { /* q' - v + W^T mu */
+  if (f->mu_level != MECH_LEVEL_NONE) { /* q' - v + W^T mu */
     rc = m->reaction(mp, t, q, y + l.MU, NULL, w->wt, w->rq, NULL);
     put_block(dfdy, l.n, 0, 0, l.nq, l.nq, w->rq, 1.0);
     put_block(dfdy, l.n, 0, l.MU, l.nq, l.nc, w->wt, 1.0);
@@ -1121,7 +1118,7 @@ int mbdae_mech_dummy_pivots(const void *params, double t, const double *y, doubl
                             unsigned long long *best, double *best_pivot)
 {
   const mech_params *mp = params;
-  if (mp->form != MECH_DUMMY) {
+  if (form_of(mp)->kind != MECH_KIND_DUMMY) {
     return MBDAE_ERR_ARG;
   }
   return select_at(mp, t, y, current, best, best_pivot);
@@ -1131,7 +1128,7 @@ int mbdae_mech_dummy_remap(const void *params, unsigned long long to, const doub
                            const double *yp, double *y_to, double *yp_to)
 {
   const mech_params *mp = params;
-  if (mp->form != MECH_DUMMY) {
+  if (form_of(mp)->kind != MECH_KIND_DUMMY) {
     return MBDAE_ERR_ARG;
   }
   dummy_layout l = dummy_layout_of(mp, mp->selected);
@@ -1168,14 +1165,15 @@ static int constraint_rows(const mech_params *mp, double t, const double *y, dou
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V;
+  const mech_form_info *form = form_of(mp);
+  const int levels[2] = {form->lambda_level, form->mu_level}, rows[2] = {l.L, l.MU};
   int rc = 0;
-  if (mp->form == MECH_INDEX3 || mp->form == MECH_GGL) {
-    rc = m->con(mp, t, q, r + l.L, NULL);
+  for (int b = 0; rc == 0 && b < 2; b++) {
+    if (levels[b] == MECH_LEVEL_POS || levels[b] == MECH_LEVEL_VEL) {
+      rc = constraint_level(mp, levels[b], t, q, v, NULL, r + rows[b]);
+    }
   }
-  if (mp->form == MECH_INDEX2 || mp->form == MECH_GGL) {
-    rc = rc == 0 ? m->con_vel(mp, t, q, v, r + (mp->form == MECH_GGL ? l.MU : l.L), NULL) : rc;
-  }
-  if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
+  if (form->lambda_level == MECH_LEVEL_ACC) { /* at the dynamic acceleration */
     acc_work w;
     rc = acc_work_get(&l, m->mass_diag != NULL, &w);
     rc = rc == 0 ? acc_rows(mp, t, y, &w, r + l.L) : rc;
@@ -1189,10 +1187,10 @@ static int res_blocks(const void *params, double t, const double *y, const doubl
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (mp->form == MECH_SSF) {
+  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
     return ssf_res(mp, t, y, yp, r);
   }
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     return dummy_res(mp, t, y, yp, r);
   }
   if (m->acc_vars) {
@@ -1213,11 +1211,12 @@ static int res_blocks(const void *params, double t, const double *y, const doubl
     negate(r + l.L, l.nc);
     return 0;
   }
-  if (mp->form == MECH_GGL) {
+  int ggl = form_of(mp)->mu_level != MECH_LEVEL_NONE;
+  if (ggl) {
     rc = m->reaction(mp, t, q, y + l.MU, r, NULL, NULL, NULL);
   }
   for (int i = 0; rc == 0 && i < l.nq; i++) {
-    r[i] = mp->form == MECH_GGL ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
+    r[i] = ggl ? (yp[i] - v[i]) + r[i] : yp[i] - v[i];
   }
   return rc == 0 ? constraint_rows(mp, t, y, r) : rc;
 }
@@ -1275,8 +1274,8 @@ static int acc_row_jac(const mech_params *mp, double t, const double *y, acc_wor
     lu_solve(nq, w->mass, w->piv, col);
   }
   matmul(nc, nq, nx, w->gq, w->x, w->tmp); /* G da/d(q, v, lambda) */
-  double two_alpha = mp->form == MECH_BAUMGARTE ? 2.0 * mp->alpha : 0.0;
-  double beta2 = mp->form == MECH_BAUMGARTE ? mp->beta * mp->beta : 0.0;
+  double two_alpha = form_of(mp)->stabilised ? 2.0 * mp->alpha : 0.0;
+  double beta2 = form_of(mp)->stabilised ? mp->beta * mp->beta : 0.0;
   for (int j = 0; j < nq; j++) {
     for (int k = 0; k < nc; k++) {
       size_t kj = (size_t)k + (size_t)j * (size_t)nc;
@@ -1301,20 +1300,22 @@ static int constraint_jac(const mech_params *mp, double t, const double *y, acc_
   const mech_model *m = mp->model;
   layout l = layout_of(mp);
   const double *q = y, *v = y + l.V;
-  if (mp->form == MECH_INDEX1 || mp->form == MECH_BAUMGARTE) {
+  const mech_form_info *form = form_of(mp);
+  if (form->lambda_level == MECH_LEVEL_ACC) {
     return acc_row_jac(mp, t, y, w, dfdy);
   }
   int rc = m->con(mp, t, q, NULL, w->gq);
-  if (rc == 0 && (mp->form == MECH_INDEX3 || mp->form == MECH_GGL)) {
-    put_block(dfdy, l.n, l.L, 0, l.nc, l.nq, w->gq, -1.0);
+  const int levels[2] = {form->lambda_level, form->mu_level}, rows[2] = {l.L, l.MU};
+  for (int b = 0; rc == 0 && b < 2; b++) {
+    if (levels[b] == MECH_LEVEL_POS) {
+      put_block(dfdy, l.n, rows[b], 0, l.nc, l.nq, w->gq, -1.0);
+    } else if (levels[b] == MECH_LEVEL_VEL) {
+      rc = m->con_vel(mp, t, q, v, NULL, w->gvq);
+      put_block(dfdy, l.n, rows[b], 0, l.nc, l.nq, w->gvq, -1.0);
+      put_block(dfdy, l.n, rows[b], l.V, l.nc, l.nq, w->gq, -1.0);
+    }
   }
-  if (rc == 0 && (mp->form == MECH_INDEX2 || mp->form == MECH_GGL)) {
-    int row = mp->form == MECH_GGL ? l.MU : l.L;
-    rc = m->con_vel(mp, t, q, v, NULL, w->gvq);
-    put_block(dfdy, l.n, row, 0, l.nc, l.nq, w->gvq, -1.0);
-    put_block(dfdy, l.n, row, l.V, l.nc, l.nq, w->gq, -1.0);
-  }
-  if (rc == 0 && mp->form == MECH_GGL) { /* q' - v + W^T mu */
+  if (rc == 0 && form->mu_level != MECH_LEVEL_NONE) { /* q' - v + W^T mu */
     rc = m->reaction(mp, t, q, y + l.MU, NULL, w->wt, w->rq, NULL);
     put_block(dfdy, l.n, 0, 0, l.nq, l.nq, w->rq, 1.0);
     put_block(dfdy, l.n, 0, l.MU, l.nq, l.nc, w->wt, 1.0);
@@ -1357,10 +1358,10 @@ static int jac_blocks(const void *params, double t, const double *y, const doubl
                       double *dfdyp)
 {
   const mech_params *mp = params;
-  if (mp->form == MECH_SSF) {
+  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
     return ssf_jac(mp, t, y, dfdy, dfdyp);
   }
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     return dummy_jac(mp, t, y, yp, dfdy, dfdyp);
   }
   if (mp->model->acc_vars) {
@@ -1474,16 +1475,16 @@ static int constraints_blocks(const void *params, double t, const double *y, con
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (mp->form == MECH_SSF) {
+  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
     return ssf_levels(mp, t, y, yp, gpos, gvel, gacc);
   }
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     return dummy_levels(mp, t, y, yp, gpos, gvel, gacc);
   }
   const double *q = y, *v = y + m->nq;
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
   int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
-  if (rc == 0 && mp->form == MECH_GGL && (gvel || gacc)) {
+  if (rc == 0 && form_of(mp)->mu_level != MECH_LEVEL_NONE && (gvel || gacc)) {
     scratch buf;
     double *gv = gvel ? gvel : scratch_get(&buf, (size_t)m->nc);
     rc = gv ? ggl_levels(mp, t, y, yp, gv, gacc) : MBDAE_ERR_NOMEM;
@@ -1516,7 +1517,7 @@ static int init_blocks(const void *params, double *y0, double *yp0)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     return dummy_init(mp, y0, yp0);
   }
   layout l = layout_of(mp);
@@ -1532,7 +1533,7 @@ static int init_blocks(const void *params, double *y0, double *yp0)
   if (m->acc_vars) {
     memcpy(yp + l.V, y + l.A, sizeof(double) * (size_t)l.nq);
   }
-  if (rc == 0 && mp->form == MECH_SSF) {
+  if (rc == 0 && form_of(mp)->kind == MECH_KIND_MINIMAL) {
     rc = ssf_state(mp, m->type->t0, y, y + l.V, y0, yp0);
   } else if (rc == 0) {
     memcpy(y0, y, sizeof(double) * (size_t)l.n);
@@ -1546,7 +1547,7 @@ static int ref_blocks(const void *params, double *yref)
 {
   const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (mp->form == MECH_DUMMY) {
+  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
     return dummy_ref(mp, yref);
   }
   if (m->acc_vars ? !m->ref_acc : !m->ref) {
@@ -1561,7 +1562,7 @@ static int ref_blocks(const void *params, double *yref)
   memset(y, 0, sizeof(double) * (size_t)l.n); /* mu = 0 */
   int rc =
       m->acc_vars ? m->ref_acc(mp, y, y + l.V, y + l.A, y + l.L) : m->ref(mp, y, y + l.V, y + l.L);
-  if (rc == 0 && mp->form == MECH_SSF) {
+  if (rc == 0 && form_of(mp)->kind == MECH_KIND_MINIMAL) {
     rc = ssf_state(mp, m->type->tend, y, y + l.V, yref, NULL);
     for (int i = 0; rc == 0 && m->ssf->ref_turns && i < m->ssf->nz; i++) {
       yref[i] += TWO_PI * m->ssf->ref_turns[i];
@@ -1575,7 +1576,10 @@ static int ref_blocks(const void *params, double *yref)
 
 /* ---- entry points: block order, or a grouped model's y order -------------------------------- */
 
-static int grouped(const mech_params *mp) { return mp->model->groups > 1 && mp->form != MECH_SSF; }
+static int grouped(const mech_params *mp)
+{
+  return mp->model->groups > 1 && form_of(mp)->kind != MECH_KIND_MINIMAL;
+}
 
 /* A grouped call's work: the positions in y of the block-order entries, block-order copies of
  * y and y', and nout block-order outputs. */
