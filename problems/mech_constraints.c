@@ -66,17 +66,10 @@ static int ggl_levels(const mech_params *mp, double t, const double *y, const do
   return rc;
 }
 
-int mech_constraints_blocks(const void *params, double t, const double *y, const double *yp,
-                            double *gpos, double *gvel, double *gacc)
+int mech_cartesian_constraints(const mech_params *mp, double t, const double *y, const double *yp,
+                               double *gpos, double *gvel, double *gacc)
 {
-  const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
-    return mech_ssf_levels(mp, t, y, yp, gpos, gvel, gacc);
-  }
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    return mech_dummy_levels(mp, t, y, yp, gpos, gvel, gacc);
-  }
   const double *q = y, *v = y + m->nq;
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
   int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;

@@ -29,15 +29,12 @@ void mbdae_mech_describe(const void *params, problem_info *info)
   const mech_params *mp = params;
   const mech_model *m = mp->model;
   info->ref_source = m->ref_source ? m->ref_source : "no reference for this problem";
-  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
-    mech_describe_ssf(mp, info);
-    return;
-  }
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    mech_dummy_describe(mp, info);
-    info->constraints_in_residual = 1;
-    return;
-  }
+  form_of(mp)->assembly->describe(mp, info);
+}
+
+void mech_cartesian_describe(const mech_params *mp, problem_info *info)
+{
+  const mech_model *m = mp->model;
   if (m->acc_vars) {
     accvar_describe(mp, info);
     return;

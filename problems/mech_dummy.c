@@ -49,6 +49,7 @@ void mech_dummy_describe(const mech_params *mp, problem_info *info)
   dummy_layout l = dummy_layout_of(mp, mp->selected);
   info->neq = l.n;
   info->nconstraints = l.nc;
+  info->constraints_in_residual = 1;
   if (!info->index) {
     return;
   }

@@ -24,6 +24,20 @@ typedef enum mech_form_kind {
  * accelerations as variables skips A). */
 enum { MECH_BLOCK_Q, MECH_BLOCK_V, MECH_BLOCK_A, MECH_BLOCK_LAMBDA, MECH_BLOCK_MU, MECH_NBLOCKS };
 
+/* A form's assembly in block order (mechanical.c's entry points permute a grouped model's y):
+ * the five Cartesian forms share one (problems/mech_residual.c, mech_jacobian.c, ...), parametrised
+ * by the levels below; ssf (mech_ssf.c) and dummy (mech_dummy.c) have their own. */
+typedef struct mech_form_assembly {
+  void (*describe)(const mech_params *mp, problem_info *info); /* neq, index, names */
+  int (*res)(const mech_params *mp, double t, const double *y, const double *yp, double *r);
+  int (*jac)(const mech_params *mp, double t, const double *y, const double *yp, double *dfdy,
+             double *dfdyp);
+  int (*constraints)(const mech_params *mp, double t, const double *y, const double *yp,
+                     double *gpos, double *gvel, double *gacc);
+  int (*init)(const mech_params *mp, double *y0, double *yp0);
+  int (*ref)(const mech_params *mp, double *yref);
+} mech_form_assembly;
+
 typedef struct mech_form_info {
   const char *name;        /* form= */
   mech_form_kind kind;     /* layout and assembly */
@@ -33,6 +47,7 @@ typedef struct mech_form_info {
   int index[MECH_NBLOCKS]; /* index per variable of each block (Hairer & Wanner VII.1) */
   int test_set_index;      /* the slider crank's index=N naming this form; 0: none */
   const char *not_offered; /* why a model lacking kind's part refuses the form */
+  const mech_form_assembly *assembly; /* residual, Jacobian, ... of the form */
 } mech_form_info;
 
 /* The entry of form f (0 <= f < MECH_NFORMS). */

@@ -199,16 +199,9 @@ static int dynamic_jac(const mech_params *mp, double t, const double *y, const d
   return 0;
 }
 
-int mech_jac_blocks(const void *params, double t, const double *y, const double *yp, double *dfdy,
-                    double *dfdyp)
+int mech_cartesian_jac(const mech_params *mp, double t, const double *y, const double *yp,
+                       double *dfdy, double *dfdyp)
 {
-  const mech_params *mp = params;
-  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
-    return mech_ssf_jac(mp, t, y, dfdy, dfdyp);
-  }
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    return mech_dummy_jac(mp, t, y, yp, dfdy, dfdyp);
-  }
   if (mp->model->acc_vars) {
     return accvar_jac(mp, t, y, dfdy, dfdyp);
   }

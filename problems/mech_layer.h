@@ -92,7 +92,8 @@ void mech_variable_name(const mech_params *mp, int i, char *buf, size_t len);
 
 void mech_describe_ssf(const mech_params *mp, problem_info *info);
 int mech_ssf_res(const mech_params *mp, double t, const double *y, const double *yp, double *r);
-int mech_ssf_jac(const mech_params *mp, double t, const double *y, double *dfdy, double *dfdyp);
+int mech_ssf_jac(const mech_params *mp, double t, const double *y, const double *yp, double *dfdy,
+                 double *dfdyp);
 /* ssf: g, g', g'' of the Cartesian state mapped from (z, w, w'). */
 int mech_ssf_levels(const mech_params *mp, double t, const double *y, const double *yp,
                     double *gpos, double *gvel, double *gacc);
@@ -116,23 +117,18 @@ int mech_dummy_ref(const mech_params *mp, double *yref);
 int mech_select_at(const mech_params *mp, double t, const double *q, double *current,
                    unsigned long long *best, double *best_pivot);
 
-/* ---- mech_residual.c ---- */
+/* ---- the Cartesian forms' assembly (mech_describe.c, mech_residual.c, mech_jacobian.c,
+ * mech_constraints.c, mech_values.c; mech_form_assembly says what each does) ---- */
 
-int mech_res_blocks(const void *params, double t, const double *y, const double *yp, double *r);
-
-/* ---- mech_jacobian.c ---- */
-
-int mech_jac_blocks(const void *params, double t, const double *y, const double *yp, double *dfdy,
-                    double *dfdyp);
-
-/* ---- mech_constraints.c ---- */
-
-int mech_constraints_blocks(const void *params, double t, const double *y, const double *yp,
-                            double *gpos, double *gvel, double *gacc);
-
-/* ---- mech_values.c ---- */
-
-int mech_init_blocks(const void *params, double *y0, double *yp0);
-int mech_ref_blocks(const void *params, double *yref);
+void mech_cartesian_describe(const mech_params *mp, problem_info *info);
+int mech_cartesian_res(const mech_params *mp, double t, const double *y, const double *yp,
+                       double *r);
+int mech_cartesian_jac(const mech_params *mp, double t, const double *y, const double *yp,
+                       double *dfdy, double *dfdyp);
+int mech_cartesian_constraints(const mech_params *mp, double t, const double *y, const double *yp,
+                               double *gpos, double *gvel, double *gacc);
+/* Also form=ssf's: the Cartesian values mapped to minimal coordinates. */
+int mech_cartesian_init(const mech_params *mp, double *y0, double *yp0);
+int mech_cartesian_ref(const mech_params *mp, double *yref);
 
 #endif /* MBDAE_MECH_LAYER_H */

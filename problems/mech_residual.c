@@ -81,16 +81,10 @@ static int constraint_rows(const mech_params *mp, double t, const double *y, dou
   return rc;
 }
 
-int mech_res_blocks(const void *params, double t, const double *y, const double *yp, double *r)
+int mech_cartesian_res(const mech_params *mp, double t, const double *y, const double *yp,
+                       double *r)
 {
-  const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (form_of(mp)->kind == MECH_KIND_MINIMAL) {
-    return mech_ssf_res(mp, t, y, yp, r);
-  }
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    return mech_dummy_res(mp, t, y, yp, r);
-  }
   if (m->acc_vars) {
     return accvar_res(mp, t, y, yp, r);
   }

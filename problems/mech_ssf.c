@@ -38,8 +38,10 @@ int mech_ssf_res(const mech_params *mp, double t, const double *y, const double 
   return rc;
 }
 
-int mech_ssf_jac(const mech_params *mp, double t, const double *y, double *dfdy, double *dfdyp)
+int mech_ssf_jac(const mech_params *mp, double t, const double *y, const double *yp, double *dfdy,
+                 double *dfdyp)
 {
+  (void)yp; /* the residual is linear in y' */
   const mech_ssf *s = mp->model->ssf;
   size_t nz = (size_t)s->nz, n = 2 * nz;
   if (dfdyp) {

@@ -6,13 +6,9 @@
 
 static const double TWO_PI = 6.283185307179586476925286766559;
 
-int mech_init_blocks(const void *params, double *y0, double *yp0)
+int mech_cartesian_init(const mech_params *mp, double *y0, double *yp0)
 {
-  const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    return mech_dummy_init(mp, y0, yp0);
-  }
   layout l = mech_layout_of(mp);
   scratch buf;
   double *work = mech_scratch_get(&buf, 2 * (size_t)l.n);
@@ -36,13 +32,9 @@ int mech_init_blocks(const void *params, double *y0, double *yp0)
   return rc;
 }
 
-int mech_ref_blocks(const void *params, double *yref)
+int mech_cartesian_ref(const mech_params *mp, double *yref)
 {
-  const mech_params *mp = params;
   const mech_model *m = mp->model;
-  if (form_of(mp)->kind == MECH_KIND_DUMMY) {
-    return mech_dummy_ref(mp, yref);
-  }
   if (m->acc_vars ? !m->ref_acc : !m->ref) {
     return MBDAE_ERR_NOREF;
   }

@@ -62,11 +62,11 @@ int mbdae_mech_res(const void *params, double t, const double *y, const double *
 {
   const mech_params *mp = params;
   if (!grouped(mp)) {
-    return mech_res_blocks(params, t, y, yp, r);
+    return form_of(mp)->assembly->res(mp, t, y, yp, r);
   }
   reorder o;
   int rc = reorder_begin(mp, y, yp, (size_t)mech_layout_of(mp).n, &o);
-  rc = rc == 0 ? mech_res_blocks(params, t, o.y, o.yp, o.out) : rc;
+  rc = rc == 0 ? form_of(mp)->assembly->res(mp, t, o.y, o.yp, o.out) : rc;
   if (rc == 0) {
     scatter(&o, o.out, r);
   }
@@ -79,13 +79,14 @@ int mbdae_mech_jac(const void *params, double t, const double *y, const double *
 {
   const mech_params *mp = params;
   if (!grouped(mp)) {
-    return mech_jac_blocks(params, t, y, yp, dfdy, dfdyp);
+    return form_of(mp)->assembly->jac(mp, t, y, yp, dfdy, dfdyp);
   }
   size_t n = (size_t)mech_layout_of(mp).n;
   reorder o;
   int rc = reorder_begin(mp, y, yp, 2 * n * n, &o);
   double *jy = o.out, *jyp = o.out + n * n;
-  rc = rc == 0 ? mech_jac_blocks(params, t, o.y, o.yp, dfdy ? jy : NULL, dfdyp ? jyp : NULL) : rc;
+  rc = rc == 0 ? form_of(mp)->assembly->jac(mp, t, o.y, o.yp, dfdy ? jy : NULL, dfdyp ? jyp : NULL)
+               : rc;
   if (rc == 0 && dfdy) {
     scatter_matrix(&o, jy, dfdy);
   }
@@ -101,11 +102,11 @@ int mbdae_mech_constraints(const void *params, double t, const double *y, const 
 {
   const mech_params *mp = params;
   if (!grouped(mp)) {
-    return mech_constraints_blocks(params, t, y, yp, gpos, gvel, gacc);
+    return form_of(mp)->assembly->constraints(mp, t, y, yp, gpos, gvel, gacc);
   }
   reorder o;
   int rc = reorder_begin(mp, y, yp, 0, &o);
-  rc = rc == 0 ? mech_constraints_blocks(params, t, o.y, o.yp, gpos, gvel, gacc) : rc;
+  rc = rc == 0 ? form_of(mp)->assembly->constraints(mp, t, o.y, o.yp, gpos, gvel, gacc) : rc;
   free(o.y);
   return rc;
 }
@@ -114,12 +115,12 @@ int mbdae_mech_init(const void *params, double *y0, double *yp0)
 {
   const mech_params *mp = params;
   if (!grouped(mp)) {
-    return mech_init_blocks(params, y0, yp0);
+    return form_of(mp)->assembly->init(mp, y0, yp0);
   }
   size_t n = (size_t)mech_layout_of(mp).n;
   reorder o;
   int rc = reorder_begin(mp, NULL, NULL, 2 * n, &o);
-  rc = rc == 0 ? mech_init_blocks(params, o.out, o.out + n) : rc;
+  rc = rc == 0 ? form_of(mp)->assembly->init(mp, o.out, o.out + n) : rc;
   if (rc == 0) {
     scatter(&o, o.out, y0);
     scatter(&o, o.out + n, yp0);
@@ -132,11 +133,11 @@ int mbdae_mech_ref(const void *params, double *yref)
 {
   const mech_params *mp = params;
   if (!grouped(mp) || !mp->model->ref) {
-    return mech_ref_blocks(params, yref);
+    return form_of(mp)->assembly->ref(mp, yref);
   }
   reorder o;
   int rc = reorder_begin(mp, NULL, NULL, (size_t)mech_layout_of(mp).n, &o);
-  rc = rc == 0 ? mech_ref_blocks(params, o.out) : rc;
+  rc = rc == 0 ? form_of(mp)->assembly->ref(mp, o.out) : rc;
   if (rc == 0) {
     scatter(&o, o.out, yref);
   }
