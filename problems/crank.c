@@ -880,8 +880,9 @@ static int set_crank_option(crank_params *par, const char *key, const char *valu
   static const char *const init_values[] = {"1", "2"};
   int k = 0, ok = 0;
   if (strcmp(key, "index") == 0) {
-    ok = pick(value, index_values, 3, &k);
-    par->mech.form = ok ? (mech_form)mbdae_mech_form_by_test_set_index(k + 1) : par->mech.form;
+    int form = pick(value, index_values, 3, &k) ? mbdae_mech_form_by_test_set_index(k + 1) : -1;
+    ok = form >= 0;
+    par->mech.form = ok ? (mech_form)form : par->mech.form;
     par->index_set = 1;
   } else if (strcmp(key, "beam") == 0) {
     ok = pick(value, beam_values, 2, &k);
