@@ -20,7 +20,8 @@ static void accvar_describe(const mech_params *mp, problem_info *info)
   }
   mbdae_problem_info_names(info, 0, l.MU, m->names);
   for (int k = 0; k < l.n - l.MU; k++) {
-    snprintf(info->names + (size_t)(l.MU + k) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "mu%d", k + 1);
+    snprintf(info->names + (size_t)(l.MU + k) * PROBLEM_NAME_LEN, PROBLEM_NAME_LEN, "%s%d",
+             form_of(mp)->added_prefix, k + 1);
   }
 }
 
@@ -52,7 +53,7 @@ void mech_cartesian_describe(const mech_params *mp, problem_info *info)
     info->index[at] = form_of(mp)->index[block < 2 ? block : block + 1]; /* no block a */
     info->in_scd[at] = (block == 3 || !m->in_scd) ? 1 : m->in_scd[i];
     if (block == 3) {
-      snprintf(name, PROBLEM_NAME_LEN, "mu%d", i - l.MU + 1);
+      snprintf(name, PROBLEM_NAME_LEN, "%s%d", form_of(mp)->added_prefix, i - l.MU + 1);
     } else if (m->names) {
       snprintf(name, PROBLEM_NAME_LEN, "%s", m->names[i]);
     } else {

@@ -63,7 +63,8 @@ void mech_dummy_describe(const mech_params *mp, problem_info *info)
     }
     int k = i < l.E ? i - l.D : i - l.E; /* d_j = q_j', e_j = v_j' of j = sel[k] */
     mech_variable_name(mp, l.sel[k] + (i < l.E ? 0 : l.nq), base, sizeof base);
-    snprintf(name, PROBLEM_NAME_LEN, "d%.*s", PROBLEM_NAME_LEN - 2, base);
+    snprintf(name, PROBLEM_NAME_LEN, "%s%.*s", form_of(mp)->added_prefix, PROBLEM_NAME_LEN - 2,
+             base);
   }
 }
 

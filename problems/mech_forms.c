@@ -16,24 +16,24 @@ static const mech_form_assembly DUMMY = {mech_dummy_describe, mech_dummy_res,  m
                                          mech_dummy_levels,   mech_dummy_init, mech_dummy_ref};
 
 /* name, kind, rows lambda, rows mu, Baumgarte, index of q v a lambda mu, crank's index=, refusal,
- * assembly */
+ * names of the added variables, assembly */
 /* clang-format off */
 static const mech_form_info FORMS[MECH_NFORMS] = {
   [MECH_INDEX3]    = {"index3",    MECH_KIND_CARTESIAN, MECH_LEVEL_POS,  MECH_LEVEL_NONE, 0,
-                      {1, 2, 3, 3, 0}, 3, NULL, &CARTESIAN},
+                      {1, 2, 3, 3, 0}, 3, NULL, "", &CARTESIAN},
   [MECH_INDEX2]    = {"index2",    MECH_KIND_CARTESIAN, MECH_LEVEL_VEL,  MECH_LEVEL_NONE, 0,
-                      {1, 1, 2, 2, 0}, 2, NULL, &CARTESIAN},
+                      {1, 1, 2, 2, 0}, 2, NULL, "", &CARTESIAN},
   [MECH_GGL]       = {"ggl",       MECH_KIND_CARTESIAN, MECH_LEVEL_POS,  MECH_LEVEL_VEL,  0,
-                      {1, 1, 2, 2, 2}, 0, NULL, &CARTESIAN},
+                      {1, 1, 2, 2, 2}, 0, NULL, "mu", &CARTESIAN},
   [MECH_INDEX1]    = {"index1",    MECH_KIND_CARTESIAN, MECH_LEVEL_ACC,  MECH_LEVEL_NONE, 0,
-                      {1, 1, 1, 1, 0}, 1, NULL, &CARTESIAN},
+                      {1, 1, 1, 1, 0}, 1, NULL, "", &CARTESIAN},
   [MECH_BAUMGARTE] = {"baumgarte", MECH_KIND_CARTESIAN, MECH_LEVEL_ACC,  MECH_LEVEL_NONE, 1,
-                      {1, 1, 1, 1, 0}, 0, NULL, &CARTESIAN},
+                      {1, 1, 1, 1, 0}, 0, NULL, "", &CARTESIAN},
   [MECH_SSF]       = {"ssf",       MECH_KIND_MINIMAL,   MECH_LEVEL_NONE, MECH_LEVEL_NONE, 0,
                       {0, 0, 0, 0, 0}, 0, "no global minimal parametrisation for form",
-                      &SSF},
+                      "", &SSF},
   [MECH_DUMMY]     = {"dummy",     MECH_KIND_DUMMY,     MECH_LEVEL_POS,  MECH_LEVEL_NONE, 0,
-                      {1, 1, 1, 1, 1}, 0, "form not offered", &DUMMY},
+                      {1, 1, 1, 1, 1}, 0, "form not offered", "d", &DUMMY},
 };
 /* clang-format on */
 

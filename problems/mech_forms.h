@@ -39,14 +39,16 @@ typedef struct mech_form_assembly {
 } mech_form_assembly;
 
 typedef struct mech_form_info {
-  const char *name;        /* form= */
-  mech_form_kind kind;     /* layout and assembly */
-  int lambda_level;        /* level of the constraint rows lambda (dummy: g, with g', g'' after) */
-  int mu_level;            /* level of the rows mu; MECH_LEVEL_NONE: no GGL multipliers mu */
-  int stabilised;          /* 1: rows lambda are g'' + 2 alpha g' + beta^2 g (alpha=, beta=) */
-  int index[MECH_NBLOCKS]; /* index per variable of each block (Hairer & Wanner VII.1) */
-  int test_set_index;      /* the slider crank's index=N naming this form; 0: none */
-  const char *not_offered; /* why a model lacking kind's part refuses the form */
+  const char *name;         /* form= */
+  mech_form_kind kind;      /* layout and assembly */
+  int lambda_level;         /* level of the constraint rows lambda (dummy: g, with g', g'' after) */
+  int mu_level;             /* level of the rows mu; MECH_LEVEL_NONE: no GGL multipliers mu */
+  int stabilised;           /* 1: rows lambda are g'' + 2 alpha g' + beta^2 g (alpha=, beta=) */
+  int index[MECH_NBLOCKS];  /* index per variable of each block (Hairer & Wanner VII.1) */
+  int test_set_index;       /* the slider crank's index=N naming this form; 0: none */
+  const char *not_offered;  /* why a model lacking kind's part refuses the form */
+  const char *added_prefix; /* names of the variables beyond (q, v, [a,] lambda): mu1, ... of
+                             * ggl, or d + the coordinate's name (dx, dvx) of dummy; "": none */
   const mech_form_assembly *assembly; /* residual, Jacobian, ... of the form */
 } mech_form_info;
 
