@@ -42,6 +42,7 @@
 #include "chain_config.h"
 #include "chain_links.h"
 #include "dense.h"
+#include "mech_forms.h"
 #include "mechanical.h"
 
 enum { NREF = 8 }; /* committed references: n = 1..NREF */
@@ -630,7 +631,9 @@ static void describe(const void *params, problem_info *info)
   mbdae_mech_describe(params, info);
   info->tend = config(params)->tend;
   info->jac_kind =
-      ((const mech_params *)params)->form == MECH_SSF ? MBDAE_JAC_DENSE : MBDAE_JAC_BAND;
+      mbdae_mech_form_info(((const mech_params *)params)->form)->kind == MECH_KIND_MINIMAL
+          ? MBDAE_JAC_DENSE
+          : MBDAE_JAC_BAND;
 }
 
 /* The Cartesian forms' banded pattern and its values (problems/chain_links.c). */

@@ -14,6 +14,7 @@
 #include "chain_links.h"
 #include "dense.h"
 #include "mbdae/mbdae.h"
+#include "mech_forms.h"
 #include "mechanical.h"
 
 /* Components of a link in y: x, y, vx, vy, F and (ggl) mu. */
@@ -134,7 +135,12 @@ void chain_dynamic_acc(const chain_config *c, const double *q, const double *lam
 }
 
 /* Entries per link in y: 5 (x, y, vx, vy, F), 6 with mu (ggl). */
-static int stride_of(const chain_form *f) { return f->form == MECH_GGL ? 6 : 5; }
+static int has_mu(const chain_form *f)
+{
+  return mbdae_mech_form_info((mech_form)f->form)->mu_level != MECH_LEVEL_NONE;
+}
+
+static int stride_of(const chain_form *f) { return has_mu(f) ? 6 : 5; }
 
 /* A sink of y order: rows at row_base of each link, columns q, v and the multipliers at lam. */
 static void aim(link_sink *s, int stride, int row_base, int lam, double weight)
@@ -159,7 +165,7 @@ static void acc_row_entries(const chain_config *c, const chain_form *f, const do
   int stride = s->row_stride;
   chain_rod_entries(s, a, 2.0, k, LINK_Q);
   chain_rod_entries(s, v, 4.0, k, LINK_V);
-  if (f->form == MECH_BAUMGARTE) {
+  if (mbdae_mech_form_info((mech_form)f->form)->stabilised) {
     chain_rod_entries(s, v, 4.0 * f->alpha, k, LINK_Q);
     chain_rod_entries(s, q, 4.0 * f->alpha, k, LINK_V);
     chain_rod_entries(s, q, 2.0 * f->beta * f->beta, k, LINK_Q);
@@ -177,12 +183,28 @@ static void acc_row_entries(const chain_config *c, const chain_form *f, const do
   }
 }
 
+/* The entries of row k of the constraint at level (MECH_LEVEL_POS, _VEL, _ACC), into s's rows. */
+static void level_entries(const chain_config *c, const chain_form *f, const double *const x[5],
+                          int k, int level, link_sink *s)
+{
+  const double *q = x[0], *v = x[1], *lam = x[2], *a = x[4];
+  if (level == MECH_LEVEL_POS) {
+    chain_rod_entries(s, q, 2.0, k, LINK_Q);
+  } else if (level == MECH_LEVEL_VEL) {
+    chain_rod_entries(s, v, 2.0, k, LINK_Q);
+    chain_rod_entries(s, q, 2.0, k, LINK_V);
+  } else {
+    acc_row_entries(c, f, q, v, lam, a, k, s);
+  }
+}
+
 /* The rows of link k (block-order q, v, F, mu and accelerations a, where needed). */
 static void link_entries(const chain_config *c, const chain_form *f, const double *const x[5],
                          int k, link_sink *sy, link_sink *syp)
 {
-  const double *q = x[0], *v = x[1], *lam = x[2], *mu = x[3], *a = x[4];
-  int stride = stride_of(f), ggl = f->form == MECH_GGL;
+  const double *q = x[0], *lam = x[2], *mu = x[3];
+  const mech_form_info *form = mbdae_mech_form_info((mech_form)f->form);
+  int stride = stride_of(f), ggl = has_mu(f);
   double m = chain_value(&c->mass, k);
   for (int comp = 0; syp && comp < 2; comp++) {
     aim(syp, stride, AT_Q, AT_F, 1.0);
@@ -202,19 +224,10 @@ static void link_entries(const chain_config *c, const chain_form *f, const doubl
   }
   aim(sy, stride, AT_V, AT_F, 1.0);
   chain_reaction_entries(sy, c->n, q, lam, k);
-  aim(sy, stride, AT_F, AT_F, -1.0);
-  if (f->form == MECH_INDEX3 || ggl) {
-    chain_rod_entries(sy, q, 2.0, k, LINK_Q);
-  }
-  if (ggl) {
-    aim(sy, stride, AT_MU, AT_F, -1.0);
-  }
-  if (f->form == MECH_INDEX2 || ggl) {
-    chain_rod_entries(sy, v, 2.0, k, LINK_Q);
-    chain_rod_entries(sy, q, 2.0, k, LINK_V);
-  }
-  if (f->form == MECH_INDEX1 || f->form == MECH_BAUMGARTE) {
-    acc_row_entries(c, f, q, v, lam, a, k, sy);
+  const int levels[2] = {form->lambda_level, form->mu_level}, rows[2] = {AT_F, AT_MU};
+  for (int b = 0; b < 2 && levels[b] != MECH_LEVEL_NONE; b++) {
+    aim(sy, stride, rows[b], AT_F, -1.0);
+    level_entries(c, f, x, k, levels[b], sy);
   }
 }
 

@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mech_forms.h"
 #include "mechanical.h"
 
 /* ---- layout of y ------------------------------------------------------------------------- */
@@ -877,11 +878,11 @@ static int set_crank_option(crank_params *par, const char *key, const char *valu
   static const char *const beam_values[] = {"linear", "nonlinear"};
   static const char *const damping_values[] = {"off", "on"};
   static const char *const init_values[] = {"1", "2"};
-  static const mech_form index_forms[] = {MECH_INDEX1, MECH_INDEX2, MECH_INDEX3};
   int k = 0, ok = 0;
   if (strcmp(key, "index") == 0) {
-    ok = pick(value, index_values, 3, &k);
-    par->mech.form = ok ? index_forms[k] : par->mech.form;
+    int form = pick(value, index_values, 3, &k) ? mbdae_mech_form_by_test_set_index(k + 1) : -1;
+    ok = form >= 0;
+    par->mech.form = ok ? (mech_form)form : par->mech.form;
     par->index_set = 1;
   } else if (strcmp(key, "beam") == 0) {
     ok = pick(value, beam_values, 2, &k);
@@ -940,10 +941,10 @@ static int finish(const void *params, char *msg, size_t msglen)
 static void format_options(const void *params, char *buf, size_t len)
 {
   const crank_params *par = params;
-  mech_form f = par->mech.form;
+  int test_set_index = mbdae_mech_form_info(par->mech.form)->test_set_index;
   int used = 0;
-  if (f == MECH_INDEX1 || f == MECH_INDEX2 || f == MECH_INDEX3) {
-    used = snprintf(buf, len, "index=%d", f == MECH_INDEX1 ? 1 : (f == MECH_INDEX2 ? 2 : 3));
+  if (test_set_index > 0) {
+    used = snprintf(buf, len, "index=%d", test_set_index);
   } else {
     mbdae_mech_format_options(&par->mech, buf, len);
     used = (int)strlen(buf);
