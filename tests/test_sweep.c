@@ -717,9 +717,10 @@ static void check_truncated_pictures(void)
     CHECK(0, "cannot write %s", fake);
     return;
   }
-  fputs("#!/bin/sh\nsed -n \"s/^set output '\\\\(.*\\\\)'\\$/\\\\1/p\" \"$1\" | while read -r f; do\n"
-        "  printf '\\211PNG\\r\\n\\032\\n' > \"$f\"\ndone\nexit 0\n",
-        f);
+  fputs(
+      "#!/bin/sh\nsed -n \"s/^set output '\\\\(.*\\\\)'\\$/\\\\1/p\" \"$1\" | while read -r f; do\n"
+      "  printf '\\211PNG\\r\\n\\032\\n' > \"$f\"\ndone\nexit 0\n",
+      f);
   fclose(f);
   snprintf(cmd, sizeof cmd, "chmod +x '%s'", fake);
   CHECK(system(cmd) == 0, "%s failed", cmd);
@@ -742,11 +743,11 @@ static void write_runs(const char *dir, int field, const char *value)
 {
   static const char *const good[] = {
       /* names, y and yref: CARAXIS_NAMES, CARAXIS_Y */
-      "caraxis", "caraxis", "ida",  "0.0001", "0.0001",   "0.0001",   "ok",    "",
-      "3.5",     "4.5",     "50",   "45",     "200",      "10",       "20",    "0.01",
-      "0.009",   "0.012",   "1",    "0",      "MBDAE_OK", "3",        "0.01",  "0",
-      "0",       "0",       "0",    "IDA",    "",         "",         "",      "1e-9",
-      "2e-8",    "1e-10",   "3e-9", "45",     "0",  "0.2.0",    "SUNDIALS", "Linux", ""};
+      "caraxis", "caraxis", "ida",      "0.0001", "0.0001", "0.0001", "ok",    "",      "3.5",
+      "4.5",     "50",      "45",       "200",    "10",     "20",     "0.01",  "0.009", "0.012",
+      "1",       "0",       "MBDAE_OK", "3",      "0.01",   "0",      "0",     "0",     "0",
+      "IDA",     "",        "",         "",       "1e-9",   "2e-8",   "1e-10", "3e-9",  "45",
+      "0",       "0.2.0",   "SUNDIALS", "Linux",  ""};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);

@@ -66,8 +66,9 @@ static void check_retry(void)
   snprintf(logs, sizeof logs, "%s/flaky-logs", tmpdir);
   CHECK(mkdir(logs, 0777) == 0, "cannot create %s", logs);
   setenv("MBDAE_TEST_FLAKY_DIR", logs, 1);
-  int rc = cli("sweep caraxis --plugin %s --solvers flaky --m 0:2 --repeat 1 --jobs 2 --no-plots --out %s",
-               PLUGIN_FILE_FLAKY, dir);
+  int rc = cli(
+      "sweep caraxis --plugin %s --solvers flaky --m 0:2 --repeat 1 --jobs 2 --no-plots --out %s",
+      PLUGIN_FILE_FLAKY, dir);
   unsetenv("MBDAE_TEST_FLAKY_DIR");
   CHECK(rc == 0, "a sweep whose workers die once per run: exit %d, expected 0:\n%s", rc, out);
   long n = read_rows(dir, &rows);

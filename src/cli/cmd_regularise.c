@@ -381,7 +381,8 @@ static void print_header(FILE *out, const study *st, const reg_args *a, int mark
 {
   const char *sep = markdown ? " | " : "  ";
   fprintf(out,
-          "%s%s over [0, %g] with %s (SPM: the spm solver), rtol = atol = %g (Hafner & Poell 2015, Table 1: "
+          "%s%s over [0, %g] with %s (SPM: the spm solver), rtol = atol = %g (Hafner & Poell 2015, "
+          "Table 1: "
           "paper = MATLAB R2012b; ratio = the paper's t(s) / ours)\n%s",
           markdown ? "### " : "", st->id, a->tend, a->solver, a->rtol, markdown ? "\n" : "");
   fprintf(out, markdown ? "| method" : "%-14s", markdown ? "" : "method");

@@ -1,5 +1,6 @@
 /* Saved runs of the Fortran peers (RADAU5, RADAU, MEBDFI) for `mbdae bench --against FILE`: one
- * JSON object per line, as the Fortran peer harness's peerrun prints it (refsol/peer/ holds a measured file).
+ * JSON object per line, as the Fortran peer harness's peerrun prints it (refsol/peer/ holds a
+ * measured file).
  */
 #ifndef MBDAE_PEER_RUNS_H
 #define MBDAE_PEER_RUNS_H

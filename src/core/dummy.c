@@ -64,7 +64,6 @@ static int seg_jac(void *ctx, double t, const double *y, const double *yp, doubl
 /* max(a, b), NaN when either is (fmax would drop a NaN state's drift) */
 static double max_or_nan(double a, double b) { return isnan(a) || a > b ? a : b; }
 
-
 /* The state selection of a form=dummy instance (problem_type.h), on its own parameters. */
 static unsigned long long selected_of(const mbdae_problem *p)
 {

@@ -5,12 +5,12 @@
  * sweep, bench, refsol, plot or table are rejected (they start many runs, fork workers or gnuplot,
  * or write files), as are inputs with an argument starting --repeat, --plugin or --trajectory
  * (also as --opt=value; --trajectory writes a file, and a generated path could load any
- * shared object of the machine into the fuzzer's process); a run gets "--max-steps 2000" appended (the
- * last --max-steps wins), so an integration stops after at most 2000 steps.  What remains -- list,
- * run, check, help and every malformed command line -- takes milliseconds.
- * stdout and stderr: run the fuzzer with -close_fd_mask=3 (as .ci/run does) to send the
- * command's output to /dev/null while libFuzzer and the sanitizers keep reporting.
- * Build: cmake -DMBDAE_FUZZ=ON with clang (tests/fuzz/CMakeLists.txt); seeds in corpus/args/. */
+ * shared object of the machine into the fuzzer's process); a run gets "--max-steps 2000" appended
+ * (the last --max-steps wins), so an integration stops after at most 2000 steps.  What remains --
+ * list, run, check, help and every malformed command line -- takes milliseconds. stdout and stderr:
+ * run the fuzzer with -close_fd_mask=3 (as .ci/run does) to send the command's output to /dev/null
+ * while libFuzzer and the sanitizers keep reporting. Build: cmake -DMBDAE_FUZZ=ON with clang
+ * (tests/fuzz/CMakeLists.txt); seeds in corpus/args/. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
