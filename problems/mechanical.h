@@ -39,7 +39,7 @@
  * is index 1 (every variable 1) while G_S (the nc columns S of G) is nonsingular; y' holds q'
  * and v' of the unselected coordinates only.  Default selection: the columns complete pivoting
  * of G picks at the initial state (Golub & Van Loan 3.4.9), the largest |pivot| first; the
- * switching between selections where G_S degenerates is src/core/dummy.c's (mbdae_solve_dummy).
+ * switching between selections where G_S degenerates is src/harness/dummy.c's (mbdae_solve_dummy).
  * Offered where mech_model.dummy is set (block order, no accelerations as variables, nq <= 64).
  *
  * Accelerations as variables (mech_model.acc_vars; Hairer & Wanner VII.7 write Andrews'

@@ -2,7 +2,7 @@
  * script workprecision.gp that draws the work-precision diagrams from runs.csv.
  *
  * runs.csv, runs.json and the tables are the library's record writers (mbdae_record_write_*,
- * src/core/record_*.c); with the script they are one set, staged in DIR/runs.staging and moved
+ * src/harness/record_*.c); with the script they are one set, staged in DIR/runs.staging and moved
  * into DIR together, runs.csv last (sweep.h).  Rows read back are checked against their
  * configuration (mbdae_record_fits) before their vectors are used.
  *

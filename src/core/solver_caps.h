@@ -2,7 +2,7 @@
  * whether AUTO condenses a small dense system for it, whether it honours options.project, and its
  * LU cost model.  Each solver in solvers/ defines its record beside its mbdae_solver_type and
  * passes it to the core (mbdae_linsys_choose); the harness finds a record from the type pointer
- * (src/core/solver_list.c), never from the solver's name, for mbdae_linsys_resolve and
+ * (src/harness/solver_list.c), never from the solver's name, for mbdae_linsys_resolve and
  * mbdae_solver_lu_cost.  As SUNDIALS asks a linear solver for its type through its ops table and
  * GSL reads step_type fields, nothing compares a solver's id to decide a default or a cost. */
 #ifndef MBDAE_SOLVER_CAPS_H

@@ -1,6 +1,6 @@
 /* The built-in integrators in solvers/ (private to the library): each exports one
  * mbdae_solver_type (public, include/mbdae/mbdae.h) and its capabilities (solver_caps.h), listed
- * by the harness (src/core/solver_list.c).  integrate() starts from y, yp (consistent values at
+ * by the harness (src/harness/solver_list.c).  integrate() starts from y, yp (consistent values at
  * t0, supplied by the harness), advances to tend and leaves y(tend), y'(tend) there.  A solver
  * knows a problem only through the public problem API. */
 #ifndef MBDAE_SOLVER_TYPE_H

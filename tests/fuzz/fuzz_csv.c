@@ -1,4 +1,4 @@
-/* libFuzzer target for the runs.csv reader (mbdae_record_read_csv, src/core/record_csv.c): any
+/* libFuzzer target for the runs.csv reader (mbdae_record_read_csv, src/harness/record_csv.c): any
  * bytes must give records or a "name:line: why" message, never a crash, a leak or undefined
  * behaviour.  The bytes reach the reader as a stream (fmemopen), as a file's would.  Accepted
  * records are checked against what the reader promises (ids safe for gnuplot, tolerances positive

@@ -1,4 +1,4 @@
-/* libFuzzer target for the side files of runs.csv ("@FILE" fields, src/core/record_side.c): the
+/* libFuzzer target for the side files of runs.csv ("@FILE" fields, src/harness/record_side.c): the
  * input is the side file f.vec that a fixed runs.csv row names for its names and y; any
  * bytes must give the record or a "FILE:line: why" message, never a crash, a leak or undefined
  * behaviour.  An accepted record keeps what the reader promises (names and y of one length,

@@ -3,18 +3,17 @@
 # "Layers"):
 #
 #   public API  include/         may include  public API
-#   core        src/core (core)               public API, core
+#   core        src/core                      public API, core
 #   problems    problems/                     public API, core, problems
 #   solvers     solvers/                      public API, core, solvers
-#   harness     src/harness, src/core (harness files)   all of the above, harness
+#   harness     src/harness                   all of the above, harness
 #   command     src/cli                       public API, command, and refsol/'s headers (the
 #                                             reference generators, a library of their own); the
 #                                             library's private headers are not for it
 #
-# A file's layer is its folder's; only src/core holds two layers, so its files are listed in the
-# one table below (CORE_HARNESS) until the harness files move to src/harness: a file moved there
-# keeps working by folder, and its row here is then stale and may go.  A file of src/core missing
-# from the table fails the check, so that a new file is placed on purpose.
+# A file's layer is its folder's.  The files of src/core are also listed in the table below
+# (CORE_HARNESS), so that a new file there is placed on purpose: one missing from it fails the
+# check (a harness file belongs in src/harness).
 #
 # A quoted include is found as the compiler finds it: next to the including file, then in
 # include/, then by name in any folder above (the library's private include directories; a name
@@ -23,7 +22,7 @@
 # Run: cmake -DROOT=<source tree> -P check_layers.cmake    (exit 0, or a FATAL_ERROR per arrow)
 cmake_minimum_required(VERSION 3.18)
 
-# The layer of each file of src/core, by what it does.
+# The files of src/core, each a piece of the core, by what it does.
 set(CORE_HARNESS
   # core: the interfaces problems and solvers build on
   errors.c=core          # the error table's texts
@@ -37,17 +36,6 @@ set(CORE_HARNESS
   finite.c=core finite.h=core    # the finiteness check
   dense.h=core           # the column-major accessor
   cpu_time.h=core        # the process CPU clock
-  # harness: runs solvers on problems and records them
-  solve.c=harness        # mbdae_solve_with: validation, timing, repeats, drift
-  solver_list.c=harness  # the built-in solver list, mbdae_linsys_resolve, mbdae_solver_lu_cost
-  options.h=harness      # mbdae_options_take: a caller's options up to their size
-  dummy.c=harness dummy.h=harness  # the dummy-derivative driver (segments of runs)
-  diagnostics.c=harness  # the Jacobian and constraint checks
-  metrics.c=harness      # scd, mescd of a run
-  unit_costs.c=harness   # times the solvers' own storage and factorizations
-  version.c=harness      # dependency versions (LAPACK's through the solvers' wrapper)
-  record.c=harness record_csv.c=harness record_json.c=harness record_side.c=harness
-  record_side.h=harness record_table.c=harness record_columns.h=harness  # run records
 )
 
 # Which layers a layer may include.

@@ -1,7 +1,7 @@
 # The layer and guard checks can fail (ctest `layers_mutations`): on scratch copies of the source
 # tree it plants upward includes, a file of src/core outside the table and a declaration after a
-# header's guard, each of which a check must refuse naming the file, and it moves a harness file
-# to src/harness (the later `git mv`), which the layer check must still accept.
+# header's guard, each of which a check must refuse naming the file, and a core file includes
+# a harness file by a relative path, which the check must refuse by folder.
 #
 # Run: cmake -DROOT=<source tree> -DWORK=<scratch folder> -P mutations.cmake
 cmake_minimum_required(VERSION 3.18)
@@ -59,8 +59,8 @@ expect(sideways "problems/mechanical.c \\(problems\\) includes solvers/weights.h
 
 # A solver including a harness header, by a relative path.
 fresh_copy(solver_up)
-file(APPEND "${WORK}/solver_up/solvers/driver.c" "#include \"../src/core/record_side.h\"\n")
-expect(solver_up "solvers/driver.c \\(solvers\\) includes src/core/record_side.h \\(harness\\)")
+file(APPEND "${WORK}/solver_up/solvers/driver.c" "#include \"../src/harness/record_side.h\"\n")
+expect(solver_up "solvers/driver.c \\(solvers\\) includes src/harness/record_side.h \\(harness\\)")
 
 # The command including a private header of the library.
 fresh_copy(cli_private)
@@ -72,15 +72,10 @@ fresh_copy(unplaced)
 file(WRITE "${WORK}/unplaced/src/core/new_thing.c" "#include \"mbdae/mbdae.h\"\n")
 expect(unplaced "src/core/new_thing.c: not in the table")
 
-# After `git mv src/core/unit_costs.c src/harness/`: by folder, still harness, still fine.
-fresh_copy(moved)
-file(MAKE_DIRECTORY "${WORK}/moved/src/harness")
-file(RENAME "${WORK}/moved/src/core/unit_costs.c" "${WORK}/moved/src/harness/unit_costs.c")
-expect(moved PASS)
-
-# ... and a core file including what now lives in src/harness is refused by folder.
-file(APPEND "${WORK}/moved/src/core/fail.c" "#include \"../harness/unit_costs.c\"\n")
-expect(moved "src/core/fail.c \\(core\\) includes src/harness/unit_costs.c \\(harness\\)")
+# A core file including what lives in src/harness is refused by folder.
+fresh_copy(core_to_harness)
+file(APPEND "${WORK}/core_to_harness/src/core/fail.c" "#include \"../harness/unit_costs.c\"\n")
+expect(core_to_harness "src/core/fail.c \\(core\\) includes src/harness/unit_costs.c \\(harness\\)")
 
 # linsys.h as it was: the guard closed above mbdae_itmat.
 fresh_copy(guard)

@@ -1,5 +1,5 @@
-/* Private to the library: whether an instance is in form=dummy (src/core/dummy.c), for the record
- * runner, which sends such a run through mbdae_solve_dummy. */
+/* Private to the library: whether an instance is in form=dummy (src/harness/dummy.c), for the
+ * record runner, which sends such a run through mbdae_solve_dummy. */
 #ifndef MBDAE_DUMMY_H
 #define MBDAE_DUMMY_H
 

@@ -1,5 +1,5 @@
 /* Private to the library (harness): the options a caller passed, taken up to their size
- * (include/mbdae/solve.h says how mbdae_options grows).  Defined in src/core/solve.c. */
+ * (include/mbdae/solve.h says how mbdae_options grows).  Defined in src/harness/solve.c. */
 #ifndef MBDAE_OPTIONS_H
 #define MBDAE_OPTIONS_H
 
