@@ -1,7 +1,7 @@
 #!/bin/sh
 # The C files are clang-format clean under the repository's .clang-format (clang-format 14, what
 # CI installs): every *.c and *.h under the PATHs given (root-relative; default: the whole
-# repository) that git tracks or would track.  Lists each file that is not, with clang-format's
+# repository) that git tracks (not files the tests make while they run).  Lists each file that is not, with clang-format's
 # first complaints, and exits 1; exits 77 (a skip for CTest) when clang-format is missing.
 # usage: scripts/check-format.sh [PATH...]      CLANG_FORMAT=clang-format-14 to choose the binary
 set -eu
@@ -15,7 +15,7 @@ if [ $# -eq 0 ]; then
   set -- .
 fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  files=$(git ls-files --cached --others --exclude-standard -- "$@" | grep -E '\.[ch]$' || true)
+  files=$(git ls-files --cached -- "$@" | grep -E '\.[ch]$' || true)
 else
   files=$(find "$@" -name build -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print)
 fi
