@@ -551,6 +551,7 @@ static void configure(chain_params *p)
   p->model.nq = 2 * n;
   p->model.nc = n;
   p->model.groups = n;
+  p->model.con_reach = 1; /* constraint k: links k - 1 and k */
   p->model.ref = committed ? ref : NULL;
   p->model.ref_source = committed ? REF_SOURCE : NULL;
   p->ssf.nz = n;
@@ -676,4 +677,5 @@ const problem_type mbdae_problem_chain = {
     .constraints = mbdae_mech_constraints,
     .jac_pattern = jac_pattern,
     .jac_values = jac_values,
+    .constraint_pattern = mbdae_mech_constraint_pattern,
 };

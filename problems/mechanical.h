@@ -127,6 +127,10 @@ typedef struct mech_model {
    * whose groups couple only to their neighbours is banded.  The layer computes in block order
    * and permutes at its entry points; a grouped model's nq and nc are multiples of groups. */
   int groups;
+  /* For a grouped model (groups > 1): the constraints of group k involve only the coordinates
+   * of groups k - con_reach .. k + con_reach (a chain's link k: links k - 1 and k, so 1), which
+   * gives the hidden constraints' pattern (mbdae_mech_constraint_pattern); 0: not stated. */
+  int con_reach;
   /* Optional, for speed: R (as dyn) and the constraint at one level (0: g as con, 1: g' as
    * con_vel, 2: g'' at a as con_acc) in one evaluation that shares their common terms (angles,
    * the prescribed motion), with the same values as the separate calls; the residual of index3,
@@ -188,6 +192,11 @@ int mbdae_mech_res(const void *params, double t, const double *y, const double *
 int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
                    double *dfdyp);
 int mbdae_mech_ref(const void *params, double *yref);
+/* Where g_k or g'_k can depend on y_j, compressed-column over y's neq columns, rows the nc
+ * constraints (problem_type.constraint_pattern's two calls): for a grouped model with con_reach
+ * in a Cartesian form, the variables of the groups within reach of k's group (twice the reach in
+ * ggl, whose g' runs along v - W^T mu); MBDAE_ERR_UNSUPPORTED otherwise (dense). */
+int mbdae_mech_constraint_pattern(const void *params, int *colptr, int *rowind);
 int mbdae_mech_constraints(const void *params, double t, const double *y, const double *yp,
                            double *gpos, double *gvel, double *gacc);
 

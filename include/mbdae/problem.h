@@ -122,6 +122,12 @@ typedef struct mbdae_jac_pattern {
 
 /* The pattern of p (its arrays belong to the instance and live as long as it). */
 MBDAE_API void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat);
+/* Where the hidden constraints g_k and g'_k (k < nconstraints) can depend on y_j, for a problem
+ * that states it (the chain in its Cartesian forms: each constraint couples neighbouring links):
+ * compressed-column over y's neq columns, in two calls, colptr (neq + 1) with rowind NULL, then
+ * both with rowind of colptr[neq] entries.  The constraint check differences columns that share
+ * no row together.  MBDAE_ERR_UNSUPPORTED when p states none (any entry may be nonzero). */
+MBDAE_API int mbdae_problem_constraint_pattern(const mbdae_problem *p, int *colptr, int *rowind);
 /* dF/dy and dF/dy' at the pattern's entries, in its order (nnz values each; either output may be
  * NULL); every entry outside the pattern is zero.  The dense call, mbdae_problem_jac, gives the
  * same values scattered into neq x neq arrays. */

@@ -88,6 +88,10 @@ typedef struct problem_type {
   /* The values at the pattern's entries (mbdae_problem_jac_values); NULL: gathered from jac. */
   int (*jac_values)(const void *params, double t, const double *y, const double *yp, double *dfdy,
                     double *dfdyp);
+  /* Optional: where g_k or g'_k can depend on y_j (j < neq, k < nconstraints), compressed-column
+   * as jac_pattern's two calls; MBDAE_ERR_UNSUPPORTED when this configuration states none.  The
+   * constraint check then differences columns in groups that share no row.  NULL: dense. */
+  int (*constraint_pattern)(const void *params, int *colptr, int *rowind);
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;
@@ -119,6 +123,12 @@ const char *mbdae_user_problem_invalid(const mbdae_problem_type *type);
 int mbdae_problem_constraints_mapped(const mbdae_problem *p);
 /* 1 when p's hidden constraints are rows of its residual (problem_info.constraints_in_residual). */
 int mbdae_problem_constraints_in_residual(const mbdae_problem *p);
+
+/* mbdae_problem_constraint_pattern (mbdae/problem.h) in one block: kind MBDAE_JAC_SPARSE, rows the
+ * nconstraints constraints, its arrays in *block (the caller's to free); kind MBDAE_JAC_DENSE,
+ * colptr NULL and *block NULL when p states none.  0, or an error. */
+int mbdae_problem_constraint_pattern_alloc(const mbdae_problem *p, mbdae_jac_pattern *pat,
+                                           int **block);
 
 /* The parameter struct of an instance, for code inside the library that holds a mbdae_problem. */
 const void *mbdae_problem_params(const mbdae_problem *p);

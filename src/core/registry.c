@@ -461,6 +461,75 @@ void mbdae_problem_jac_pattern(const mbdae_problem *p, mbdae_jac_pattern *pat)
   *pat = p->pattern;
 }
 
+/* 1 when colptr/rowind hold a valid pattern of neq columns over rows 0 .. nrows - 1. */
+static int rows_pattern_valid(int neq, int nrows, const int *colptr, const int *rowind)
+{
+  if (colptr[0] != 0) {
+    return 0;
+  }
+  for (int j = 0; j < neq; j++) {
+    if (colptr[j + 1] < colptr[j]) {
+      return 0;
+    }
+    for (int e = colptr[j]; e < colptr[j + 1]; e++) {
+      if (rowind[e] < 0 || rowind[e] >= nrows || (e > colptr[j] && rowind[e] <= rowind[e - 1])) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+int mbdae_problem_constraint_pattern(const mbdae_problem *p, int *colptr, int *rowind)
+{
+  if (!p || !colptr) {
+    return MBDAE_ERR_ARG;
+  }
+  if (!p->type->constraint_pattern || p->nconstraints <= 0) {
+    return MBDAE_ERR_UNSUPPORTED;
+  }
+  int rc = p->type->constraint_pattern(p->params, colptr, rowind);
+  if (rc == 0 && (colptr[p->neq] < 0 ||
+                  (rowind && !rows_pattern_valid(p->neq, p->nconstraints, colptr, rowind)))) {
+    rc = MBDAE_ERR_INTERNAL;
+  }
+  return rc;
+}
+
+int mbdae_problem_constraint_pattern_alloc(const mbdae_problem *p, mbdae_jac_pattern *pat,
+                                           int **block)
+{
+  *block = NULL;
+  *pat = (mbdae_jac_pattern){.kind = MBDAE_JAC_DENSE, .neq = p->neq};
+  int *colptr = malloc(sizeof(int) * ((size_t)p->neq + 1));
+  if (!colptr) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = mbdae_problem_constraint_pattern(p, colptr, NULL);
+  if (rc != 0) {
+    free(colptr);
+    return rc == MBDAE_ERR_UNSUPPORTED ? 0 : rc;
+  }
+  size_t nnz = (size_t)colptr[p->neq];
+  int *all = realloc(colptr, sizeof(int) * ((size_t)p->neq + 1 + (nnz ? nnz : 1)));
+  if (!all) {
+    free(colptr);
+    return MBDAE_ERR_NOMEM;
+  }
+  rc = mbdae_problem_constraint_pattern(p, all, all + p->neq + 1);
+  if (rc != 0 || (size_t)all[p->neq] != nnz) {
+    free(all);
+    return rc != 0 ? rc : MBDAE_ERR_INTERNAL;
+  }
+  *pat = (mbdae_jac_pattern){.kind = MBDAE_JAC_SPARSE,
+                             .neq = p->neq,
+                             .nnz = nnz,
+                             .colptr = all,
+                             .rowind = all + p->neq + 1};
+  *block = all;
+  return 0;
+}
+
 int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                       double *dfdy, double *dfdyp)
 {

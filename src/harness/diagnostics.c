@@ -15,7 +15,9 @@
  *   manifold or not); the same holds one level up because g' depends on (t, y) only (checked:
  *   were it to depend on y', y'' would be needed and the check says unsupported).  No
  *   integration, so no solver error enters, and random off-manifold states make every term of
- *   g' and g'' visible (at consistent states g' = 0 and a sign flip hides);
+ *   g' and g'' visible (at consistent states g' = 0 and a sign flip hides).  The sizes of the
+ *   terms of g and g' come from differences in y, over column groups that share no constraint
+ *   where the problem states where g and g' depend on y (the chain: O(nnz), not O(n^2));
  * - check points: initial values, reference, random states (a local xorshift64: no global state).
  * The library never prints: results go into the caller's structs. */
 #include <float.h>
@@ -730,8 +732,150 @@ static int levels_along(const mbdae_functions *f, double t, double step, double 
   return f->constraints(f->ctx, t + sign * step, w->ytmp, w->yp, out[0], out[1], NULL);
 }
 
+/* What column j's difference quotient d of g_k (l = 0) or g'_k (1) adds to the term sizes. */
+static void add_term(con_work *w, int l, size_t k, size_t j, double typ, double d)
+{
+  w->terms[l][k] = fmax(w->terms[l][k], fabs(d * w->yp[j]));
+  w->size[l][k] += fabs(d * w->y[j]);
+  if (d != 0.0 && w->yp[j] != 0.0) {
+    w->timescale[l] = fmin(w->timescale[l], typ / fabs(w->yp[j]));
+  }
+}
+
+/* g, g' at y + h and y - h in the ncols columns cols (together, h[c] the step of cols[c]) into
+ * plus, minus. */
+static int column_change(const mbdae_functions *f, double t, con_work *w, const int *cols,
+                         size_t ncols, const double *h)
+{
+  for (size_t c = 0; c < ncols; c++) {
+    w->ytmp[cols[c]] = w->y[cols[c]] + h[c];
+  }
+  int rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->plus[0], w->plus[1], NULL);
+  for (size_t c = 0; c < ncols; c++) {
+    w->ytmp[cols[c]] = w->y[cols[c]] - h[c];
+  }
+  if (rc == 0) {
+    rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->minus[0], w->minus[1], NULL);
+  }
+  for (size_t c = 0; c < ncols; c++) {
+    w->ytmp[cols[c]] = w->y[cols[c]];
+  }
+  return rc;
+}
+
+/* The differencing step and typical size of column j. */
+static double column_step(const double *ytyp, const con_work *w, size_t j, double *typ)
+{
+  *typ = typical(ytyp, w->y, j);
+  return (w->y[j] + STEP_FACTOR * *typ) - w->y[j];
+}
+
+/* term_sizes one column at a time (2 n evaluations of g and g'). */
+static int term_sizes_dense(const mbdae_functions *f, double t, const double *ytyp, con_work *w)
+{
+  size_t n = (size_t)f->neq, nc = (size_t)f->nconstraints;
+  for (size_t j = 0; j < n; j++) {
+    double typ, h = column_step(ytyp, w, j, &typ);
+    int col = (int)j, rc = column_change(f, t, w, &col, 1, &h);
+    if (rc != 0) {
+      return rc;
+    }
+    for (int l = 0; l < 2; l++) {
+      for (size_t k = 0; k < nc; k++) {
+        add_term(w, l, k, j, typ, (w->plus[l][k] - w->minus[l][k]) / (2.0 * h));
+      }
+    }
+  }
+  return 0;
+}
+
+/* Work of term_sizes_grouped: per column its step, typical size and group; the columns group
+ * by group (order[first[g]] .. order[first[g + 1] - 1]) and their steps in that order; the
+ * difference quotients of g and g' at the pattern's entries. */
+typedef struct group_work {
+  double *step, *typ, *ordered_step, *d[2];
+  int *group, *order, *first;
+  int ngroups;
+} group_work;
+
+static int group_work_alloc(const mbdae_jac_pattern *pat, group_work *gw)
+{
+  size_t n = (size_t)pat->neq;
+  gw->step = malloc(sizeof(double) * (3 * n + 2 * pat->nnz + 1));
+  gw->group = malloc(sizeof(int) * (3 * n + 1));
+  if (!gw->step || !gw->group) {
+    return MBDAE_ERR_NOMEM;
+  }
+  gw->typ = gw->step + n;
+  gw->ordered_step = gw->typ + n;
+  gw->d[0] = gw->ordered_step + n;
+  gw->d[1] = gw->d[0] + pat->nnz;
+  gw->order = gw->group + n;
+  gw->first = gw->order + n; /* ngroups + 1 <= n + 1 */
+  gw->ngroups = mbdae_pattern_groups(pat, gw->group);
+  if (gw->ngroups < 0) {
+    return MBDAE_ERR_NOMEM;
+  }
+  memset(gw->first, 0, sizeof(int) * ((size_t)gw->ngroups + 1));
+  for (size_t j = 0; j < n; j++) {
+    gw->first[gw->group[j] + 1]++;
+  }
+  for (int g = 0; g < gw->ngroups; g++) {
+    gw->first[g + 1] += gw->first[g];
+  }
+  for (size_t j = 0; j < n; j++) { /* first[g] ends at first[g + 1], then shifts back */
+    gw->order[gw->first[gw->group[j]]++] = (int)j;
+  }
+  for (int g = gw->ngroups; g > 0; g--) {
+    gw->first[g] = gw->first[g - 1];
+  }
+  gw->first[0] = 0;
+  return 0;
+}
+
+/* term_sizes over column groups that share no constraint of pat (2 evaluations of g and g' per
+ * group): the quotients at the pattern's entries, then added column by column as the dense pass
+ * does, so that every sum runs in the same order (rows outside the pattern add exact zeros
+ * there), and the result is the same bit for bit. */
+static int term_sizes_grouped(const mbdae_functions *f, double t, const double *ytyp,
+                              const mbdae_jac_pattern *pat, con_work *w)
+{
+  group_work gw;
+  int rc = group_work_alloc(pat, &gw);
+  for (int j = 0; rc == 0 && j < pat->neq; j++) {
+    gw.step[j] = column_step(ytyp, w, (size_t)j, &gw.typ[j]);
+  }
+  for (int c = 0; rc == 0 && c < pat->neq; c++) {
+    gw.ordered_step[c] = gw.step[gw.order[c]];
+  }
+  for (int g = 0; rc == 0 && g < gw.ngroups; g++) {
+    int begin = gw.first[g], end = gw.first[g + 1];
+    rc = column_change(f, t, w, gw.order + begin, (size_t)(end - begin), gw.ordered_step + begin);
+    for (int c = begin; rc == 0 && c < end; c++) {
+      int j = gw.order[c];
+      for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+        int k = pat->rowind[e];
+        gw.d[0][e] = (w->plus[0][k] - w->minus[0][k]) / (2.0 * gw.step[j]);
+        gw.d[1][e] = (w->plus[1][k] - w->minus[1][k]) / (2.0 * gw.step[j]);
+      }
+    }
+  }
+  for (int j = 0; rc == 0 && j < pat->neq; j++) {
+    for (int l = 0; l < 2; l++) {
+      for (int e = pat->colptr[j]; e < pat->colptr[j + 1]; e++) {
+        add_term(w, l, (size_t)pat->rowind[e], (size_t)j, gw.typ[j], gw.d[l][e]);
+      }
+    }
+  }
+  free(gw.step);
+  free(gw.group);
+  return rc;
+}
+
 /* terms[l]_k = max_j |dg_k/dy_j y'_j| (the largest term of the derivative) and size[l]_k =
- * |g_k| + sum_j |dg_k/dy_j y_j| (what rounding in g_k scales with), for g (l = 0) and g' (1). */
+ * |g_k| + sum_j |dg_k/dy_j y_j| (what rounding in g_k scales with), for g (l = 0) and g' (1).
+ * A problem's own functions that state where g and g' depend on y (problem_type's
+ * constraint_pattern; mbdae_functions has no room for it) are differenced in column groups. */
 static int term_sizes(const mbdae_functions *f, double t, const double *ytyp, con_work *w)
 {
   size_t n = (size_t)f->neq, nc = (size_t)f->nconstraints;
@@ -743,31 +887,18 @@ static int term_sizes(const mbdae_functions *f, double t, const double *ytyp, co
   }
   memcpy(w->ytmp, w->y, sizeof(double) * n);
   w->timescale[0] = w->timescale[1] = HUGE_VAL;
-  for (size_t j = 0; j < n; j++) {
-    double typ = typical(ytyp, w->y, j);
-    double h = (w->y[j] + STEP_FACTOR * typ) - w->y[j];
-    w->ytmp[j] = w->y[j] + h;
-    int rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->plus[0], w->plus[1], NULL);
-    w->ytmp[j] = w->y[j] - h;
-    if (rc == 0) {
-      rc = f->constraints(f->ctx, t, w->ytmp, w->yp, w->minus[0], w->minus[1], NULL);
-    }
-    w->ytmp[j] = w->y[j];
-    if (rc != 0) {
-      return rc;
-    }
-    for (int l = 0; l < 2; l++) {
-      for (size_t k = 0; k < nc; k++) {
-        double d = (w->plus[l][k] - w->minus[l][k]) / (2.0 * h);
-        w->terms[l][k] = fmax(w->terms[l][k], fabs(d * w->yp[j]));
-        w->size[l][k] += fabs(d * w->y[j]);
-        if (d != 0.0 && w->yp[j] != 0.0) {
-          w->timescale[l] = fmin(w->timescale[l], typ / fabs(w->yp[j]));
-        }
-      }
-    }
+  mbdae_jac_pattern pat = {0};
+  int *block = NULL;
+  int rc = 0;
+  if (f->constraints == problem_constraints && f->neq == mbdae_problem_neq(f->ctx) &&
+      f->nconstraints == mbdae_problem_nconstraints(f->ctx)) {
+    rc = mbdae_problem_constraint_pattern_alloc(f->ctx, &pat, &block);
   }
-  return 0;
+  if (rc == 0) {
+    rc = pat.colptr ? term_sizes_grouped(f, t, ytyp, &pat, w) : term_sizes_dense(f, t, ytyp, w);
+  }
+  free(block);
+  return rc;
 }
 
 /* The step along the line for level l: LINE_STEP_FACTOR times its time scale (1 when nothing that
@@ -859,7 +990,7 @@ int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y,
   if (f->nconstraints == 0) {
     return 0;
   }
-  con_work w;
+  con_work w = {0};
   double *block = con_work_alloc(f, &w);
   if (!block) {
     return MBDAE_ERR_NOMEM;
