@@ -1,8 +1,9 @@
 #!/bin/sh
 # The C files are clang-format clean under the repository's .clang-format (clang-format 14, what
 # CI installs): every *.c and *.h under the PATHs given (root-relative; default: the whole
-# repository) that git tracks (not files the tests make while they run).  Lists each file that is not, with clang-format's
-# first complaints, and exits 1; exits 77 (a skip for CTest) when clang-format is missing.
+# repository) that git tracks (not files the tests make while they run).  Lists each file that is
+# not, with clang-format's first complaints, and exits 1; exits 77 (a skip for CTest) when
+# clang-format is missing.
 # usage: scripts/check-format.sh [PATH...]      CLANG_FORMAT=clang-format-14 to choose the binary
 set -eu
 cd "$(dirname "$0")/.."
