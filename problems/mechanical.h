@@ -211,6 +211,14 @@ int mbdae_mech_dummy_pivots(const void *params, double t, const double *y, doubl
 int mbdae_mech_dummy_remap(const void *params, unsigned long long to, const double *y,
                            const double *yp, double *y_to, double *yp_to);
 
+/* A start consistent to rounding at every level, from a guess (q, v, a, lambda) at t, in place:
+ * g = 0 and G v + g_t = 0 by minimum-norm Newton steps in the coordinates (and velocities) with
+ * movable[k] = 1 (NULL: all nq), then (a, lambda) from M a + W^T lambda = f,
+ * g'' = 0 (problems/mech_consistent.c).  For a model with nq + nc <= 64 and no groups; 0 or an
+ * error (MBDAE_ERR_SINGULAR where G G^T or the augmented matrix is singular). */
+int mbdae_mech_consistent(const void *params, const int *movable, double t, double *q, double *v,
+                          double *a, double *lam);
+
 /* The layer's small dense solver (Gaussian elimination with partial pivoting), for a model's
  * own minimal-coordinate accelerations: factor the n x n column-major a in place (1 when
  * singular), then solve for b in place. */
