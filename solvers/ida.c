@@ -13,6 +13,9 @@
  *  - sparse: SUNSparseMatrix in compressed-sparse-column form with the pattern's nnz +
  *    SUNLinSol_KLU (SuiteSparse KLU: ordering and symbolic analysis at the first setup, numeric
  *    refactorization after), column pointers, rows and values filled at every Jacobian.
+ * J and M are evaluated into the Jacobian store (solvers/jacobian.h) of the kind, the one radau
+ * and bdf use, and formed into SUNDIALS' matrices by the shared storage (solvers/matstore.h):
+ * SUNDIALS' dense and band data have its dense and LAPACK band layouts.
  * Band and sparse keep O(nnz) memory (plus O(n (ml + mu)) for the band factors): no neq x neq
  * array anywhere for them.  All three give the same results up to rounding in the LU.
  * The run starts from the consistent y, y' it is given (no IDACalcIC), in IDA_ONE_STEP mode with
@@ -89,9 +92,10 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
-#include "dense.h"
 #include "driver.h"
 #include "fail.h"
+#include "jacobian.h"
+#include "matstore.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
@@ -104,18 +108,16 @@
 
 /* Everything one run needs inside IDA's callbacks (IDA's user data). */
 typedef struct run_data {
-  const mbdae_problem *p;   /* the problem, read only */
-  int neq;                  /* number of equations */
-  const int *index;         /* differentiation index per variable */
-  void *mem;                /* IDA memory: the weight function asks it for the step size */
-  mbdae_tolerance tol;      /* the user's tolerances (factor 1), for the weight function */
-  double h_first;           /* step size the weights assume before the first step of a (re)start */
-  int kind;                 /* storage of J: MBDAE_JAC_DENSE, _BAND or _SPARSE */
-  mbdae_jac_pattern layout; /* where dfdy, dfdyp hold which entries: the full n x n pattern
-                               (dense kind) or the problem's pattern (band, sparse) */
-  double *dfdy, *dfdyp;     /* layout.nnz values each: the problem's Jacobian */
-  double first_norm;        /* weighted norm of the first Newton correction of the current solve */
-  int fatal;                /* first negative code returned by a problem callback, 0 if none */
+  const mbdae_problem *p; /* the problem, read only */
+  int neq;                /* number of equations */
+  const int *index;       /* differentiation index per variable */
+  void *mem;              /* IDA memory: the weight function asks it for the step size */
+  mbdae_tolerance tol;    /* the user's tolerances (factor 1), for the weight function */
+  double h_first;         /* step size the weights assume before the first step of a (re)start */
+  int kind;               /* storage of J: MBDAE_JAC_DENSE, _BAND or _SPARSE */
+  mbdae_jacobian *jac;    /* the Jacobian store (solvers/jacobian.h) of that kind */
+  double first_norm;      /* weighted norm of the first Newton correction of the current solve */
+  int fatal;              /* first negative code returned by a problem callback, 0 if none */
 } run_data;
 
 static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *user_data)
@@ -135,67 +137,33 @@ static int residual(realtype t, N_Vector yv, N_Vector ypv, N_Vector rv, void *us
   return rc;
 }
 
-/* Entries k of column j of a pattern are column_start(j) .. column_start(j + 1) - 1, in rows
- * row_of(j, k); a dense pattern (no arrays) holds every row of every column. */
-static size_t column_start(const mbdae_jac_pattern *pat, int j)
+/* IDA's matrix J = dF/dy + cj dF/dy' formed through the shared storage (solvers/matstore.h): the
+ * data of SUNDIALS' dense and band matrices have the dense and LAPACK band layouts, with their
+ * leading dimensions; a sparse matrix gets the store's pattern and its values in that order (KLU
+ * reads the structure at every setup). */
+static void form_matrix(const mbdae_jacobian *jac, double cj, SUNMatrix J)
 {
-  return pat->colptr ? (size_t)pat->colptr[j] : (size_t)j * (size_t)pat->neq;
-}
-
-static int row_of(const mbdae_jac_pattern *pat, int j, size_t k)
-{
-  return pat->rowind ? pat->rowind[k] : (int)(k - column_start(pat, j));
-}
-
-/* dF/dy and dF/dy' at (t, y, y') into d->dfdy, d->dfdyp in d->layout's order. */
-static int evaluate_jacobian(const run_data *d, double t, const double *y, const double *yp)
-{
-  if (d->kind == MBDAE_JAC_DENSE) {
-    return mbdae_problem_jac(d->p, t, y, yp, d->dfdy, d->dfdyp);
-  }
-  return mbdae_problem_jac_values(d->p, t, y, yp, d->dfdy, d->dfdyp);
-}
-
-static void fill_dense(const run_data *d, double cj, SUNMatrix J)
-{
-  int n = d->neq;
-  double *a = SUNDenseMatrix_Data(J);
-  long ld = SUNDenseMatrix_Rows(J);
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) {
-      MBDAE_AT(a, ld, i, j) = MBDAE_AT(d->dfdy, n, i, j) + cj * MBDAE_AT(d->dfdyp, n, i, j);
+  mbdae_matstore st;
+  if (jac->kind == MBDAE_JAC_BAND) {
+    mbdae_matstore_layout(&st, jac, 0, SUNBandMatrix_Data(J));
+    st.ld = (size_t)SUNBandMatrix_LDim(J);
+  } else if (jac->kind == MBDAE_JAC_SPARSE) {
+    mbdae_matstore_layout(&st, jac, 0, SUNSparseMatrix_Data(J));
+    sunindextype *colptr = SUNSparseMatrix_IndexPointers(J);
+    sunindextype *rowind = SUNSparseMatrix_IndexValues(J);
+    for (int j = 0; j < jac->n; j++) {
+      colptr[j] = (sunindextype)mbdae_jacobian_col_begin(jac, j);
+      for (size_t k = mbdae_jacobian_col_begin(jac, j); k < mbdae_jacobian_col_end(jac, j); k++) {
+        rowind[k] = mbdae_jacobian_row(jac, j, k);
+      }
     }
+    colptr[jac->n] = (sunindextype)jac->nnz;
+  } else {
+    mbdae_matstore_layout(&st, jac, 0, SUNDenseMatrix_Data(J));
+    st.ld = (size_t)SUNDenseMatrix_Rows(J);
   }
-}
-
-static void fill_band(const run_data *d, double cj, SUNMatrix J)
-{
-  const mbdae_jac_pattern *pat = &d->layout;
-  SUNMatZero(J);
-  for (int j = 0; j < d->neq; j++) {
-    double *column = SUNBandMatrix_Column(J, j);
-    for (size_t k = column_start(pat, j); k < column_start(pat, j + 1); k++) {
-      int i = row_of(pat, j, k);
-      SM_COLUMN_ELEMENT_B(column, i, j) = d->dfdy[k] + cj * d->dfdyp[k];
-    }
-  }
-}
-
-/* The whole compressed-sparse-column matrix, structure included (KLU reads it at every setup). */
-static void fill_sparse(const run_data *d, double cj, SUNMatrix J)
-{
-  const mbdae_jac_pattern *pat = &d->layout;
-  sunindextype *colptr = SUNSparseMatrix_IndexPointers(J);
-  sunindextype *rowind = SUNSparseMatrix_IndexValues(J);
-  double *a = SUNSparseMatrix_Data(J);
-  for (int j = 0; j < d->neq; j++) {
-    colptr[j] = (sunindextype)column_start(pat, j);
-    for (size_t k = column_start(pat, j); k < column_start(pat, j + 1); k++) {
-      rowind[k] = row_of(pat, j, k);
-      a[k] = d->dfdy[k] + cj * d->dfdyp[k];
-    }
-  }
-  colptr[d->neq] = (sunindextype)pat->nnz;
+  st.count = st.kind == MBDAE_JAC_SPARSE ? st.count : st.ld * (size_t)st.n;
+  mbdae_matstore_form(&st, jac, cj, 0.0);
 }
 
 static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector rv, SUNMatrix J,
@@ -206,7 +174,7 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   (void)tmp2;
   (void)tmp3;
   run_data *d = user_data;
-  int rc = evaluate_jacobian(d, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv));
+  int rc = mbdae_jacobian_eval(d->jac, d->p, t, N_VGetArrayPointer(yv), N_VGetArrayPointer(ypv));
   if (rc < 0) {
     if (!d->fatal) {
       d->fatal = rc;
@@ -216,13 +184,7 @@ static int jacobian(realtype t, realtype cj, N_Vector yv, N_Vector ypv, N_Vector
   if (rc > 0) {
     return rc;
   }
-  if (d->kind == MBDAE_JAC_BAND) {
-    fill_band(d, cj, J);
-  } else if (d->kind == MBDAE_JAC_SPARSE) {
-    fill_sparse(d, cj, J);
-  } else {
-    fill_dense(d, cj, J);
-  }
+  form_matrix(d->jac, cj, J);
   return 0;
 }
 
@@ -361,15 +323,16 @@ static void collect_stats(void *mem, int jac_nres, const mbdae_stats *base, mbda
 /* id_i = 1 when y_i' enters F (a nonzero in column i of dF/dy'), 0 otherwise. */
 static int set_id(const run_data *d, double t0, const double *y, const double *yp, N_Vector idv)
 {
-  int rc = evaluate_jacobian(d, t0, y, yp);
+  const mbdae_jacobian *jac = d->jac;
+  int rc = mbdae_jacobian_eval(d->jac, d->p, t0, y, yp);
   if (rc != 0) {
     return rc;
   }
   double *id = N_VGetArrayPointer(idv);
   for (int j = 0; j < d->neq; j++) {
     id[j] = 0.0;
-    for (size_t k = column_start(&d->layout, j); k < column_start(&d->layout, j + 1); k++) {
-      if (d->dfdyp[k] != 0.0) {
+    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < mbdae_jacobian_col_end(jac, j); k++) {
+      if (jac->dfdyp[k] != 0.0) {
         id[j] = 1.0;
         break;
       }
@@ -386,7 +349,7 @@ typedef struct resources {
   SUNLinearSolver LS;
   SUNNonlinearSolver NLS;
   void *mem;
-  double *scratch;
+  mbdae_jacobian jac; /* J and M of the problem in the kind's storage */
 } resources;
 
 static void release(resources *s)
@@ -409,13 +372,13 @@ static void release(resources *s)
       N_VDestroy(*vecs[k]);
     }
   }
-  free(s->scratch);
+  mbdae_jacobian_free(&s->jac);
   if (s->ctx) {
     SUNContext_Free(&s->ctx);
   }
 }
 
-/* d->kind and d->layout for the storage asked for (mbdae_options.linsys); MBDAE_ERR_ARG for a
+/* d->kind for the storage asked for (mbdae_options.linsys); MBDAE_ERR_ARG for a
  * value that is no mbdae_jac_kind. */
 static int choose_storage(run_data *d, int linsys)
 {
@@ -428,13 +391,6 @@ static int choose_storage(run_data *d, int linsys)
   mbdae_jac_pattern pat;
   mbdae_problem_jac_pattern(d->p, &pat);
   d->kind = linsys == MBDAE_JAC_AUTO ? pat.kind : linsys;
-  if (d->kind == MBDAE_JAC_DENSE) {
-    int n = d->neq;
-    d->layout = (mbdae_jac_pattern){
-        .kind = MBDAE_JAC_DENSE, .neq = n, .ml = n - 1, .mu = n - 1, .nnz = (size_t)n * (size_t)n};
-  } else {
-    d->layout = pat;
-  }
   return 0;
 }
 
@@ -443,10 +399,10 @@ static void create_linear_solver(const run_data *d, resources *s)
 {
   sunindextype n = d->neq;
   if (d->kind == MBDAE_JAC_BAND) {
-    s->A = SUNBandMatrix(n, d->layout.mu, d->layout.ml, s->ctx);
+    s->A = SUNBandMatrix(n, s->jac.mu, s->jac.ml, s->ctx);
     s->LS = s->A ? SUNLinSol_Band(s->yv, s->A, s->ctx) : NULL;
   } else if (d->kind == MBDAE_JAC_SPARSE) {
-    sunindextype nnz = d->layout.nnz > 0 ? (sunindextype)d->layout.nnz : 1;
+    sunindextype nnz = s->jac.nnz > 0 ? (sunindextype)s->jac.nnz : 1;
     s->A = SUNSparseMatrix(n, n, nnz, CSC_MAT, s->ctx);
     s->LS = s->A ? SUNLinSol_KLU(s->yv, s->A, s->ctx) : NULL;
   } else {
@@ -464,7 +420,11 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
-  s->scratch = malloc(sizeof(double) * 2 * (d->layout.nnz > 0 ? d->layout.nnz : 1));
+  char msg[160];
+  if (mbdae_jacobian_create(&s->jac, p, d->kind, msg, sizeof msg) != 0) {
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "%s", msg); /* the kind is valid: memory */
+  }
+  d->jac = &s->jac;
   s->yv = N_VNew_Serial(n, s->ctx);
   s->ypv = N_VNew_Serial(n, s->ctx);
   s->idv = N_VNew_Serial(n, s->ctx);
@@ -474,13 +434,10 @@ static int setup(const mbdae_problem *p, const mbdae_options *opt, const double 
     create_linear_solver(d, s);
   }
   s->NLS = s->yv ? SUNNonlinSol_Newton(s->yv, s->ctx) : NULL;
-  if (!s->scratch || !s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->LS || !s->NLS ||
-      !s->mem) {
+  if (!s->yv || !s->ypv || !s->idv || !s->dky || !s->A || !s->LS || !s->NLS || !s->mem) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory setting up IDA (%s matrix)",
                       mbdae_jac_kind_name(d->kind));
   }
-  d->dfdy = s->scratch;
-  d->dfdyp = s->scratch + d->layout.nnz;
   d->mem = s->mem;
   memcpy(N_VGetArrayPointer(s->yv), y, sizeof(double) * (size_t)n);
   memcpy(N_VGetArrayPointer(s->ypv), yp, sizeof(double) * (size_t)n);

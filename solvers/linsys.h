@@ -1,8 +1,9 @@
 /* The linear-system layer (private): the iteration matrices of the implicit solvers, J + c M with
  * c real (BDF, the real system of Radau IIA) or J + s M with s complex (the complex system of
- * Radau IIA), J = dF/dy and M = dF/dy'.  mbdae_linsys: dense column-major n x n, factored by the
- * small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and by LAPACK
- * (solvers/lapack.h) above; mbdae_itmat: every kind (dense, band, sparse) from a Jacobian store.
+ * Radau IIA), J = dF/dy and M = dF/dy'.  mbdae_linsys: dense column-major n x n from full arrays,
+ * factored by the small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and by
+ * LAPACK (solvers/lapack.h) above; mbdae_itmat (solvers/itmat.c): every kind (dense, band,
+ * sparse) from a Jacobian store, a storage (solvers/matstore.h) and a table of factor operations.
  * An mbdae_linsys lives in one caller-provided block (mbdae_linsys_bytes), an mbdae_itmat
  * allocates its own; both are set up once per run. */
 #ifndef MBDAE_LINSYS_H
@@ -13,6 +14,7 @@
 
 #include "condense.h"
 #include "jacobian.h"
+#include "matstore.h"
 
 /* C11's CMPLX(re, im), exact even for infinite parts; glibc defines it for GCC only, so clang
  * builds (the fuzzers) get the same builtin that glibc's definition uses. */
@@ -62,23 +64,45 @@ int mbdae_linsys_solve(const mbdae_linsys *ls, double *b);
 int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
 
 /* ---- iteration matrices of every kind -------------------------------------------------------
- * J + c M or J + s M from a Jacobian store (solvers/jacobian.h), factored by its kind:
- *   DENSE   the mbdae_linsys above (the kernel, or LAPACK's dgetrf/zgetrf): n^2 (complex 2 n^2);
- *   BAND    LAPACK's dgbtrf/zgbtrf in band storage, (2 ml + mu + 1) n doubles (complex: twice);
- *   SPARSE  KLU (solvers/sparselu.h): the pattern analysed once, refactored per matrix; O(nnz +
- * fill). Formed in O(nnz) from the store's values. */
+ * An iteration matrix is a composition: a storage (solvers/matstore.h: dense column-major, LAPACK
+ * band, compressed sparse columns) formed from a Jacobian store (solvers/jacobian.h), and the
+ * factor/solve operations of one factorization (mbdae_factor_ops), chosen once at creation:
+ *   kernel        DENSE, n <= MBDAE_SMALL_MAX_N: the small-dense kernel with the condensation of
+ *                 kinematic rows (solvers/condense.h), which forms E = J + s M itself while it
+ *                 condenses (the plan skips the condensed rows): n^2 (complex 2 n^2);
+ *   lapack dense  DENSE above: the dense storage factored in place by dgetrf/zgetrf;
+ *   lapack band   BAND: the band storage factored in place by dgbtrf/zgbtrf, (2 ml + mu + 1) n
+ *                 doubles (complex: twice);
+ *   klu           SPARSE: the pattern analysed once, the storage's values refactored per matrix
+ *                 (solvers/sparselu.h); O(nnz + fill). */
 struct mbdae_klu;
+struct mbdae_itmat;
+
+typedef struct mbdae_factor_ops {
+  const char *name; /* "kernel", "lapack dense", "lapack band", "klu" */
+  /* Bytes of the storage and workspace for jac (see mbdae_itmat_bytes). */
+  size_t (*bytes)(const mbdae_jacobian *jac, int is_complex);
+  /* Allocate (m->block, or the solver's own) and set up m->st.v: 0 or a negative code. */
+  int (*create)(struct mbdae_itmat *m);
+  /* Factor J + (sr + i si) M (si = 0 for a real matrix) from m->jac's current values. */
+  int (*factor)(struct mbdae_itmat *m, double sr, double si);
+  /* Solve in place: b (bi NULL, real matrix) or br + i bi (complex). */
+  int (*solve)(const struct mbdae_itmat *m, double *br, double *bi);
+  /* See mbdae_itmat_finite. */
+  int (*finite)(const struct mbdae_itmat *m);
+} mbdae_factor_ops;
 
 typedef struct mbdae_itmat {
-  const mbdae_jacobian *jac; /* the store the matrices are formed from */
-  int is_complex;            /* 1: J + s M with s complex */
-  mbdae_linsys dense;        /* DENSE: the dense system */
-  double *ab;                /* BAND, real: LAPACK band storage, ldab x n */
-  double complex *zab;       /* BAND, complex: the same, and a right-hand side (n) after it */
-  int *ipiv;                 /* BAND: pivot rows */
-  struct mbdae_klu *klu;     /* SPARSE */
-  void *block;               /* the allocation of the dense and band storage */
-  unsigned long stamp;       /* DENSE: jac->stamp of the Jacobian the plan was made for */
+  const mbdae_jacobian *jac;   /* the store the matrices are formed from */
+  int is_complex;              /* 1: J + s M with s complex */
+  mbdae_matstore st;           /* the formed matrix (LAPACK: its factors after factoring) */
+  const mbdae_factor_ops *ops; /* the factorization */
+  mbdae_condensed cd;          /* kernel: the condensed system and its factors */
+  int *ipiv;                   /* LAPACK: pivot rows */
+  double *rhs;                 /* LAPACK, complex: an interleaved right-hand side (2 n) */
+  struct mbdae_klu *klu;       /* klu: the solver, which holds the storage's values */
+  void *block;                 /* the allocation of the storage and the workspace */
+  unsigned long stamp;         /* kernel: jac->stamp of the Jacobian the plan was made for */
 } mbdae_itmat;
 
 /* The matrix for jac (which must outlive it): 0 or MBDAE_ERR_NOMEM (or KLU's refusal,
