@@ -147,6 +147,9 @@ static void test_refused(void)
   write_csv(&rec, "runs-1.vec");
   damage_side(1, "# mbdae record vectors: neq 12\n");
   expect_refused("a wrong count", "runs-1.vec:14: more lines");
+  write_csv(&rec, "runs-1.vec"); /* a count no file of this size holds: refused, not allocated */
+  damage_side(1, "# mbdae record vectors: neq 666666663\n");
+  expect_refused("a count beyond the file", "runs-1.vec:1: neq larger than the file");
   FILE *out = fopen("/dev/null", "w");
   CHECK(mbdae_record_write_csv_row_side(out, &rec, dir, "../escape") != 0 &&
             mbdae_record_write_csv_row_side(out, &rec, dir, ".hidden") != 0,

@@ -157,9 +157,14 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
   char *line = NULL;
   size_t cap = 0, total = 0;
   long neq = side_count(in, &line, &cap), i = 0;
+  /* every component is a line of the file: a header that claims more components than the file
+   * has bytes is refused before anything is allocated for them (a cut file still reads up to
+   * where it ends, and says so) */
+  int too_many = neq > (long)st.st_size;
   void *vals =
-      neq > 0 ? calloc((size_t)neq, what == RECORD_SIDE_NAMES ? sizeof(char *) : sizeof(double))
-              : NULL;
+      neq > 0 && !too_many
+          ? calloc((size_t)neq, what == RECORD_SIDE_NAMES ? sizeof(char *) : sizeof(double))
+          : NULL;
   char **names = vals;
   int bad = !vals;
   for (ssize_t got; !bad && i < neq && (got = getline(&line, &cap, in)) > 0; i++) {
@@ -174,12 +179,13 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
   }
   int extra = !bad && i == neq && getline(&line, &cap, in) > 0;
   if (neq <= 0 || bad || i < neq || extra) {
-    long at = neq <= 0 ? 1 : (extra ? neq + 2 : (bad ? i + 1 : i + 2));
+    long at = neq <= 0 || too_many ? 1 : (extra ? neq + 2 : (bad ? i + 1 : i + 2));
     snprintf(why, len, "%s:%ld: %s", shown, at,
-             neq <= 0 ? "not '# mbdae record vectors: neq N'"
-             : extra  ? "more lines than neq"
-             : bad    ? "not 'i name y yref' for this component (name: [A-Za-z0-9_], at most 63)"
-                      : "fewer lines than neq");
+             neq <= 0   ? "not '# mbdae record vectors: neq N'"
+             : too_many ? "neq larger than the file can hold"
+             : extra    ? "more lines than neq"
+             : bad      ? "not 'i name y yref' for this component (name: [A-Za-z0-9_], at most 63)"
+                        : "fewer lines than neq");
   }
   int rc = neq > 0 && !bad && i == neq && !extra ? 0 : -1;
   if (what == RECORD_SIDE_NAMES && names) {
