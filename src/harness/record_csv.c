@@ -14,6 +14,7 @@
  * the drift figures, may be missing from an older file and reads as its table's `absent` text),
  * refuses anything the writer cannot have written, and says where: "name:line: why". */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,13 +196,15 @@ static int csv_split(char *line, char **fields, int max)
   }
 }
 
-/* A whole field as a finite number: no trailing text, no overflow. */
+/* A whole field as a finite number: no trailing text, no overflow.  An underflow (ERANGE with a
+ * subnormal or zero result) is the nearest double, as %.17g wrote it: a subnormal y reads back. */
 static int parse_real(const char *s, double *v)
 {
   char *end = NULL;
   errno = 0;
   *v = strtod(s, &end);
-  return end != s && *end == '\0' && errno != ERANGE && isfinite(*v) ? 0 : -1;
+  int underflow = errno == ERANGE && fabs(*v) < DBL_MIN;
+  return end != s && *end == '\0' && (errno != ERANGE || underflow) && isfinite(*v) ? 0 : -1;
 }
 
 static int parse_long(const char *s, long lo, long hi, long *v)
