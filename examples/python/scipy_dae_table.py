@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scipy_dae (solve_dae's Radau and BDF) on every multibody problem of mbdae in its index-3,
 index-2 and index-1 forms, with mbdae's analytic Jacobian passed as its jac and without it (then
-scipy_dae differences F), beside mbdae's radau5: one row per run, failures included, in the
+scipy_dae differences F), beside mbdae's radau5 and bdf: one row per run, failures included, in the
 layout of the test set's run-characteristics tables (mbdae.table), and the records in
 DIR/runs.csv for `mbdae sweep --report DIR`.
 
@@ -31,18 +31,19 @@ def main():
     rtol = float(sys.argv[1]) if len(sys.argv) > 1 else 1e-4
     directory = sys.argv[2] if len(sys.argv) > 2 else None
     solvers = [scipy_dae("Radau"), scipy_dae("Radau", jac=False), scipy_dae("BDF"),
-               scipy_dae("BDF", jac=False), "radau5"]
+               scipy_dae("BDF", jac=False), "radau5", "bdf"]
     warnings.simplefilter("ignore")  # scipy_dae's own warnings; failures are rows
     results = []
-    print(f"{'problem':38s} {'solver':22s} {'code':24s} {'scd':>6s} {'steps':>6s} {'nres':>7s} "
-          f"{'njac':>5s} {'nlu':>6s} {'cpu':>8s}")
+    print(f"{'problem':38s} {'solver':22s} {'code':24s} {'scd':>6s} {'mescd':>6s} {'steps':>6s} "
+          f"{'nres':>7s} "
+          f"{'njac':>5s} {'nlu':>6s} {'cpu':>9s}")
     for spec in specs():
         for s in solvers:
             r = mbdae.solve(spec, s, rtol=rtol, max_steps=20000, raise_on_failure=False)
             results.append(r)
-            print(f"{r.problem[:38]:38s} {r.solver:22s} {r.code:24s} {r.scd:6.2f} "
+            print(f"{r.problem[:38]:38s} {r.solver:22s} {r.code:24s} {r.scd:6.2f} {r.mescd:6.2f} "
                   f"{r.stats.steps:6d} {r.stats.nres:7d} {r.stats.njac:5d} {r.stats.nlu:6d} "
-                  f"{r.cpu_seconds:8.3f}", flush=True)
+                  f"{r.cpu_seconds:9.2e}", flush=True)
     failed = sum(not r.success for r in results)
     print(f"{len(results)} runs, {failed} failed")
     if directory:
