@@ -4,6 +4,7 @@
 #ifndef MBDAE_TEST_SUPPORT_H
 #define MBDAE_TEST_SUPPORT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -109,6 +110,19 @@ static inline int run_cli(const char *args, char *out, size_t len)
   }
   int status = pclose(f);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* run_cli with the arguments formatted as printf does. */
+static inline int run_clif(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int run_clif(char *out, size_t len, const char *fmt, ...)
+{
+  char args[1536];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  return run_cli(args, out, len);
 }
 
 /* `mbdae <args>` exits with code and its output mentions must_mention. */

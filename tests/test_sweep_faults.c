@@ -23,17 +23,8 @@
 static char tmpdir[] = "/tmp/mbdae-test-sweep-faults-XXXXXX";
 static char out[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int cli(const char *fmt, ...)
-{
-  char args[1536];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  return run_cli(args, out, sizeof out);
-}
+/* `mbdae ARGS` formatted as printf does, its output in out. */
+#define cli(...) run_clif(out, sizeof out, __VA_ARGS__)
 
 /* The rows of dir/runs.csv through the library's reader; their count, -1 when unreadable. */
 static long read_rows(const char *dir, mbdae_record **rows)

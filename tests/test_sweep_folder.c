@@ -21,17 +21,8 @@
 static char tmpdir[] = "/tmp/mbdae-test-sweep-folder-XXXXXX";
 static char out[1 << 16];
 
-static int cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int cli(const char *fmt, ...)
-{
-  char args[1536];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  return run_cli(args, out, sizeof out);
-}
+/* `mbdae ARGS` formatted as printf does, its output in out. */
+#define cli(...) run_clif(out, sizeof out, __VA_ARGS__)
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
