@@ -552,9 +552,13 @@ static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_
   int g = gnuplot_run(dir, script, NULL, log);
   if (g == GNUPLOT_MISSING) {
     fprintf(stderr,
-            "mbdae: gnuplot not found: wrote %s/%s; run `gnuplot %s` in %s where gnuplot is "
-            "installed (Debian: gnuplot-nox)\n",
-            dir, script, script, dir);
+            "mbdae: gnuplot not found: wrote %s/%s; where gnuplot is installed "
+            "(Debian: gnuplot-nox), run `cd ",
+            dir, script);
+    shell_word(stderr, dir);
+    fputs(" && gnuplot ", stderr);
+    shell_word(stderr, script);
+    fputs("`\n", stderr);
     return EXIT_FAILED_RUN;
   }
   if (g != GNUPLOT_OK) {

@@ -137,6 +137,10 @@ int gnuplot_run(const char *dir, const char *script, const char *arg, const char
 size_t gnuplot_quote(char *buf, size_t len, const char *s);
 void gnuplot_string(FILE *out, const char *s);
 
+/* s as one inert POSIX shell word, for the commands a hint tells the user to run: '...', a
+ * quote as '\'' and a control character as '?' (shell_quote.c). */
+void shell_word(FILE *out, const char *s);
+
 /* 1 when s (a file name) holds a control character, which no script may carry. */
 int gnuplot_name_invalid(const char *s);
 

@@ -837,11 +837,11 @@ int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, i
     fprintf(stderr, "mbdae sweep: drawing the diagrams of %s (%d of %d)\n", name, ++drawn, nnames);
     int g = draw_problem(dir, name);
     if (g == GNUPLOT_MISSING) {
-      fprintf(stderr,
-              "mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
-              "and the tables are written); install gnuplot-nox and run `gnuplot "
-              "workprecision.gp` in %s\n",
-              dir);
+      fputs("mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+            "and the tables are written); install gnuplot-nox and run `cd ",
+            stderr);
+      shell_word(stderr, dir);
+      fputs(" && gnuplot workprecision.gp`\n", stderr);
       return EXIT_OK;
     }
     if (g == GNUPLOT_FAILED) {
