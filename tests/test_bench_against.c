@@ -1,6 +1,7 @@
 /* `mbdae bench --against FILE`: the saved peer runs (refsol/peer/testset.jsonl) are read,
  * validated line by line before anything runs, and printed under our rows; a bad file is refused
- * with file:line and exit 2. */
+ * with file:line and exit 2.  The committed file covers Fekete and the wheelset too: every table
+ * row of theirs finds its saved peer run. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +26,31 @@ static const char good[] =
     "\"scd\": 0.19, \"mescd\": 1.34, \"steps\": 98, \"nres\": 850, \"cpu_seconds\": 0.00037, "
     "\"y\": [0.04, 0.49], \"repeat_mismatch\": false}\n";
 
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+  int n = 0;
+  for (const char *s = strstr(hay, needle); s; s = strstr(s + 1, needle)) {
+    n++;
+  }
+  return n;
+}
+
+/* `bench SPEC --solvers OURS --against refsol/peer/testset.jsonl` prints the saved PEER run under
+ * each of the problem's three table rows (rtol 1e-4, 1e-7, 1e-10). */
+static void saved_rows(const char *spec, const char *ours, const char *peer)
+{
+  static char out[1 << 16];
+  int rc =
+      run_clif(out, sizeof out, "bench %s --solvers %s --repeat 1 --against %s/peer/testset.jsonl",
+               spec, ours, MBDAE_REFSOL_DIR);
+  char line[64];
+  snprintf(line, sizeof line, "vs %-7s mescd", peer);
+  CHECK(rc == 0 && count_of(out, line) == 3 && !strstr(out, "no saved run"),
+        "bench %s --solvers %s: exit %d, want 3 rows '%s' (saved %s runs):\n%s", spec, ours, rc,
+        line, peer, out);
+}
+
 static void refused(const char *name, const char *line, const char *why)
 {
   char path[256], args[512];
@@ -46,6 +72,8 @@ int main(void)
            MBDAE_REFSOL_DIR);
   expect(args, 0, "vs radau5  mescd");
   expect(args, 0, "vs mebdfi  mescd");
+  saved_rows("fekete", "bdf", "mebdfi");
+  saved_rows("wheelset", "radau5", "radau5");
   write_file("one.jsonl", good, path, sizeof path);
   snprintf(args, sizeof args, "bench caraxis --solvers radau5 --repeat 1 --against %s", path);
   expect(args, 0, "vs radau5  mescd");
