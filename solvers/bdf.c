@@ -208,10 +208,13 @@ enum { EIG_MAX_N = 64 };
  * and h falls to hmin: the slider crank in form index1 or baumgarte at rtol <= 3.16e-10 (local
  * tolerance 1e-12, LOCAL_RTOL_MIN), where noise_i reaches 3.1e-11 in a_phi2 (24 times its
  * tolerance) and 1.8e-11 in a_q1 (8 times) near t = 0.0838, failed there after 660000-750000
- * steps.  So the tolerance of such a variable is at least noise_i (NOISE_FLOOR times it), from
- * each new iteration matrix, computed (n solves with its LU) on problems of at most EIG_MAX_N
- * equations.  The tolerance is the same number as before wherever it is above the floor: no
- * published row has an index-1 algebraic variable (their forms are index 2 and 3). */
+ * steps.  So the tolerance of such a variable is at least noise_i (NOISE_FLOOR times it), on
+ * problems of at most EIG_MAX_N equations.  noise costs n solves with the LU: computed after a
+ * failed step (error test or Newton) with the matrix of that step, and with every new matrix only
+ * while it is above some tolerance (computed at every new matrix, it cost 30-40% more CPU on the
+ * index1 forms of the crank and Andrews at rtol 1e-6, 1e-7).  The tolerance is the same number as
+ * before wherever it is above the floor: no published row has an index-1 algebraic variable
+ * (their forms are index 2 and 3). */
 static const double NOISE_FLOOR = 1.0;
 
 /* Everything one integration owns; the arrays come from one allocation. */
@@ -249,6 +252,8 @@ typedef struct bdf {
   double *wt0;                /* 1 / (rtol |y_n| + atol) */
   double *ewt;                /* wt0 with the index scaling for the current h */
   double *noise;              /* rounding floor of index-1 algebraic variables, else 0 */
+  int noise_binds;            /* 1: noise exceeded a tolerance when last computed */
+  unsigned long noise_stamp;  /* jac.stamp of the matrix noise was computed with */
   double *unit, *tsize;       /* scratch of algebraic_noise */
   int *mask;                  /* 1: y'_j enters F (differential), from the last Jacobian */
   mbdae_jacobian jac;         /* Jacobian at the point of the last evaluation */
@@ -570,12 +575,14 @@ static int refactor(bdf *s)
   return rc;
 }
 
-/* noise (see NOISE_FLOOR) from the Jacobian at (y, y') and the LU of G just made: 0 or the
- * solver's code. */
+/* noise (see NOISE_FLOOR) from the Jacobian at (y, y') and the LU of G made from it, and
+ * noise_binds at the accepted state: 0 or the solver's code. */
 static int algebraic_noise(bdf *s, const double *y, const double *yp)
 {
   int n = s->n, any = 0;
   memset(s->noise, 0, sizeof(double) * (size_t)n);
+  s->noise_binds = 0;
+  s->noise_stamp = s->jac.stamp;
   mbdae_jacobian_differential(&s->jac, s->mask);
   for (int i = 0; i < n; i++) {
     any |= !s->mask[i] && s->index[i] <= 1;
@@ -600,6 +607,7 @@ static int algebraic_noise(bdf *s, const double *y, const double *yp)
     s->unit[j] = 1.0;
     int rc = mbdae_itmat_solve(&s->lu, s->unit);
     if (rc < 0) {
+      memset(s->noise, 0, sizeof(double) * (size_t)n);
       return rc;
     }
     for (int i = 0; i < n; i++) {
@@ -607,6 +615,9 @@ static int algebraic_noise(bdf *s, const double *y, const double *yp)
         s->noise[i] += NOISE_FLOOR * fabs(s->unit[i]) * DBL_EPSILON * size[j];
       }
     }
+  }
+  for (int i = 0; i < n; i++) {
+    s->noise_binds |= s->noise[i] > mbdae_tolerance_at(&s->tol, s->yuser[i]);
   }
   return 0;
 }
@@ -624,7 +635,7 @@ static int new_matrix(bdf *s)
   if (rc != MBDAE_RECOVERABLE) {
     mark_eigenvalues(s);
   }
-  return rc == 0 ? algebraic_noise(s, s->y, s->yp) : rc;
+  return rc == 0 && s->noise_binds ? algebraic_noise(s, s->y, s->yp) : rc;
 }
 
 /* Coefficients of the step from s->t with s->h and order s->k (BCP ch. 5), the
@@ -1119,6 +1130,9 @@ static void reject(bdf *s, double told, int rc, driver_report *rep)
                                              : "Newton iteration failed to converge",
                          s->ncf);
     return;
+  }
+  if (s->noise_stamp != s->jac.stamp && algebraic_noise(s, s->yuser, s->ypuser) == 0) {
+    set_base_weights(s, s->yuser); /* the retry's weights with the floor */
   }
   if (rc != CONVERGED) {
     s->h *= STEP_CUT;
