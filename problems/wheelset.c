@@ -415,20 +415,24 @@ typedef struct trig_term {
   int kind[3]; /* of theta, phi, psi */
 } trig_term;
 
-/* The k-th derivative (0, 1, 2) of the factor kind at angle a. */
-static double factor(int kind, int k, double a)
+/* The factors and their derivatives at three angles: f[a][kind][k] is the k-th derivative
+ * (0, 1, 2) of the factor kind at angle a (one sine and one cosine per angle). */
+typedef struct angle_factors {
+  double f[3][3][3];
+} angle_factors;
+
+static void angle_factors_at(const double ang[3], angle_factors *af)
 {
-  if (kind == ONE) {
-    return k == 0 ? 1.0 : 0.0;
+  for (int a = 0; a < 3; a++) {
+    double s = sin(ang[a]), c = cos(ang[a]);
+    const double d[3][3] = {{1.0, 0.0, 0.0}, {s, c, -s}, {c, -s, -c}}; /* ONE, SIN, COS */
+    memcpy(af->f[a], d, sizeof d);
   }
-  double s = sin(a), c = cos(a);
-  double d[3] = {kind == SIN ? s : c, kind == SIN ? c : -s, kind == SIN ? -s : -c};
-  return d[k];
 }
 
-/* Sum of n terms at the angles ang: value, gradient (3) and Hessian (3 x 3, column-major). */
-static void trig_sum(const trig_term *t, int n, const double ang[3], double *val, double grad[3],
-                     double hess[9])
+/* Sum of n terms at the angles of af: value, gradient (3) and Hessian (3 x 3, column-major). */
+static void trig_sum(const trig_term *t, int n, const angle_factors *af, double *val,
+                     double grad[3], double hess[9])
 {
   *val = 0.0;
   memset(grad, 0, 3 * sizeof(double));
@@ -446,7 +450,7 @@ static void trig_sum(const trig_term *t, int n, const double ang[3], double *val
         }
         double v = t[k].c;
         for (int a = 0; a < 3; a++) {
-          v *= factor(t[k].kind[a], order[a], ang[a]);
+          v *= af->f[a][t[k].kind[a]][order[a]];
         }
         if (j < 0) {
           *val += v;
@@ -502,11 +506,13 @@ static int distance_at(const wheelset_params *w, const double *y, const double q
 {
   contact c = {.xr = q[1]};
   const double ang[3] = {y[3], y[4], q[0]};
+  angle_factors af;
+  angle_factors_at(ang, &af);
   angle_fn fa, fb, fs, fc;
-  trig_sum(A_TERMS, 2, ang, &fa.val, fa.grad, fa.hess);
-  trig_sum(B_TERMS, 1, ang, &fb.val, fb.grad, fb.hess);
-  trig_sum(S_TERMS, 1, ang, &fs.val, fs.grad, fs.hess);
-  trig_sum(C_TERMS, 1, ang, &fc.val, fc.grad, fc.hess);
+  trig_sum(A_TERMS, 2, &af, &fa.val, fa.grad, fa.hess);
+  trig_sum(B_TERMS, 1, &af, &fb.val, fb.grad, fb.hess);
+  trig_sum(S_TERMS, 1, &af, &fs.val, fs.grad, fs.hess);
+  trig_sum(C_TERMS, 1, &af, &fc.val, fc.grad, fc.hess);
   if (wheel_profile(w, &c) != 0) {
     return 1;
   }
@@ -528,8 +534,10 @@ static int distance_at(const wheelset_params *w, const double *y, const double q
   return 0;
 }
 
-/* The contact point q*(p): Newton on G_q = 0 from q (y's own contact point), to a step below
- * NEWTON_STEP, then d at it; 1 when it leaves the profiles or does not converge. */
+/* The contact point q*(p): Newton on G_q = 0 from q (y's own contact point) until its step is
+ * below NEWTON_STEP, d at the last iterate (within that step of q*: g_1 is stationary there, so g
+ * is off by O(step^2), G by O(step)); 1 when it leaves the profiles or does not converge.  Along
+ * a run the state's q is q* to the solver's tolerance: one or two evaluations. */
 static const double NEWTON_STEP = 1e-14;
 
 static int contact_point(const wheelset_params *w, const double *y, double q[2], distance *d)
@@ -545,11 +553,11 @@ static int contact_point(const wheelset_params *w, const double *y, double q[2],
     }
     double dpsi = -(c * d->grad[U_PSI] - b * d->grad[U_XI]) / det;
     double dxi = -(a * d->grad[U_XI] - b * d->grad[U_PSI]) / det;
+    if (fabs(dpsi) + fabs(dxi) <= NEWTON_STEP) {
+      return 0;
+    }
     q[0] += dpsi;
     q[1] += dxi;
-    if (fabs(dpsi) + fabs(dxi) <= NEWTON_STEP) {
-      return distance_at(w, y, q, d);
-    }
   }
   return 1;
 }
