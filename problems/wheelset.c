@@ -25,7 +25,9 @@
  * Kalker's linear theory saturated by tanh (Jaschinski) on the contact ellipses of Hertz, and
  * the suspension springs c_x, c_z.  The test set's straight track (no curvature s, cant alpha,
  * propulsion F_A, L_A; wheel.f sets them to 0) is coded without those terms, which vanish
- * exactly there.  Index: 15 variables of index 1, lambda of index 2.
+ * exactly there.  Index: 15 variables of index 1, lambda of index 2.  Constraints: the two
+ * contact conditions, the distance of wheel and rail and its derivatives (g, g', g''; see "the
+ * contact conditions as constraints" below), for mbdae check and the drift of every run.
  *
  * The equations follow wheel.f term by term, in its order of operations: test_wheelset.c finds
  * the residual equal to the Fortran's printed output (tests/testset/wheelset.txt) bit for bit at
@@ -53,7 +55,8 @@ enum {
   V = 5,     /* offset of v = p' */
   BETA = 10, /* beta */
   Q = 11,    /* q = (psi_L, xi_L, psi_R, xi_R) */
-  LAM = 15   /* lambda */
+  LAM = 15,  /* lambda */
+  NCON = 2   /* the two contact conditions */
 };
 
 /* The parameters of wheel.f (its common block wheelcom, values of deTestSet's ex_wheelset.R;
@@ -385,6 +388,241 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
   return rc;
 }
 
+/* ---- the contact conditions as constraints ------------------------------------------------- */
+
+/* The contact condition of one side is g_1(p, q) = r_g(x_g) - y - xi sin(phi) + r(xi) cos(phi)
+ * cos(psi) = 0 (wheel.f's index-3 row, reswhs with ipar(1) = 1): the vertical distance of the
+ * rail below the wheel point (psi, xi), x_g its lateral position.  Its gradient in (p, q) is
+ * (G, G_q), G as constm.  g_2 = 0 (rows 14-17: the normals of wheel and rail parallel) holds
+ * exactly where G_q = 0, the point of the wheel nearest the rail: the rail's normal
+ * (r_g', -1, 0) is orthogonal to the wheel's tangents there.  The constraint of the index-3
+ * problem is therefore the distance of wheel and rail, g(p) = g_1(p, q*(p)) with q*(p) the
+ * stationary point (Simeon, Fuehrer & Rentrop 1991, the contact conditions); it depends on p
+ * alone, as a mechanical system's constraint does, and
+ *   g'  = G v                                         (G_q = 0 at q*: rows 12-13 at q*),
+ *   g'' = G v' + v^T H_pp v + (H_qp v) . q*',   q*' = -H_qq^{-1} H_qp v,
+ * H the Hessian of g_1 in (p, q) (the cone has r'' = 0; the track is straight: no g_t).  g and
+ * g' are what the runs report as drift: the index-2 form keeps g' = 0 and g_2 = 0, and g drifts.
+ * u = (x, theta, phi, psi, xi) are the variables g_1 bends in (y enters it as -y, z not). */
+enum { NU = 5, U_PSI = 3, U_XI = 4, NEWTON_MAX = 30 };
+static const int U_OF_P[3] = {0, 3, 4}; /* p index of u = x, theta, phi */
+
+/* A product c f_theta f_phi f_psi of sines, cosines and ones of the three angles, with its
+ * first and second derivatives: the angle factors of x_g and of the wheel's height. */
+enum { ONE, SIN, COS };
+typedef struct trig_term {
+  double c;
+  int kind[3]; /* of theta, phi, psi */
+} trig_term;
+
+/* The factors and their derivatives at three angles: f[a][kind][k] is the k-th derivative
+ * (0, 1, 2) of the factor kind at angle a (one sine and one cosine per angle). */
+typedef struct angle_factors {
+  double f[3][3][3];
+} angle_factors;
+
+static void angle_factors_at(const double ang[3], angle_factors *af)
+{
+  for (int a = 0; a < 3; a++) {
+    double s = sin(ang[a]), c = cos(ang[a]);
+    const double d[3][3] = {{1.0, 0.0, 0.0}, {s, c, -s}, {c, -s, -c}}; /* ONE, SIN, COS */
+    memcpy(af->f[a], d, sizeof d);
+  }
+}
+
+/* Sum of n terms at the angles of af: value, gradient (3) and Hessian (3 x 3, column-major). */
+static void trig_sum(const trig_term *t, int n, const angle_factors *af, double *val,
+                     double grad[3], double hess[9])
+{
+  *val = 0.0;
+  memset(grad, 0, 3 * sizeof(double));
+  memset(hess, 0, 9 * sizeof(double));
+  for (int k = 0; k < n; k++) {
+    int order[3] = {0, 0, 0};
+    for (int i = -1; i < 3; i++) {
+      for (int j = i; j < 3; j++) { /* i = -1: the value (j = -1) and the gradient (j >= 0) */
+        order[0] = order[1] = order[2] = 0;
+        if (i >= 0) {
+          order[i]++;
+        }
+        if (j >= 0) {
+          order[j]++;
+        }
+        double v = t[k].c;
+        for (int a = 0; a < 3; a++) {
+          v *= af->f[a][t[k].kind[a]][order[a]];
+        }
+        if (j < 0) {
+          *val += v;
+        } else if (i < 0) {
+          grad[j] += v;
+        } else {
+          MBDAE_AT(hess, 3, i, j) += v;
+          MBDAE_AT(hess, 3, j, i) = MBDAE_AT(hess, 3, i, j);
+        }
+      }
+    }
+  }
+}
+
+/* The angle factors of x_g = x + xi B + r(xi) A and of the wheel point's height above the axle,
+ * h = xi S + r(xi) C (g_1 = r_g(x_g) - y + h): B = cos(theta) cos(phi), A = cos(theta) sin(phi)
+ * cos(psi) - sin(theta) sin(psi), S = -sin(phi), C = cos(phi) cos(psi). */
+static const trig_term B_TERMS[] = {{1.0, {COS, COS, ONE}}};
+static const trig_term A_TERMS[] = {{1.0, {COS, SIN, COS}}, {-1.0, {SIN, ONE, SIN}}};
+static const trig_term S_TERMS[] = {{-1.0, {ONE, SIN, ONE}}};
+static const trig_term C_TERMS[] = {{1.0, {ONE, COS, COS}}};
+
+typedef struct angle_fn {
+  double val, grad[3], hess[9]; /* over (theta, phi, psi) */
+} angle_fn;
+
+/* A function of u, x0 + xi P + r(xi) Q (P, Q of the angles; r' = dr, r'' = 0: the cone), with its
+ * gradient and Hessian over u into val, grad, hess (NU x NU, column-major). */
+static void lift(double x0, const angle_fn *p, const angle_fn *q, double xi, double r, double dr,
+                 double *val, double grad[NU], double hess[NU * NU])
+{
+  memset(hess, 0, NU * NU * sizeof(double));
+  *val = x0 + xi * p->val + r * q->val;
+  grad[0] = 0.0;
+  grad[U_XI] = p->val + dr * q->val;
+  for (int a = 0; a < 3; a++) {
+    grad[1 + a] = xi * p->grad[a] + r * q->grad[a];
+    MBDAE_AT(hess, NU, 1 + a, U_XI) = p->grad[a] + dr * q->grad[a];
+    MBDAE_AT(hess, NU, U_XI, 1 + a) = MBDAE_AT(hess, NU, 1 + a, U_XI);
+    for (int b = 0; b < 3; b++) {
+      MBDAE_AT(hess, NU, 1 + a, 1 + b) =
+          xi * MBDAE_AT(p->hess, 3, a, b) + r * MBDAE_AT(q->hess, 3, a, b);
+    }
+  }
+}
+
+/* g_1 of one side at the wheel point q = (psi, xi), with its gradient and Hessian over u. */
+typedef struct distance {
+  double val, grad[NU], hess[NU * NU];
+} distance;
+
+static int distance_at(const wheelset_params *w, const double *y, const double q[2], distance *d)
+{
+  contact c = {.xr = q[1]};
+  const double ang[3] = {y[3], y[4], q[0]};
+  angle_factors af;
+  angle_factors_at(ang, &af);
+  angle_fn fa, fb, fs, fc;
+  trig_sum(A_TERMS, 2, &af, &fa.val, fa.grad, fa.hess);
+  trig_sum(B_TERMS, 1, &af, &fb.val, fb.grad, fb.hess);
+  trig_sum(S_TERMS, 1, &af, &fs.val, fs.grad, fs.hess);
+  trig_sum(C_TERMS, 1, &af, &fc.val, fc.grad, fc.hess);
+  if (wheel_profile(w, &c) != 0) {
+    return 1;
+  }
+  double xg, gx[NU], hx[NU * NU], h, gh[NU], hh[NU * NU];
+  lift(y[0], &fb, &fa, q[1], c.rx, c.drx, &xg, gx, hx);
+  gx[0] = 1.0;
+  lift(0.0, &fs, &fc, q[1], c.rx, c.drx, &h, gh, hh);
+  if (rail_profile(w, xg, &c) != 0) {
+    return 1;
+  }
+  d->val = c.gx - y[1] + h;
+  for (int i = 0; i < NU; i++) {
+    d->grad[i] = c.dgx * gx[i] + gh[i];
+    for (int j = 0; j < NU; j++) {
+      MBDAE_AT(d->hess, NU, i, j) =
+          c.d2gx * gx[i] * gx[j] + c.dgx * MBDAE_AT(hx, NU, i, j) + MBDAE_AT(hh, NU, i, j);
+    }
+  }
+  return 0;
+}
+
+/* The contact point q*(p): Newton on G_q = 0 from q (y's own contact point) until its step is
+ * below NEWTON_STEP, d at the last iterate (within that step of q*: g_1 is stationary there, so g
+ * is off by O(step^2), G by O(step)); 1 when it leaves the profiles or does not converge.  Along
+ * a run the state's q is q* to the solver's tolerance: one or two evaluations. */
+static const double NEWTON_STEP = 1e-14;
+
+static int contact_point(const wheelset_params *w, const double *y, double q[2], distance *d)
+{
+  for (int it = 0; it < NEWTON_MAX; it++) {
+    if (distance_at(w, y, q, d) != 0) {
+      return 1;
+    }
+    double a = MBDAE_AT(d->hess, NU, U_PSI, U_PSI), b = MBDAE_AT(d->hess, NU, U_PSI, U_XI);
+    double c = MBDAE_AT(d->hess, NU, U_XI, U_XI), det = a * c - b * b;
+    if (!(fabs(det) > 0.0)) {
+      return 1;
+    }
+    double dpsi = -(c * d->grad[U_PSI] - b * d->grad[U_XI]) / det;
+    double dxi = -(a * d->grad[U_XI] - b * d->grad[U_PSI]) / det;
+    if (fabs(dpsi) + fabs(dxi) <= NEWTON_STEP) {
+      return 0;
+    }
+    q[0] += dpsi;
+    q[1] += dxi;
+  }
+  return 1;
+}
+
+/* g, g' and (when ga is not NULL) g'' of the side whose contact point is y[first], y[first + 1]. */
+static int side_levels(const wheelset_params *w, const double *y, const double *yp, int first,
+                       double *g, double *gv, double *ga)
+{
+  double q[2] = {y[first], y[first + 1]};
+  distance d;
+  if (contact_point(w, y, q, &d) != 0) {
+    return MBDAE_RECOVERABLE;
+  }
+  *g = d.val;
+  *gv = -y[V + 1];
+  for (int k = 0; k < 3; k++) {
+    *gv += d.grad[k] * y[V + U_OF_P[k]];
+  }
+  if (!ga) {
+    return 0;
+  }
+  double acc = -yp[V + 1], bend = 0.0, hqp[2] = {0.0, 0.0};
+  for (int k = 0; k < 3; k++) {
+    double vk = y[V + U_OF_P[k]];
+    acc += d.grad[k] * yp[V + U_OF_P[k]];
+    for (int l = 0; l < 3; l++) {
+      bend += vk * MBDAE_AT(d.hess, NU, k, l) * y[V + U_OF_P[l]];
+    }
+    hqp[0] += MBDAE_AT(d.hess, NU, U_PSI, k) * vk;
+    hqp[1] += MBDAE_AT(d.hess, NU, U_XI, k) * vk;
+  }
+  double a = MBDAE_AT(d.hess, NU, U_PSI, U_PSI), b = MBDAE_AT(d.hess, NU, U_PSI, U_XI);
+  double c = MBDAE_AT(d.hess, NU, U_XI, U_XI), det = a * c - b * b;
+  double qdot[2] = {-(c * hqp[0] - b * hqp[1]) / det, -(a * hqp[1] - b * hqp[0]) / det};
+  *ga = acc + bend + hqp[0] * qdot[0] + hqp[1] * qdot[1];
+  return 0;
+}
+
+/* The two contact conditions in the order of their multipliers: lambda1 holds wheel.f's left
+ * contact (y[13], y[14]: q3, q4), lambda2 its right (q1, q2); rows 12 and 13 of F likewise. */
+static const int CONTACT_OF[NCON] = {Q + 2, Q};
+
+static int constraints(const void *params, double t, const double *y, const double *yp,
+                       double *gpos, double *gvel, double *gacc)
+{
+  (void)t;
+  for (int k = 0; k < NCON; k++) {
+    double g, gv, ga;
+    int rc = side_levels(params, y, yp, CONTACT_OF[k], &g, &gv, gacc ? &ga : NULL);
+    if (rc != 0) {
+      return rc;
+    }
+    if (gpos) {
+      gpos[k] = g;
+    }
+    if (gvel) {
+      gvel[k] = gv;
+    }
+    if (gacc) {
+      gacc[k] = ga;
+    }
+  }
+  return 0;
+}
+
 /* The published consistent start (wheel.f; deTestSet's ex_wheelset.R, its yini and dyini). */
 static int init(const void *params, double *y0, double *yp0)
 {
@@ -457,7 +695,7 @@ static void describe(const void *params, problem_info *info)
 {
   (void)params;
   info->neq = NEQ;
-  info->nconstraints = 0; /* the contact conditions are rows of F (index 2 and 1), not reported */
+  info->nconstraints = NCON;
   info->ref_source = REF_SOURCE;
   if (!info->index) {
     return;
@@ -496,6 +734,6 @@ const problem_type mbdae_problem_wheelset = {
     .res = res,
     .jac = jac,
     .ref = ref,
-    .constraints = NULL,
+    .constraints = constraints,
     .jac_nres = 2 * NEQ,
 };

@@ -72,6 +72,8 @@
  * Solving ODEs II, section VII.8): in an index-3 system any perturbation of the positions
  * reappears divided by h in the velocities and by h^2 in the multipliers, so an unscaled test
  * rejects every small step (DASSL's failure on index 3).  The Newton test uses the same norm.
+ * The tolerance of an index-1 algebraic variable is never below the rounding noise with which its
+ * equations determine it (NOISE_FLOOR).
  *
  * Continuous output evaluates the interpolating polynomial of the last step through the last
  * k+1 points (BCP ch. 5).  The last step lands exactly on tend; within 10 steps of tend
@@ -197,6 +199,23 @@ enum { EIG_MIN_STEPS = 20 };
  * problems have 5 to 27 and chains up to 12 links; at n = 64 one dggev costs about as much as 100
  * LU factorizations of that size (30 n^3 against 2/3 n^3 flops). */
 enum { EIG_MAX_N = 64 };
+/* Rounding floor of index-1 algebraic variables (columns of dF/dy' that are zero, index 1: the
+ * accelerations and multipliers of the index-1 and Baumgarte forms).  Such a variable is what its
+ * equations give at y, up to the rounding of those equations, noise_i = sum_j |G^-1_ij| eps s_j
+ * with G the iteration matrix and s_j = sum_k |dF_j/dy_k y_k| + |dF_j/dy'_k y'_k| the size of the
+ * terms of F_j; the error estimate y - y_pred sees that noise, amplified by the predictor's
+ * extrapolation, whatever h is.  Where the local tolerance is below it, steps are rejected on noise
+ * and h falls to hmin: the slider crank in form index1 or baumgarte at rtol <= 3.16e-10 (local
+ * tolerance 1e-12, LOCAL_RTOL_MIN), where noise_i reaches 3.1e-11 in a_phi2 (24 times its
+ * tolerance) and 1.8e-11 in a_q1 (8 times) near t = 0.0838, failed there after 660000-750000
+ * steps.  So the tolerance of such a variable is at least noise_i (NOISE_FLOOR times it), on
+ * problems of at most EIG_MAX_N equations.  noise costs n solves with the LU: computed after a
+ * failed step (error test or Newton) with the matrix of that step, and with every new matrix only
+ * while it is above some tolerance (computed at every new matrix, it cost 30-40% more CPU on the
+ * index1 forms of the crank and Andrews at rtol 1e-6, 1e-7).  The tolerance is the same number as
+ * before wherever it is above the floor: no published row has an index-1 algebraic variable
+ * (their forms are index 2 and 3). */
+static const double NOISE_FLOOR = 1.0;
 
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct bdf {
@@ -232,6 +251,11 @@ typedef struct bdf {
   double *delta;              /* residual, Newton correction, scratch */
   double *wt0;                /* 1 / (rtol |y_n| + atol) */
   double *ewt;                /* wt0 with the index scaling for the current h */
+  double *noise;              /* rounding floor of index-1 algebraic variables, else 0 */
+  int noise_binds;            /* 1: noise exceeded a tolerance when last computed */
+  unsigned long noise_stamp;  /* jac.stamp of the matrix noise was computed with */
+  double *unit, *tsize;       /* scratch of algebraic_noise */
+  int *mask;                  /* 1: y'_j enters F (differential), from the last Jacobian */
   mbdae_jacobian jac;         /* Jacobian at the point of the last evaluation */
   mbdae_itmat lu;             /* dF/dy + cjold dF/dy' and its LU factors */
 
@@ -281,7 +305,8 @@ static double wnorm(const bdf *s, const double *v)
 static void set_base_weights(bdf *s, const double *y)
 {
   for (int i = 0; i < s->n; i++) {
-    s->wt0[i] = 1.0 / mbdae_tolerance_at(&s->tol, y[i]);
+    double tol = mbdae_tolerance_at(&s->tol, y[i]);
+    s->wt0[i] = 1.0 / (s->noise[i] > tol ? s->noise[i] : tol);
   }
 }
 
@@ -305,9 +330,10 @@ static int allocate(bdf *s, int kind, char *msg, size_t msglen)
   s->eig_on = s->n <= EIG_MAX_N;
   size_t n = (size_t)s->n, nn = s->eig_on ? n * n : 0, nnz = s->eig_on ? s->jac.nnz : 0;
   size_t lwork = s->eig_on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
-  size_t ndoubles = (MAX_ORDER + 2) * n + 9 * n + 2 * nn + 2 * nnz + lwork;
+  size_t ndoubles = (MAX_ORDER + 2) * n + 12 * n + 2 * nn + 2 * nnz + lwork;
   s->block = malloc(ndoubles * sizeof(double));
-  if (!s->block || mbdae_itmat_create(&s->lu, &s->jac, 0) != 0) {
+  s->mask = malloc(n * sizeof(int));
+  if (!s->block || !s->mask || mbdae_itmat_create(&s->lu, &s->jac, 0) != 0) {
     snprintf(msg, msglen, "out of memory");
     return MBDAE_ERR_NOMEM;
   }
@@ -323,7 +349,10 @@ static int allocate(bdf *s, int kind, char *msg, size_t msglen)
   s->delta = w + 3 * n;
   s->wt0 = w + 4 * n;
   s->ewt = w + 5 * n;
-  w += 6 * n;
+  s->noise = w + 6 * n;
+  s->unit = w + 7 * n;
+  s->tsize = w + 8 * n;
+  w += 9 * n;
   s->ggev_a = w;
   s->ggev_b = w + nn;
   w += 2 * nn;
@@ -342,6 +371,7 @@ static void release(bdf *s)
   mbdae_itmat_free(&s->lu);
   mbdae_jacobian_free(&s->jac);
   free(s->block);
+  free(s->mask);
 }
 
 /* Residual with non-finite values mapped to a recoverable failure. */
@@ -545,6 +575,53 @@ static int refactor(bdf *s)
   return rc;
 }
 
+/* noise (see NOISE_FLOOR) from the Jacobian at (y, y') and the LU of G made from it, and
+ * noise_binds at the accepted state: 0 or the solver's code. */
+static int algebraic_noise(bdf *s, const double *y, const double *yp)
+{
+  int n = s->n, any = 0;
+  memset(s->noise, 0, sizeof(double) * (size_t)n);
+  s->noise_binds = 0;
+  s->noise_stamp = s->jac.stamp;
+  mbdae_jacobian_differential(&s->jac, s->mask);
+  for (int i = 0; i < n; i++) {
+    any |= !s->mask[i] && s->index[i] <= 1;
+  }
+  if (!any || n > EIG_MAX_N) {
+    return 0;
+  }
+  double *size = s->tsize;
+  memset(size, 0, sizeof(double) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    for (size_t e = mbdae_jacobian_col_begin(&s->jac, k); e < mbdae_jacobian_col_end(&s->jac, k);
+         e++) {
+      size[mbdae_jacobian_row(&s->jac, k, e)] +=
+          fabs(s->jac.dfdy[e] * y[k]) + fabs(s->jac.dfdyp[e] * yp[k]);
+    }
+  }
+  for (int j = 0; j < n; j++) { /* column j of G^-1 */
+    if (size[j] == 0.0) {
+      continue;
+    }
+    memset(s->unit, 0, sizeof(double) * (size_t)n);
+    s->unit[j] = 1.0;
+    int rc = mbdae_itmat_solve(&s->lu, s->unit);
+    if (rc < 0) {
+      memset(s->noise, 0, sizeof(double) * (size_t)n);
+      return rc;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!s->mask[i] && s->index[i] <= 1) {
+        s->noise[i] += NOISE_FLOOR * fabs(s->unit[i]) * DBL_EPSILON * size[j];
+      }
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    s->noise_binds |= s->noise[i] > mbdae_tolerance_at(&s->tol, s->yuser[i]);
+  }
+  return 0;
+}
+
 /* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
 static int new_matrix(bdf *s)
 {
@@ -558,7 +635,7 @@ static int new_matrix(bdf *s)
   if (rc != MBDAE_RECOVERABLE) {
     mark_eigenvalues(s);
   }
-  return rc;
+  return rc == 0 && s->noise_binds ? algebraic_noise(s, s->y, s->yp) : rc;
 }
 
 /* Coefficients of the step from s->t with s->h and order s->k (BCP ch. 5), the
@@ -1053,6 +1130,9 @@ static void reject(bdf *s, double told, int rc, driver_report *rep)
                                              : "Newton iteration failed to converge",
                          s->ncf);
     return;
+  }
+  if (s->noise_stamp != s->jac.stamp && algebraic_noise(s, s->yuser, s->ypuser) == 0) {
+    set_base_weights(s, s->yuser); /* the retry's weights with the floor */
   }
   if (rc != CONVERGED) {
     s->h *= STEP_CUT;
