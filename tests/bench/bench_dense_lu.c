@@ -19,6 +19,7 @@
 
 #include "../linalg_support.h"
 #include "lapack.h"
+#include "linsys.h" /* CMPLX for clang */
 #include "mbdae/mbdae.h"
 #include "smalldense.h"
 
