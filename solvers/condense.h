@@ -22,7 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Largest order condensed (the small-dense kernel's range, linsys.h's MBDAE_SMALL_MAX_N). */
+/* Largest order condensed: one 64-bit row_set per row (linsys.h's MBDAE_KERNEL_MAX_N is the
+ * kernel's range without condensation). */
 enum { MBDAE_CONDENSE_MAX_N = 64 };
 
 /* Bit j of rows[k] set where J or M (n x n column-major, n <= 64) has a nonzero (k, j). */

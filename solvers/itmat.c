@@ -1,7 +1,7 @@
 /* The iteration matrices of every kind (solvers/linsys.h): a storage (solvers/matstore.h) and the
  * factor/solve operations of one factorization, an mbdae_factor_ops table chosen at creation.
- * The kernel forms its own storage while it condenses; LAPACK factors the storage in place; KLU's
- * values are the storage. */
+ * The kernel forms its own storage while it condenses, or without condensation E's real and
+ * imaginary parts apart; LAPACK factors the storage in place; KLU's values are the storage. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "mbdae/mbdae.h"
 #include "lapack.h"
 #include "linsys.h"
+#include "smalldense.h"
 #include "sparselu.h"
 
 /* ---- the small-dense kernel with condensation (solvers/condense.h) -------------------------- */
@@ -58,6 +59,67 @@ static int kernel_finite(const mbdae_itmat *m)
 
 static const mbdae_factor_ops kernel_ops = {"kernel",      kernel_bytes, kernel_create,
                                             kernel_factor, kernel_solve, kernel_finite};
+
+/* 1 when x[0..count) are all finite. */
+static int all_finite(size_t count, const double *x)
+{
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(x[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---- the small-dense kernel without condensation (above MBDAE_CONDENSE_MAX_N rows) ---------- */
+
+/* E's real part, then (complex) its imaginary part, then n pivots. */
+static size_t kernel_dense_bytes(const mbdae_jacobian *jac, int is_complex)
+{
+  size_t n = (size_t)jac->n;
+  return sizeof(double) * (is_complex ? 2 : 1) * n * n + sizeof(int) * n;
+}
+
+static int kernel_dense_create(mbdae_itmat *m)
+{
+  size_t n = (size_t)m->jac->n;
+  if (allocate(m) != 0) {
+    return MBDAE_ERR_NOMEM;
+  }
+  m->st.v = m->block; /* E's real part (not the storage's interleaved layout) */
+  m->ipiv = (int *)(m->st.v + (m->is_complex ? 2 : 1) * n * n);
+  return 0;
+}
+
+/* The imaginary part of a complex E, after its real part. */
+static double *kernel_dense_im(const mbdae_itmat *m)
+{
+  return m->is_complex ? m->st.v + (size_t)m->jac->n * (size_t)m->jac->n : NULL;
+}
+
+static int kernel_dense_factor(mbdae_itmat *m, double sr, double si)
+{
+  const mbdae_jacobian *jac = m->jac;
+  return mbdae_kernel_factor(jac->n, jac->dfdy, jac->dfdyp, sr, si, m->st.v, kernel_dense_im(m),
+                             m->ipiv);
+}
+
+static int kernel_dense_solve(const mbdae_itmat *m, double *br, double *bi)
+{
+  int n = m->jac->n;
+  return bi ? mbdae_small_zlu_solve(n, m->st.v, kernel_dense_im(m), m->ipiv, br, bi)
+            : mbdae_small_lu_solve(n, m->st.v, m->ipiv, br);
+}
+
+/* The real factors only: a complex factorization is not checked. */
+static int kernel_dense_finite(const mbdae_itmat *m)
+{
+  return m->is_complex || all_finite((size_t)m->jac->n * (size_t)m->jac->n, m->st.v);
+}
+
+static const mbdae_factor_ops kernel_dense_ops = {"kernel dense",      kernel_dense_bytes,
+                                                  kernel_dense_create, kernel_dense_factor,
+                                                  kernel_dense_solve,  kernel_dense_finite};
 
 /* ---- LAPACK, dense and band: the storage factored in place ---------------------------------- */
 
@@ -133,16 +195,6 @@ static int lapack_solve(const mbdae_itmat *m, double *br, double *bi)
   return rc;
 }
 
-static int all_finite(size_t count, const double *x)
-{
-  for (size_t i = 0; i < count; i++) {
-    if (!isfinite(x[i])) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* The real factors only: a complex factorization is not checked. */
 static int lapack_finite(const mbdae_itmat *m)
 {
@@ -195,12 +247,16 @@ static const mbdae_factor_ops klu_ops = {"klu",      klu_bytes, klu_create,
 
 /* ---- the composition ------------------------------------------------------------------------- */
 
-/* The factorization of jac's kind: the kernel for small dense matrices, LAPACK above. */
+/* The factorization of jac's kind: for dense matrices the kernel with condensation, the kernel
+ * alone, then LAPACK (linsys.h: MBDAE_CONDENSE_MAX_N, MBDAE_KERNEL_MAX_N). */
 static const mbdae_factor_ops *ops_for(const mbdae_jacobian *jac)
 {
   switch (jac->kind) {
   case MBDAE_JAC_DENSE:
-    return jac->n > MBDAE_SMALL_MAX_N ? &lapack_dense_ops : &kernel_ops;
+    if (jac->n <= MBDAE_CONDENSE_MAX_N) {
+      return &kernel_ops;
+    }
+    return jac->n <= MBDAE_KERNEL_MAX_N ? &kernel_dense_ops : &lapack_dense_ops;
   case MBDAE_JAC_BAND:
     return &lapack_band_ops;
   default:

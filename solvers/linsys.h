@@ -1,7 +1,8 @@
 /* The linear-system layer (private): the iteration matrices of the implicit solvers, J + c M with
  * c real (BDF, the real system of Radau IIA) or J + s M with s complex (the complex system of
  * Radau IIA), J = dF/dy and M = dF/dy'.  mbdae_linsys: dense column-major n x n from full arrays,
- * factored by the small-dense kernel (solvers/smalldense.h) up to MBDAE_SMALL_MAX_N rows and by
+ * factored by the small-dense kernel (solvers/smalldense.h) up to MBDAE_KERNEL_MAX_N rows, with
+ * the condensation of kinematic rows (solvers/condense.h) up to MBDAE_CONDENSE_MAX_N, and by
  * LAPACK (solvers/lapack.h) above; mbdae_itmat (solvers/itmat.c): every kind (dense, band,
  * sparse) from a Jacobian store, a storage (solvers/matstore.h) and a table of factor operations.
  * An mbdae_linsys lives in one caller-provided block (mbdae_linsys_bytes), an mbdae_itmat
@@ -22,25 +23,36 @@
 #define CMPLX(re, im) __builtin_complex((double)(re), (double)(im))
 #endif
 
-/* Largest n factored by the small-dense kernel.  Measured with tests/bench/bench_lu --sweep
- * (form + factor + solve per call, dense random matrices, gcc -O2, Debian's reference LAPACK and
- * BLAS 3.11, shared 2-core machine): LAPACK / kernel time 1.5-6 (real) and 1.3-2.7 (complex) at
- * n = 5..64, still 1.0-2.6 and 1.5-2.4 at n = 80..320, so with reference BLAS there is no
- * crossover below 320.  The bound is 64 because there reference dgetrf leaves its unblocked
- * recursive path for blocked level-3 updates (ilaenv's block size 64), which is where a tuned
- * BLAS (OpenBLAS, swapped in at run time through Debian's alternatives) overtakes an unblocked LU;
- * no tuned BLAS was installed to measure that point: rerun the sweep when one is. */
-enum { MBDAE_SMALL_MAX_N = 64 };
+/* Largest n of a dense matrix factored by the small-dense kernel; LAPACK's dgetrf/zgetrf above.
+ * Measured with tests/bench/bench_dense_lu (copy + factor per call, gcc -O3 without -march, shared
+ * 2-core AMD EPYC, interleaved rounds; ratio = LAPACK / kernel time, real and complex):
+ *   Debian's reference LAPACK/BLAS 3.11 (what the project is built and tested with): dense random
+ *   matrices 1.1-2.3 and 1.1-2.5 at n = 64..640, so no crossover; Fekete's iteration matrices
+ *   (15% nonzeros, whose zero multipliers the kernel skips as Hairer's DEC/DECC do) 4.4-6.6 at
+ *   n = 80..400;
+ *   OpenBLAS 0.3.21, one thread: dense random matrices 0.6 at n = 48, 0.24-0.35 at 400 (a blocked
+ *   LU on a tuned BLAS overtakes an unblocked one above about 40 rows), Fekete's 1.1-3.2 at
+ *   n = 80..400.
+ * The bound is the largest order measured on both kinds of matrix: above it an unblocked LU
+ * streams the whole trailing matrix per column and any blocked LAPACK gains.  The condensation
+ * (mbdae_condensed) keeps its own bound, MBDAE_CONDENSE_MAX_N (64 rows). */
+enum { MBDAE_KERNEL_MAX_N = 400 };
 
 typedef struct mbdae_linsys {
   int n;              /* order */
   int is_complex;     /* 1: J + s M with s complex; 0: J + c M with c real */
-  int lapack;         /* 1: LAPACK's dgetrf/zgetrf (n > MBDAE_SMALL_MAX_N); 0: the kernel */
+  int lapack;         /* 1: LAPACK's dgetrf/zgetrf (n > MBDAE_KERNEL_MAX_N); 0: the kernel */
+  int condensed;      /* the kernel's path: 1 with condensation (n <= MBDAE_CONDENSE_MAX_N) */
   double *re, *im;    /* the kernel's factors (im: complex systems only); LAPACK's real factors */
   double complex *z;  /* LAPACK's complex factors (n x n) and a right-hand side (n) */
   int *ipiv;          /* pivot rows, 1-based as in dgetrf */
   mbdae_condensed cd; /* the kernel's path: kinematic rows condensed (condense.h), re/im its E */
 } mbdae_linsys;
+
+/* The kernel without condensation: E = J + sr M formed into re and, for a complex system (im not
+ * NULL), its imaginary part si M into im, then factored in place: 0 or MBDAE_ERR_SINGULAR. */
+int mbdae_kernel_factor(int n, const double *J, const double *M, double sr, double si, double *re,
+                        double *im, int *ipiv);
 
 /* Bytes of the block mbdae_linsys_init needs for order n: a multiple of sizeof(double complex), so
  * that blocks laid end to end in one allocation stay aligned. */
@@ -67,9 +79,11 @@ int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
  * An iteration matrix is a composition: a storage (solvers/matstore.h: dense column-major, LAPACK
  * band, compressed sparse columns) formed from a Jacobian store (solvers/jacobian.h), and the
  * factor/solve operations of one factorization (mbdae_factor_ops), chosen once at creation:
- *   kernel        DENSE, n <= MBDAE_SMALL_MAX_N: the small-dense kernel with the condensation of
- *                 kinematic rows (solvers/condense.h), which forms E = J + s M itself while it
+ *   kernel        DENSE, n <= MBDAE_CONDENSE_MAX_N: the small-dense kernel with the condensation
+ *                 of kinematic rows (solvers/condense.h), which forms E = J + s M itself while it
  *                 condenses (the plan skips the condensed rows): n^2 (complex 2 n^2);
+ *   kernel dense  DENSE, MBDAE_CONDENSE_MAX_N < n <= MBDAE_KERNEL_MAX_N: the kernel on E formed
+ *                 with its real and imaginary parts apart (mbdae_kernel_factor), no condensation;
  *   lapack dense  DENSE above: the dense storage factored in place by dgetrf/zgetrf;
  *   lapack band   BAND: the band storage factored in place by dgbtrf/zgbtrf, (2 ml + mu + 1) n
  *                 doubles (complex: twice);
@@ -79,7 +93,7 @@ struct mbdae_klu;
 struct mbdae_itmat;
 
 typedef struct mbdae_factor_ops {
-  const char *name; /* "kernel", "lapack dense", "lapack band", "klu" */
+  const char *name; /* "kernel", "kernel dense", "lapack dense", "lapack band", "klu" */
   /* Bytes of the storage and workspace for jac (see mbdae_itmat_bytes). */
   size_t (*bytes)(const mbdae_jacobian *jac, int is_complex);
   /* Allocate (m->block, or the solver's own) and set up m->st.v: 0 or a negative code. */
@@ -98,7 +112,7 @@ typedef struct mbdae_itmat {
   mbdae_matstore st;           /* the formed matrix (LAPACK: its factors after factoring) */
   const mbdae_factor_ops *ops; /* the factorization */
   mbdae_condensed cd;          /* kernel: the condensed system and its factors */
-  int *ipiv;                   /* LAPACK: pivot rows */
+  int *ipiv;                   /* kernel dense, LAPACK: pivot rows */
   double *rhs;                 /* LAPACK, complex: an interleaved right-hand side (2 n) */
   struct mbdae_klu *klu;       /* klu: the solver, which holds the storage's values */
   void *block;                 /* the allocation of the storage and the workspace */

@@ -1,9 +1,12 @@
 /* The small-dense kernel: unblocked right-looking LU with partial pivoting (Golub & Van Loan,
  * Matrix Computations, 4th ed., Algorithm 3.4.1, the column-oriented "kji" form) and the two
- * triangular solves, for the 5..27-row iteration matrices of the implicit solvers.
+ * triangular solves, for the dense iteration matrices of the implicit solvers (5..27 rows for the
+ * multibody test problems, 160 for Fekete; up to linsys.h's MBDAE_KERNEL_MAX_N).
  *
  * Why not LAPACK for these sizes: reference dgetrf spends most of a 10..27-row factorization in
- * lsame, ilaenv and its recursive panels, and zgetrf does complex arithmetic on every entry.  The
+ * lsame, ilaenv and its recursive panels, and zgetrf does complex arithmetic on every entry; on
+ * larger matrices with many zeros (Fekete's are 15% nonzero) the skips below save most of the
+ * work, which dgetrf/zgetrf cannot (linsys.h has the measurements).  The
  * habits kept from Hairer's DEC/DECC (RADAU5's linear algebra) and SUNDIALS' dense LU: a column
  * whose pivot-row entry (its multiplier in the rank-one update) is exactly zero is skipped, and so
  * is a right-hand-side entry that is exactly zero in the solves.  The complex factorization keeps

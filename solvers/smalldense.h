@@ -1,6 +1,7 @@
 /* The small-dense kernel (private): LU with partial pivoting and solves for the iteration matrices
- * of the implicit solvers (n = 5..27 for the test problems), with the interface shape of
- * solvers/lapack.h so that the linear-system layer (solvers/linsys.h) can switch by n.
+ * of the implicit solvers (n = 5..27 for the multibody test problems, 160 for Fekete), with the
+ * interface shape of solvers/lapack.h so that the linear-system layer (solvers/linsys.h) can
+ * switch by n.
  *
  * Storage is LAPACK's: column-major, leading dimension n, unit lower L below the diagonal and U on
  * and above it, ipiv[k] = 1 + the row swapped with row k (1-based as in dgetrf), so factors of

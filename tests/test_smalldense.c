@@ -1,7 +1,9 @@
 /* The small-dense kernel (solvers/smalldense.h) and the linear-system layer (solvers/linsys.h)
- * against LAPACK (solvers/lapack.h): on random matrices n = 1..40, on the iteration matrices of
- * the test problems (E1 = J + (gamma/h) M and E2 = J + ((alpha + i beta)/h) M of Radau IIA at the
- * initial values and at a perturbed point, h = 1e-2 and 1e-5), and on singular matrices.
+ * against LAPACK (solvers/lapack.h): on random matrices n = 1..40 and 65, 100, 160, 256 (above the
+ * condensation's 64 rows, where the layer gives dense matrices to the kernel alone), on the
+ * iteration matrices of the test problems and of Fekete (n = 80, 160) (E1 = J + (gamma/h) M and
+ * E2 = J + ((alpha + i beta)/h) M of Radau IIA at the initial values and at a perturbed point,
+ * h = 1e-2 and 1e-5), on singular matrices, and at the layer's two bounds (condensation, LAPACK).
  * For each: the same status as LAPACK; the same pivot rows unless LAPACK's row was within
  * rounding of a tie; a normwise residual ||A x - b|| / (||A|| ||x||) below 100 eps; a growth
  * factor max |U| / max |A| within a factor 2 of LAPACK's. */
@@ -233,36 +235,46 @@ static int check_complex(const char *label, int n, const double *ar, const doubl
 
 /* ---- the cases -------------------------------------------------------------------------- */
 
-/* Dense random matrices, and random J + s M with M zero in about two thirds of its entries (so
+/* A dense random matrix, and random J + s M with M zero in about two thirds of its entries (so
  * that the complex kernel meets real multipliers, real pivot-row entries and both mixed). */
+static void random_case(int n)
+{
+  size_t nn = (size_t)n * (size_t)n;
+  double *a = malloc((3 * nn + 2 * (size_t)n) * sizeof *a);
+  double *m = a + nn, *im = m + nn, *br = im + nn, *bi = br + n;
+  fill_random(nn, a);
+  fill_random((size_t)n, br);
+  fill_random((size_t)n, bi);
+  check_real("random", n, a, br);
+  for (size_t k = 0; k < nn; k++) {
+    im[k] = rnd();
+  }
+  check_complex("random complex", n, a, im, br, bi);
+  const double sr = 2.0, si = 3.0;
+  for (size_t k = 0; k < nn; k++) {
+    m[k] = rnd() < -1.0 / 3.0 ? rnd() : 0.0;
+    im[k] = si * m[k];
+    a[k] += sr * m[k];
+  }
+  check_complex("random J + s M", n, a, im, br, bi);
+  for (size_t k = 0; k < nn; k++) { /* small integers: exact ties among the pivot candidates */
+    a[k] = floor(2.5 * rnd());
+    im[k] = k % 3 == 0 ? floor(2.5 * rnd()) : 0.0;
+  }
+  check_real("ties", n, a, br);
+  check_complex("ties complex", n, a, im, br, bi);
+  free(a);
+}
+
+/* Every order up to MAX_RANDOM_N, and larger ones the layer factors by the kernel alone. */
 static void random_cases(void)
 {
+  static const int large[] = {65, 100, 160, 256};
   for (int n = 1; n <= MAX_RANDOM_N; n++) {
-    size_t nn = (size_t)n * (size_t)n;
-    double *a = malloc((3 * nn + 2 * (size_t)n) * sizeof *a);
-    double *m = a + nn, *im = m + nn, *br = im + nn, *bi = br + n;
-    fill_random(nn, a);
-    fill_random((size_t)n, br);
-    fill_random((size_t)n, bi);
-    check_real("random", n, a, br);
-    for (size_t k = 0; k < nn; k++) {
-      im[k] = rnd();
-    }
-    check_complex("random complex", n, a, im, br, bi);
-    const double sr = 2.0, si = 3.0;
-    for (size_t k = 0; k < nn; k++) {
-      m[k] = rnd() < -1.0 / 3.0 ? rnd() : 0.0;
-      im[k] = si * m[k];
-      a[k] += sr * m[k];
-    }
-    check_complex("random J + s M", n, a, im, br, bi);
-    for (size_t k = 0; k < nn; k++) { /* small integers: exact ties among the pivot candidates */
-      a[k] = floor(2.5 * rnd());
-      im[k] = k % 3 == 0 ? floor(2.5 * rnd()) : 0.0;
-    }
-    check_real("ties", n, a, br);
-    check_complex("ties complex", n, a, im, br, bi);
-    free(a);
+    random_case(n);
+  }
+  for (size_t k = 0; k < sizeof large / sizeof large[0]; k++) {
+    random_case(large[k]);
   }
 }
 
@@ -277,7 +289,9 @@ static void check_linsys(const char *label, int n, const double *J, const double
   double complex *a = malloc((nn + 2 * (size_t)n) * sizeof *a), *b = a + nn, *x = b + n;
   double *br = malloc(2 * (size_t)n * sizeof *br), *bi = br + n;
   mbdae_linsys_init(&ls, n, is_complex, mem);
-  CHECK(ls.lapack == (n > MBDAE_SMALL_MAX_N), "%s n=%d: LAPACK %d", label, n, ls.lapack);
+  CHECK(ls.lapack == (n > MBDAE_KERNEL_MAX_N), "%s n=%d: LAPACK %d", label, n, ls.lapack);
+  CHECK(ls.condensed == (n <= MBDAE_CONDENSE_MAX_N), "%s n=%d: condensed %d", label, n,
+        ls.condensed);
   for (size_t k = 0; k < nn; k++) {
     a[k] = CMPLX(J[k] + sr * M[k], is_complex ? si * M[k] : 0.0);
   }
@@ -347,7 +361,8 @@ static void problem_point(const char *id, const char *where, int n, const double
 
 static void problem_cases(void)
 {
-  const char *ids[] = {"caraxis", "andrews", "crank", "pendulum", "dpendulum"};
+  const char *ids[] = {"caraxis",   "andrews",     "crank", "pendulum",
+                       "dpendulum", "fekete:n=10", "fekete"};
   for (size_t c = 0; c < sizeof ids / sizeof ids[0]; c++) {
     mbdae_problem *p = create_problem(ids[c]);
     if (!p) {
@@ -403,10 +418,14 @@ static void singular_cases(void)
   }
 }
 
-/* The layer on both sides of the crossover: the kernel at MBDAE_SMALL_MAX_N, LAPACK above. */
+/* The layer on both sides of its bounds: the kernel with condensation at MBDAE_CONDENSE_MAX_N,
+ * alone above it and at MBDAE_KERNEL_MAX_N, LAPACK above that. */
 static void crossover_cases(void)
 {
-  for (int n = MBDAE_SMALL_MAX_N; n <= MBDAE_SMALL_MAX_N + 1; n++) {
+  static const int orders[] = {MBDAE_CONDENSE_MAX_N, MBDAE_CONDENSE_MAX_N + 1, MBDAE_KERNEL_MAX_N,
+                               MBDAE_KERNEL_MAX_N + 1};
+  for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+    int n = orders[o];
     size_t nn = (size_t)n * (size_t)n;
     double *J = malloc(2 * nn * sizeof *J), *M = J + nn;
     fill_random(nn, J);
