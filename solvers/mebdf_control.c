@@ -24,7 +24,7 @@ static const double CUT_MIN = 0.2, CUT_MAX = 0.9, CUT_NEWTON = 0.25, CUT_REPEATE
 /* The step ratio an estimate est of an order-(k + 1) corrector allows. */
 static double ratio(double est, double bias, int k)
 {
-  return 1.0 / (pow(bias * est, 1.0 / (double)(k + 1)) + 1e-6);
+  return 1.0 / (bias * pow(est, 1.0 / (double)(k + 1)) + 1e-6);
 }
 
 /* E_q of the step just attempted, q = k - 1 or k + 1 (s->y holds y_{n+1}, s->delta is scratch). */
@@ -72,16 +72,20 @@ double mebdf_retry_step(mebdf *s, int rc)
   if (rc != MEBDF_CONVERGED) {
     return s->h * CUT_NEWTON;
   }
-  if (++s->nef >= 3) {
+  s->nef++;
+  if (s->nef >= 3) {
+    /* the history itself is suspect: order 1 from y_n, y'_n (as LSODE restarts) */
+    mebdf_history_start(&s->hist, s->yuser, s->ypuser, s->h);
     s->k = 1;
+    s->nreal = 1;
     return s->h * CUT_REPEATED;
   }
   int k = s->k;
   double rh = ratio(s->est, BIAS_SAME, k);
   if (k > 1) {
     double rdn = ratio(estimate_at(s, k - 1), BIAS_DOWN, k - 1);
-    if (rdn > rh) {
-      rh = rdn;
+    if (rdn > rh || s->nef == 2) {
+      rh = fmax(rh, rdn);
       s->k = k - 1;
     }
   }
