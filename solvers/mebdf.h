@@ -39,6 +39,7 @@ typedef struct mebdf_formula {
   double ahat[MEBDF_MAX_ORDER + 1]; /* the extended corrector, ahat_0 = 1 */
   double bhat, bhat1;               /* its weights of y'_{n+1} and y'_{n+2} */
   double err; /* |error constant|: local error of the corrector = err |nabla^(k+2) y_{n+1}| */
+  double pred[MEBDF_MAX_ORDER + 1]; /* the predictor: Lagrange weights of k + 1 values at x = 1 */
 } mebdf_formula;
 
 /* f[k] for k = 1..MEBDF_MAX_ORDER from the order conditions (f[0] unused). */
@@ -64,6 +65,9 @@ void mebdf_history_push(mebdf_history *hs, const double *y);
 /* out = sum_j w[j] x_j over x = (first, v[0], v[1], ...) (first NULL: x = v): q + 1 terms. */
 void mebdf_history_combine(const mebdf_history *hs, const double *first, const double *w, int q,
                            double *out);
+/* The same for two sets of weights at once (q2 >= q1), one pass over the values. */
+void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q1,
+                            double *out1, const double *w2, int q2, double *out2);
 /* out = nabla^q y_{n+1} = sum_{j=0..q} (-1)^j binom(q, j) y_{n+1-j}, y_{n+1} = ynew. */
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out);
 
@@ -90,14 +94,15 @@ typedef struct mebdf {
   int need_jac;       /* 1 when the Jacobian must be re-evaluated before the next stage */
   double est;         /* error estimate of the last attempt (<= 1: accepted) */
 
-  double *y, *yp;   /* stage 3: the solution at t_{n+1} */
-  double *y1, *yp1; /* stage 1 */
-  double *y2, *yp2; /* stage 2 */
-  double *psi;      /* the known part of the stage being solved */
-  double *delta;    /* residual, Newton correction, scratch */
-  double *diff;     /* nabla^(k+2) y_{n+1} of the last attempt */
-  double *wt0;      /* 1 / (f (atol + rtol |y_n|)) */
-  double *ewt;      /* wt0 with the index scaling for h */
+  double *y, *yp;    /* stage 3: the solution at t_{n+1} */
+  double *y1, *yp1;  /* stage 1 */
+  double *y2, *yp2;  /* stage 2 */
+  double *psi;       /* the known part of the stage being solved */
+  double *delta;     /* residual, Newton correction, scratch */
+  double *diff;      /* nabla^(k+2) y_{n+1} of the last attempt */
+  double *wt0;       /* 1 / (f (atol + rtol |y_n|)) */
+  double *ewt;       /* wt0 with the index scaling for h */
+  int *differential; /* 1 where y'_i enters F (from the last Jacobian's dF/dy'), else 0 */
   mbdae_jacobian jac;
   mbdae_itmat lu; /* dF/dy + c_lu dF/dy' and its factors */
   void *block;

@@ -100,6 +100,7 @@ void mebdf_formulas_init(mebdf_formula f[MEBDF_MAX_ORDER + 1])
   for (int k = 1; k <= MEBDF_MAX_ORDER; k++) {
     bdf_formula(k, &f[k]);
     extended_formula(k, &f[k]);
+    mebdf_lagrange(k, 1.0, f[k].pred);
   }
 }
 

@@ -70,6 +70,32 @@ void mebdf_history_combine(const mebdf_history *hs, const double *first, const d
   }
 }
 
+void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q1,
+                            double *out1, const double *w2, int q2, double *out2)
+{
+  int shift = first ? 1 : 0;
+  const double *x0 = first ? first : hs->v[0];
+  for (int i = 0; i < hs->n; i++) {
+    out1[i] = w1[0] * x0[i];
+    out2[i] = w2[0] * x0[i];
+  }
+  for (int j = 1; j <= q2; j++) {
+    const double *v = hs->v[j - shift];
+    double c2 = w2[j];
+    if (j <= q1) {
+      double c1 = w1[j];
+      for (int i = 0; i < hs->n; i++) {
+        out1[i] += c1 * v[i];
+        out2[i] += c2 * v[i];
+      }
+    } else {
+      for (int i = 0; i < hs->n; i++) {
+        out2[i] += c2 * v[i];
+      }
+    }
+  }
+}
+
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out)
 {
   double w[MEBDF_HIST + 1], binom = 1.0;

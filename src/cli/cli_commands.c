@@ -24,8 +24,8 @@ static const cli_option LIST_OPTIONS[] = {
 #define OPT_LINSYS                                                                                 \
   {                                                                                                \
     "--linsys", "K",                                                                               \
-        "iteration matrix: auto (the problem's pattern; radau5, radau, bdf condense\n"             \
-        "a dense one up to 64 equations), dense, band, sparse or condensed"                        \
+        "iteration matrix: auto (the problem's pattern; radau5, radau, bdf, mebdf\n"               \
+        "condense a dense one up to 64 equations), dense, band, sparse or condensed"               \
   }
 #define OPT_REF                                                                                    \
   {                                                                                                \
