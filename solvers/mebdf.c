@@ -22,6 +22,7 @@
 
 #include "driver.h"
 #include "fail.h"
+#include "lapack.h"
 #include "mebdf.h"
 #include "solver_caps.h"
 #include "solver_type.h"
@@ -76,6 +77,9 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
     return rc;
   }
   size_t n = (size_t)s->n, ndoubles = (11 + 2 * MEBDF_HIST) * n;
+  s->eig.on = s->n <= MEBDF_EIG_MAX_N;
+  size_t nn = s->eig.on ? n * n : 0, lwork = s->eig.on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
+  ndoubles += s->eig.on ? 3 * n + 2 * nn + lwork : 0;
   s->block = calloc(ndoubles, sizeof(double));
   s->differential = calloc(n, sizeof(int));
   if (!s->block || !s->differential || mbdae_itmat_create(&s->lu, &s->jac, 0) != 0) {
@@ -92,6 +96,14 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
   for (int j = 0; j < MEBDF_HIST; j++, w += 2 * n) {
     s->hist.v[j] = w;
     s->hist.spare[j] = w + n;
+  }
+  if (s->eig.on) {
+    s->eig.re = w;
+    s->eig.im = w + n;
+    s->eig.beta = w + 2 * n;
+    s->eig.a = w + 3 * n;
+    s->eig.b = w + 3 * n + nn;
+    s->eig.work = w + 3 * n + 2 * nn;
   }
   return 0;
 }

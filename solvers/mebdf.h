@@ -71,6 +71,19 @@ void mebdf_history_combine2(const mebdf_history *hs, const double *first, const 
 /* out = nabla^q y_{n+1} = sum_{j=0..q} (-1)^j binom(q, j) y_{n+1-j}, y_{n+1} = ynew. */
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out);
 
+/* The eigenvalues of the last Jacobian pencil kept for the stability-limited order
+ * (solvers/mebdf_stability.c); only up to MEBDF_EIG_MAX_N equations. */
+enum { MEBDF_EIG_MAX_N = 64 };
+typedef struct mebdf_eigen {
+  int on;               /* 1: n <= MEBDF_EIG_MAX_N */
+  int have;             /* 1 once computed (or attempted) */
+  long step;            /* accepted steps at that computation */
+  int count;            /* finite eigenvalues kept: re <= 0 <= im, one of a conjugate pair */
+  double *re, *im;      /* them (n each) */
+  double *a, *b, *beta; /* dggev's pencil (n x n each) and denominators */
+  double *work;         /* dggev's workspace */
+} mebdf_eigen;
+
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct mebdf {
   const mbdae_problem *p;
@@ -105,6 +118,7 @@ typedef struct mebdf {
   int *differential; /* 1 where y'_i enters F (from the last Jacobian's dF/dy'), else 0 */
   mbdae_jacobian jac;
   mbdae_itmat lu; /* dF/dy + c_lu dF/dy' and its factors */
+  mebdf_eigen eig;
   void *block;
 
   mbdae_stats *st;
@@ -121,6 +135,14 @@ double mebdf_wnorm(const mebdf *s, const double *v);
 /* The three stages of the step [t_n, t_n + h] at order s->k (tnew: t_{n+1}): y, yp hold the
  * solution; MEBDF_CONVERGED, a failure above, or a negative fatal code. */
 int mebdf_stages(mebdf *s, double tnew);
+
+/* 1 when MEBDF of BDF order k amplifies the mode exp(lambda t), z = h lambda, by more than
+ * radius per step. */
+int mebdf_amplifies(const mebdf_formula *f, int k, double _Complex z, double radius);
+/* After a new Jacobian: its pencil's eigenvalues, when due. */
+void mebdf_eigen_update(mebdf *s);
+/* The highest order <= k whose step h amplifies no kept mode (orders up to 3 are A-stable). */
+int mebdf_stable_order(const mebdf *s, int k, double h);
 
 /* After an accepted step with error estimate s->est: the next order s->k and step size. */
 double mebdf_next_step(mebdf *s);

@@ -58,11 +58,12 @@ double mebdf_next_step(mebdf *s)
   }
   if (rh < RH_MIN) {
     s->idoub = 3;
+    s->k = mebdf_stable_order(s, k, s->h);
     return s->h;
   }
-  s->k = knew;
   rh = fmin(rh, s->rmax);
   s->rmax = RMAX;
+  s->k = mebdf_stable_order(s, knew, s->h * rh);
   return s->h * rh;
 }
 

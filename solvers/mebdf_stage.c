@@ -73,6 +73,7 @@ static int refresh_matrix(mebdf *s, double t, const double *y, const double *yp)
     s->jac_current = 1;
     if (rc == 0) {
       mbdae_jacobian_differential(&s->jac, s->differential);
+      mebdf_eigen_update(s);
       rc = refactor(s);
     }
   } else if (s->c > C_BAND * s->c_lu || s->c * C_BAND < s->c_lu) {

@@ -4,7 +4,13 @@
  * (J. R. Cash, Comp. & Maths. with Appls. 9 (1983) 645-657: y_{n+1} - y_n =
  * h (3/2 y'_{n+1} - 1/2 y'_{n+2}); 23 y_{n+1} - 28 y_n + 5 y_{n-1} = h (22 y'_{n+1} - 4 y'_{n+2})),
  * carry the error constant of the residual at degree k + 2, and that the Lagrange weights
- * reproduce polynomials. */
+ * reproduce polynomials; and that the amplification test of the stability-limited order
+ * (solvers/mebdf_stability.c, the roots of the scheme's characteristic polynomial) finds the
+ * spectral radii of the three-stage step on y' = lambda y, computed independently as the
+ * eigenvalues of its k x k companion matrix (numpy): orders 2-4 A-stable on the imaginary axis,
+ * order 5 at h omega = 1 1.016496, order 6 1.021965, order 7 at 1.5 1.151803, order 8 1.202711,
+ * order 5 at 0.5 1.000649; at z = -100 every order damps (order 8: 0.3415). */
+#include <complex.h>
 #include <math.h>
 
 #include "check.h"
@@ -83,6 +89,35 @@ static void lagrange(void)
   }
 }
 
+static void amplification(const mebdf_formula *f)
+{
+  static const struct {
+    int k;
+    double x, rho; /* z = i x; the spectral radius */
+  } known[] = {{4, 1.0, 1.016496},
+               {5, 1.0, 1.021965},
+               {6, 1.5, 1.151803},
+               {7, 1.5, 1.202711},
+               {4, 0.5, 1.000649}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    int k = known[i].k;
+    double complex z = I * known[i].x;
+    CHECK(mebdf_amplifies(&f[k], k, z, known[i].rho - 2e-6) &&
+              !mebdf_amplifies(&f[k], k, z, known[i].rho + 2e-6),
+          "k = %d, z = %g i: spectral radius not %.6f", k, known[i].x, known[i].rho);
+  }
+  for (int k = 1; k <= 3; k++) {
+    for (double x = 0.05; x <= 100.0; x *= 1.1) {
+      CHECK(!mebdf_amplifies(&f[k], k, I * x, 1.0 + 1e-9), "k = %d amplifies at %g i", k, x);
+    }
+  }
+  for (int k = 1; k <= MEBDF_MAX_ORDER; k++) {
+    CHECK(!mebdf_amplifies(&f[k], k, -100.0, 0.35) && !mebdf_amplifies(&f[k], k, -100.0, 1.1),
+          "k = %d: z = -100 not damped below 0.35", k);
+  }
+  CHECK(mebdf_amplifies(&f[7], 7, -100.0, 0.34), "k = 7 at z = -100: 0.3415");
+}
+
 int main(void)
 {
   mebdf_formula f[MEBDF_MAX_ORDER + 1];
@@ -90,5 +125,6 @@ int main(void)
   order_conditions(f);
   cash_closed_forms(f);
   lagrange();
+  amplification(f);
   return check_summary("test_mebdf_formula");
 }
