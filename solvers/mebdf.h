@@ -77,6 +77,7 @@ enum { MEBDF_EIG_MAX_N = 64 };
 typedef struct mebdf_eigen {
   int on;               /* 1: n <= MEBDF_EIG_MAX_N */
   int have;             /* 1 once computed (or attempted) */
+  int pending;          /* 1: due for the stored Jacobian, not yet computed */
   long step;            /* accepted steps at that computation */
   int count;            /* finite eigenvalues kept: re <= 0 <= im, one of a conjugate pair */
   double *re, *im;      /* them (n each) */
@@ -139,10 +140,10 @@ int mebdf_stages(mebdf *s, double tnew);
 /* 1 when MEBDF of BDF order k amplifies the mode exp(lambda t), z = h lambda, by more than
  * radius per step. */
 int mebdf_amplifies(const mebdf_formula *f, int k, double _Complex z, double radius);
-/* After a new Jacobian: its pencil's eigenvalues, when due. */
+/* After a new Jacobian: its pencil's eigenvalues become due (computed when needed). */
 void mebdf_eigen_update(mebdf *s);
 /* The highest order <= k whose step h amplifies no kept mode (orders up to 3 are A-stable). */
-int mebdf_stable_order(const mebdf *s, int k, double h);
+int mebdf_stable_order(mebdf *s, int k, double h);
 
 /* After an accepted step with error estimate s->est: the next order s->k and step size. */
 double mebdf_next_step(mebdf *s);

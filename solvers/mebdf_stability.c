@@ -81,13 +81,20 @@ int mebdf_amplifies(const mebdf_formula *f, int k, double complex z, double radi
   return !schur_cohn(p, k);
 }
 
-/* The eigenvalues of the current Jacobian's pencil, when due. */
+/* A new Jacobian: its pencil's eigenvalues become due (at most once in EIG_MIN_STEPS accepted
+ * steps); they are computed when an order decision needs them (see mebdf_stable_order). */
 void mebdf_eigen_update(mebdf *s)
 {
   mebdf_eigen *e = &s->eig;
-  if (!e->on || (e->have && s->st->accepted < e->step + EIG_MIN_STEPS)) {
-    return;
+  if (e->on && (!e->have || s->st->accepted >= e->step + EIG_MIN_STEPS)) {
+    e->pending = 1;
   }
+}
+
+/* The finite eigenvalues of the pencil (dF/dy, -dF/dy') of the stored Jacobian. */
+static void compute_eigenvalues(mebdf *s)
+{
+  mebdf_eigen *e = &s->eig;
   const mbdae_jacobian *jac = &s->jac;
   size_t n = (size_t)s->n;
   memset(e->a, 0, sizeof(double) * n * n);
@@ -101,6 +108,7 @@ void mebdf_eigen_update(mebdf *s)
     }
   }
   e->have = 1;
+  e->pending = 0;
   e->step = s->st->accepted;
   e->count = 0;
   if (mbdae_ggev(s->n, e->a, e->b, e->re, e->im, e->beta, e->work) != 0) {
@@ -137,8 +145,13 @@ static int stable_at(const mebdf *s, int k, double h)
   return 1;
 }
 
-int mebdf_stable_order(const mebdf *s, int k, double h)
+int mebdf_stable_order(mebdf *s, int k, double h)
 {
+  /* new eigenvalues only for a rise above the step just taken (order or size): at the same
+   * order and a step no larger the step just accepted showed no growth (bdf's rule) */
+  if (s->eig.pending && k > A_STABLE_MAX_K && (k > s->k || h > s->h)) {
+    compute_eigenvalues(s);
+  }
   while (k > A_STABLE_MAX_K && !stable_at(s, k, h)) {
     k--;
   }
