@@ -3,12 +3,12 @@
  * state, one step attempt (rescale the history to h, the three stages, the error test), the
  * bookkeeping of an accepted or rejected step, continuous output, and its registration.
  *
- * Error test.  E = C_k |nabla^(k+2) y_{n+1}| (solvers/mebdf_control.c) in the weighted RMS norm
+ * Error test.  E = C_k |nabla^(k+1) y_{n+1}| (solvers/mebdf_control.c) in the weighted RMS norm
  * with w_i = f (atol + rtol |y_i(t_n)|); the weight of a component of differentiation index 2 is
  * divided by h, of index 3 by h^2 (mbdae_problem_index), as MEBDFI does for DAEs (J. R. Cash,
  * Proc. R. Soc. Lond. A 459 (2003) 797-815) and RADAU5 (Hairer & Wanner, Solving ODEs II, VII.8):
  * in an index-3 system a perturbation of the positions reappears divided by h in the velocities
- * and by h^2 in the multipliers.  f is TOL_FACTOR (see there).
+ * and by h^2 in the multipliers.  f is the tolerance-proportionality factor (TOL_PROP_C).
  *
  * Continuous output: the polynomial of degree k + 1 through y_{n+1}, ..., y_{n-k} (the accepted
  * values at spacing h), the interpolant whose error is of the corrector's order.  The last step

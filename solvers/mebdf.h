@@ -18,7 +18,8 @@
  * iteration matrix dF/dy + dF/dy'/(h beta) (a_0 = ahat_0 = 1).  The history is kept as the
  * solution values at constant spacing h (solvers/mebdf_history.c), re-interpolated on a change of
  * h as a Nordsieck array is rescaled; formulas in mebdf_formula.c, the stages and the Newton
- * iteration in mebdf_stage.c, order and step size in mebdf_control.c, the solver in mebdf.c. */
+ * iteration in mebdf_stage.c, order and step size in mebdf_control.c, the stability-limited
+ * order in mebdf_stability.c, the solver in mebdf.c. */
 #ifndef MBDAE_MEBDF_H
 #define MBDAE_MEBDF_H
 
@@ -29,7 +30,7 @@
 
 enum {
   MEBDF_MAX_ORDER = 7,             /* highest BDF order k (corrector order 8, as MEBDFI) */
-  MEBDF_HIST = MEBDF_MAX_ORDER + 3 /* past values kept: nabla^(k+3) for the order-up test */
+  MEBDF_HIST = MEBDF_MAX_ORDER + 3 /* past values kept (nabla^(k+2) for the order-up test) */
 };
 
 /* The constant-step formulas of BDF order k (see mebdf_formula.c). */
@@ -38,7 +39,7 @@ typedef struct mebdf_formula {
   double beta;                      /* a_0 = 1 */
   double ahat[MEBDF_MAX_ORDER + 1]; /* the extended corrector, ahat_0 = 1 */
   double bhat, bhat1;               /* its weights of y'_{n+1} and y'_{n+2} */
-  double err; /* |error constant|: local error of the corrector = err |nabla^(k+2) y_{n+1}| */
+  double err; /* |error constant| of the corrector: its local error ~ err |nabla^(k+2) y_{n+1}| */
   double pred[MEBDF_MAX_ORDER + 1]; /* the predictor: Lagrange weights of k + 1 values at x = 1 */
 } mebdf_formula;
 
@@ -113,7 +114,7 @@ typedef struct mebdf {
   double *y2, *yp2;  /* stage 2 */
   double *psi;       /* the known part of the stage being solved */
   double *delta;     /* residual, Newton correction, scratch */
-  double *diff;      /* nabla^(k+2) y_{n+1} of the last attempt */
+  double *diff;      /* nabla^(k+1) y_{n+1} of the last attempt */
   double *wt0;       /* 1 / (f (atol + rtol |y_n|)) */
   double *ewt;       /* wt0 with the index scaling for h */
   int *differential; /* 1 where y'_i enters F (from the last Jacobian's dF/dy'), else 0 */

@@ -1,17 +1,22 @@
 /* Order and step-size selection of the MEBDF integrator (solvers/mebdf.h).
  *
- * The local error of the corrector of BDF order k (order k + 1) is estimated as
- * E_k = C_k |nabla^(k+2) y_{n+1}| (C_k from mebdf_formula.c); E_{k-1} = C_{k-1} |nabla^(k+1)
- * y_{n+1}| and E_{k+1} = C_{k+1} |nabla^(k+3) y_{n+1}| estimate what the neighbouring orders would
- * have made of the same step.  The rules are those of the Nordsieck codes of Gear's family that
- * MEBDFI belongs to (A. C. Hindmarsh, LSODE, ODEPACK 1983; J. R. Cash, S. Considine, ACM TOMS 18
- * (1992) 142-155): after a change of h or k the step and the order are kept for k + 2 steps (the
- * history is then made of solution values again); then each order q in {k-1, k, k+1} proposes
- * the ratio r_q = 1/(bias_q E_q)^(1/(q+2)), biased towards keeping the order, and the largest
- * wins; a gain below RH_MIN keeps h.  An increase is limited to RMAX (RMAX_START at the first
- * decision, 2 after a rejection).  After an error-test failure the step is cut by the same
- * formula (at most to 0.9 h, at least to 0.2 h), the lower order competing; after the third on one
- * step, order 1 and h/10; after a Newton failure h/4. */
+ * The error of a step of BDF order k is estimated as E_k = C_k |nabla^(k+1) y_{n+1}|, C_k the
+ * error constant of the order-(k+1) corrector (mebdf_formula.c) applied to the (k+1)-th
+ * difference, the size of the local error of the BDF-k stage: the estimate controls the order-k
+ * formula and the corrector's order k + 1 comes on top, as MEBDFI's test on its first stage does
+ * (J. R. Cash, S. Considine, ACM TOMS 18 (1992) 142-155).  The (k+2)-th difference, the
+ * corrector's own error, was dominated by the Newton iterations' noise, amplified 2^(k+2) by the
+ * difference.  E_{k-1} = C_{k-1} |nabla^k y_{n+1}| and E_{k+1} = C_{k+1} |nabla^(k+2) y_{n+1}|
+ * estimate what the neighbouring orders would have made of the same step.  The rules are those
+ * of the Nordsieck codes of Gear's family that MEBDFI belongs to (A. C. Hindmarsh, LSODE,
+ * ODEPACK 1983): after a change of h or k the step and the order are kept for k + 2 steps; then
+ * each order q in {k-1, k, k+1} proposes the ratio r_q = 1/(bias_q E_q^(1/(q+1))), biased
+ * towards keeping the order, and the largest wins (then limited by the stability of the order,
+ * solvers/mebdf_stability.c); a gain below RH_MIN keeps h.  An increase is limited to RMAX
+ * (10^4 at the first decision, 2 after a rejection).  After an error-test failure the step is cut
+ * by the same formula (at most to 0.9 h, at least to 0.2 h), the lower order competing (and
+ * taken at the second failure); at the third on one step the history is suspect and the method
+ * restarts at order 1 from y_n, y'_n with h/10 (as LSODE does); after a Newton failure h/4. */
 #include <math.h>
 
 #include "mebdf.h"
