@@ -24,7 +24,8 @@ static void check_lu_cost(void)
   const struct {
     const char *id;
     double cost;
-  } want[] = {{"ida", 1.0}, {"radau5", 11.0}, {"radau", 11.0}, {"bdf", 1.0}, {"spm", 1.0}};
+  } want[] = {{"ida", 1.0}, {"radau5", 11.0}, {"radau", 11.0},
+              {"bdf", 1.0}, {"spm", 1.0},     {"mebdf", 1.0}};
   CHECK(mbdae_solver_count() == (int)(sizeof want / sizeof want[0]), "%d built-in solvers",
         mbdae_solver_count());
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -61,8 +62,8 @@ static void check_linsys(void)
   mbdae_jac_pattern pat;
   mbdae_problem_jac_pattern(band, &pat);
   CHECK(pat.kind == MBDAE_JAC_BAND, "chain:n=40's pattern is %s", mbdae_jac_kind_name(pat.kind));
-  const char *ids[] = {"ida", "radau5", "radau", "bdf", "spm", "euler"};
-  const int condensed[] = {0, 1, 1, 1, 0, 0};
+  const char *ids[] = {"ida", "radau5", "radau", "bdf", "spm", "mebdf", "euler"};
+  const int condensed[] = {0, 1, 1, 1, 0, 1, 0};
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
     int got = mbdae_linsys_resolve(dense, ids[i], MBDAE_JAC_AUTO);
     int want = condensed[i] ? MBDAE_JAC_CONDENSED : MBDAE_JAC_DENSE;

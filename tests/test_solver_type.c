@@ -10,14 +10,14 @@ extern const mbdae_solver_type euler_solver; /* tests/plugin/euler.c */
 
 static void builtin_types(void)
 {
-  CHECK(mbdae_solver_count() == 5, "five built-in solvers");
+  CHECK(mbdae_solver_count() == 6, "six built-in solvers");
   for (int i = 0; i < mbdae_solver_count(); i++) {
     const mbdae_solver_type *s = mbdae_solver_get(i);
     CHECK(s && mbdae_solver_find(s->id) == s && strcmp(mbdae_solver_id(i), s->id) == 0,
           "solver %d found by its id", i);
     CHECK(s && mbdae_solver_type_invalid(s) == NULL, "built-in solver %d is a valid type", i);
   }
-  CHECK(mbdae_solver_get(5) == NULL && mbdae_solver_get(-1) == NULL, "get out of range is NULL");
+  CHECK(mbdae_solver_get(6) == NULL && mbdae_solver_get(-1) == NULL, "get out of range is NULL");
   CHECK(mbdae_solver_find("radau13") == NULL && mbdae_solver_find(NULL) == NULL, "unknown: NULL");
 }
 

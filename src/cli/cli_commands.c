@@ -24,8 +24,8 @@ static const cli_option LIST_OPTIONS[] = {
 #define OPT_LINSYS                                                                                 \
   {                                                                                                \
     "--linsys", "K",                                                                               \
-        "iteration matrix: auto (the problem's pattern; radau5, radau, bdf condense\n"             \
-        "a dense one up to 64 equations), dense, band, sparse or condensed"                        \
+        "iteration matrix: auto (the problem's pattern; radau5, radau, bdf, mebdf\n"               \
+        "condense a dense one up to 64 equations), dense, band, sparse or condensed"               \
   }
 #define OPT_REF                                                                                    \
   {                                                                                                \
@@ -137,7 +137,8 @@ static const cli_option BENCH_OPTIONS[] = {
     {"--against", "FILE",
      "under each row, the saved run of the Fortran peer at the same problem and\n"
      "rtol (refsol/peer/testset.jsonl): digits and ratios of #f and CPU"},
-    {"--peer-map", "LIST", "ours=peer pairs (default radau5=radau5,radau=radau,bdf=mebdfi)"},
+    {"--peer-map", "LIST",
+     "ours=peer pairs (default radau5=radau5,radau=radau,bdf=mebdfi,mebdf=mebdfi)"},
     {"--sizes", "N1,N2,...",
      "the scaling bench: SPEC:n=N1, ... each in a child process: counters, time\n"
      "per step, peak memory, exponent of time per step against neq"},

@@ -12,11 +12,11 @@
  * not (shared machines).
  *
  * --against FILE prints, under each of our rows, the saved run of the Fortran peer the solver maps
- * to (--peer-map, default radau5=radau5,radau=radau,bdf=mebdfi) at the same problem and rtol:
- * mescd and scd differences, and the ratios ours/peer of #f and CPU.  Counts and digits compare
- * across machines; a CPU ratio is only meaningful for a FILE measured on this machine, and only as
- * well as two measurements at different moments agree: interleaved runs of both programs (as
- * scripts/workprecision.py runs them) are the ones for speed claims. */
+ * to (--peer-map, default radau5=radau5,radau=radau,bdf=mebdfi,mebdf=mebdfi) at the same problem
+ * and rtol: mescd and scd differences, and the ratios ours/peer of #f and CPU.  Counts and digits
+ * compare across machines; a CPU ratio is only meaningful for a FILE measured on this machine, and
+ * only as well as two measurements at different moments agree: interleaved runs of both programs
+ * (as scripts/workprecision.py runs them) are the ones for speed claims. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,7 +146,8 @@ static int load_against(const char *path, const char *map, char *buf, size_t len
     usage_error("--against: %s", msg);
     return -1;
   }
-  return parse_peer_map(map ? map : "radau5=radau5,radau=radau,bdf=mebdfi", buf, len, a);
+  return parse_peer_map(map ? map : "radau5=radau5,radau=radau,bdf=mebdfi,mebdf=mebdfi", buf, len,
+                        a);
 }
 
 /* --sizes, --tend, --rtol: the options of the scaling bench (bench_scale.c). */

@@ -28,6 +28,7 @@ extern const mbdae_solver_caps mbdae_caps_radau5;
 extern const mbdae_solver_caps mbdae_caps_radau;
 extern const mbdae_solver_caps mbdae_caps_bdf;
 extern const mbdae_solver_caps mbdae_caps_spm;
+extern const mbdae_solver_caps mbdae_caps_mebdf;
 
 /* The kind of iteration matrix a solver with capabilities caps (NULL: a solver the library does
  * not know) uses for p when asked for linsys: AUTO resolves to the pattern's kind, and to

@@ -13,5 +13,6 @@ extern const mbdae_solver_type mbdae_solver_radau5;
 extern const mbdae_solver_type mbdae_solver_radau;
 extern const mbdae_solver_type mbdae_solver_bdf;
 extern const mbdae_solver_type mbdae_solver_spm;
+extern const mbdae_solver_type mbdae_solver_mebdf;
 
 #endif /* MBDAE_SOLVER_TYPE_H */

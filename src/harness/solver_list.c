@@ -7,7 +7,8 @@
 #include "solver_caps.h"
 
 static const mbdae_solver_caps *const builtin[] = {
-    &mbdae_caps_ida, &mbdae_caps_radau5, &mbdae_caps_radau, &mbdae_caps_bdf, &mbdae_caps_spm,
+    &mbdae_caps_ida, &mbdae_caps_radau5, &mbdae_caps_radau,
+    &mbdae_caps_bdf, &mbdae_caps_spm,    &mbdae_caps_mebdf,
 };
 enum { NSOLVERS = (int)(sizeof builtin / sizeof builtin[0]) };
 

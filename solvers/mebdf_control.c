@@ -1,0 +1,99 @@
+/* Order and step-size selection of the MEBDF integrator (solvers/mebdf.h).
+ *
+ * The error of a step of BDF order k is estimated as E_k = C_k |nabla^(k+1) y_{n+1}|, C_k the
+ * error constant of the order-(k+1) corrector (mebdf_formula.c) applied to the (k+1)-th
+ * difference, the size of the local error of the BDF-k stage: the estimate controls the order-k
+ * formula and the corrector's order k + 1 comes on top, as MEBDFI's test on its first stage does
+ * (J. R. Cash, S. Considine, ACM TOMS 18 (1992) 142-155).  The (k+2)-th difference, the
+ * corrector's own error, was dominated by the Newton iterations' noise, amplified 2^(k+2) by the
+ * difference.  E_{k-1} = C_{k-1} |nabla^k y_{n+1}| and E_{k+1} = C_{k+1} |nabla^(k+2) y_{n+1}|
+ * estimate what the neighbouring orders would have made of the same step.  The rules are those
+ * of the Nordsieck codes of Gear's family that MEBDFI belongs to (A. C. Hindmarsh, LSODE,
+ * ODEPACK 1983): after a change of h or k the step and the order are kept for k + 2 steps; then
+ * each order q in {k-1, k, k+1} proposes the ratio r_q = 1/(bias_q E_q^(1/(q+1))), biased
+ * towards keeping the order, and the largest wins (then limited by the stability of the order,
+ * solvers/mebdf_stability.c); a gain below RH_MIN keeps h.  An increase is limited to RMAX
+ * (10^4 at the first decision, 2 after a rejection).  After an error-test failure the step is cut
+ * by the same formula (at most to 0.9 h, at least to 0.2 h), the lower order competing (and
+ * taken at the second failure); at the third on one step the history is suspect and the method
+ * restarts at order 1 from y_n, y'_n with h/10 (as LSODE does); after a Newton failure h/4. */
+#include <math.h>
+
+#include "mebdf.h"
+
+static const double BIAS_DOWN = 1.3, BIAS_SAME = 1.2, BIAS_UP = 1.4; /* LSODE's */
+static const double RH_MIN = 1.1;
+static const double RMAX = 10.0, RMAX_AFTER_FAIL = 2.0;
+static const double CUT_MIN = 0.2, CUT_MAX = 0.9, CUT_NEWTON = 0.25, CUT_REPEATED = 0.1;
+
+/* The step ratio an estimate est of an order-(k + 1) corrector allows. */
+static double ratio(double est, double bias, int k)
+{
+  return 1.0 / (bias * pow(est, 1.0 / (double)(k + 1)) + 1e-6);
+}
+
+/* E_q of the step just attempted, q = k - 1 or k + 1 (s->y holds y_{n+1}, s->delta is scratch). */
+static double estimate_at(mebdf *s, int q)
+{
+  mebdf_history_diff(&s->hist, s->y, q + 1, s->delta);
+  return s->f[q].err * mebdf_wnorm(s, s->delta);
+}
+
+double mebdf_next_step(mebdf *s)
+{
+  int k = s->k;
+  if (--s->idoub > 0) {
+    return s->h;
+  }
+  double rh = ratio(s->est, BIAS_SAME, k);
+  int knew = k;
+  if (k > 1) {
+    double rdn = ratio(estimate_at(s, k - 1), BIAS_DOWN, k - 1);
+    if (rdn > rh) {
+      rh = rdn;
+      knew = k - 1;
+    }
+  }
+  if (k < MEBDF_MAX_ORDER && s->nreal >= k + 2) {
+    double rup = ratio(estimate_at(s, k + 1), BIAS_UP, k + 1);
+    if (rup > rh) {
+      rh = rup;
+      knew = k + 1;
+    }
+  }
+  if (rh < RH_MIN) {
+    s->idoub = 3;
+    s->k = mebdf_stable_order(s, k, s->h);
+    return s->h;
+  }
+  rh = fmin(rh, s->rmax);
+  s->rmax = RMAX;
+  s->k = mebdf_stable_order(s, knew, s->h * rh);
+  return s->h * rh;
+}
+
+double mebdf_retry_step(mebdf *s, int rc)
+{
+  s->rmax = RMAX_AFTER_FAIL;
+  if (rc != MEBDF_CONVERGED) {
+    return s->h * CUT_NEWTON;
+  }
+  s->nef++;
+  if (s->nef >= 3) {
+    /* the history itself is suspect: order 1 from y_n, y'_n (as LSODE restarts) */
+    mebdf_history_start(&s->hist, s->yuser, s->ypuser, s->h);
+    s->k = 1;
+    s->nreal = 1;
+    return s->h * CUT_REPEATED;
+  }
+  int k = s->k;
+  double rh = ratio(s->est, BIAS_SAME, k);
+  if (k > 1) {
+    double rdn = ratio(estimate_at(s, k - 1), BIAS_DOWN, k - 1);
+    if (rdn > rh || s->nef == 2) {
+      rh = fmax(rh, rdn);
+      s->k = k - 1;
+    }
+  }
+  return s->h * fmax(CUT_MIN, fmin(CUT_MAX, rh));
+}
