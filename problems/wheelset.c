@@ -31,10 +31,10 @@
  *
  * The equations follow wheel.f term by term, in its order of operations: test_wheelset.c finds
  * the residual equal to the Fortran's printed output (tests/testset/wheelset.txt) bit for bit at
- * the published start and four random states.  Jacobian: dF/dy by central differences of the
- * residual with steps chosen per variable (STEP; wheel.f has none: the test set differences it
- * too), dF/dy' analytic; mbdae check finds it within its 1e-6 at all five points and flags
- * every mutated entry (test_jaccheck).
+ * the published start and four random states.  Jacobian: dF/dy analytic, the residual retraced
+ * in forward mode with gradients (problems/wheelset_jac.c; wheel.f has none: the test set
+ * differences it), dF/dy' analytic; mbdae check finds it within its 1e-6 at all five points and
+ * flags every mutated entry (test_jaccheck, test_wheelset_jac).
  *
  * Start: the published consistent values (wheel.f; deTestSet's ex_wheelset.R), residual 3.5e-15.
  * Reference at t = 10: computed here, radau5 at rtol = atol = 1e-20 (a local tolerance of 3.7e-15
@@ -48,42 +48,7 @@
 #include "dense.h"
 #include "problem_type.h"
 #include "finite.h"
-
-enum {
-  NEQ = 17,
-  NP = 5,    /* p = (x, y, z, theta, phi) */
-  V = 5,     /* offset of v = p' */
-  BETA = 10, /* beta */
-  Q = 11,    /* q = (psi_L, xi_L, psi_R, xi_R) */
-  LAM = 15,  /* lambda */
-  NCON = 2   /* the two contact conditions */
-};
-
-/* The parameters of wheel.f (its common block wheelcom, values of deTestSet's ex_wheelset.R;
- * m_R, I_1, I_2 are also set in wheel.f's residual itself). */
-typedef struct wheelset_params {
-  double mr;            /* m_R, mass of the wheelset [kg] */
-  double g;             /* gravity */
-  double v;             /* V, nominal velocity */
-  double rn0;           /* r_0, nominal wheel radius */
-  double li1;           /* I_1, moment of inertia about the axle (per unit mass) */
-  double li2;           /* I_2, about the vertical and longitudinal axes */
-  double ma;            /* m_A, mass of the chassis load on the wheelset (0 in the test set) */
-  double ha;            /* h_A, its height */
-  double mu;            /* friction coefficient */
-  double xl;            /* x_L, half distance of the springs */
-  double cx, cz;        /* spring stiffnesses */
-  double e;             /* Young's modulus parameter E of the contact ellipse */
-  double gg;            /* g of the contact ellipse */
-  double sigma;         /* Poisson's ratio */
-  double gm;            /* G, modulus of rigidity */
-  double c11, c22, c23; /* Kalker's coefficients */
-  double delta0;        /* cone angle of the wheel */
-  double ar;            /* a, half the distance between the rails */
-  double rs;            /* rail radius */
-  double eps;           /* margin of the rail profile */
-  double b1, b2;        /* limits of the wheel profile */
-} wheelset_params;
+#include "wheelset.h"
 
 static const wheelset_params PUBLISHED = {.mr = 16.08,
                                           .g = 9.81,
@@ -110,13 +75,6 @@ static const wheelset_params PUBLISHED = {.mr = 16.08,
                                           .eps = 0.00001,
                                           .b1 = 0.0,
                                           .b2 = 4.0};
-
-/* pi as wheel.f's creep routine writes it (3.1415926d0: 8 digits) */
-static const double PI8 = 3.1415926;
-/* wheel.f's bound on the determinant of the normal-force system */
-static const double DETER_MIN = 0.00000001;
-/* the multipliers enter the equations scaled by 1e4 (wheel.f) */
-static const double LAMBDA_SCALE = 1.0e4;
 
 /* sin and cos of the yaw theta and the roll phi */
 typedef struct attitude {
@@ -340,18 +298,8 @@ static int res(const void *params, double t, const double *y, const double *yp, 
   return mbdae_all_finite(NEQ, r) ? 0 : MBDAE_RECOVERABLE;
 }
 
-/* The differencing step of each variable: where central differences of the residual converge
- * (their change from h to h/2 is smallest, about 1e-9 of the entry, at the start, the reference
- * and between): 1e-7 for the positions, angles and the contact points' lateral positions xi,
- * which the rail's circle and the contact geometry bend within 1e-4; 1e-6 for the velocities,
- * beta, the contact angles psi and the multipliers. */
-static const double STEP[NEQ] = {1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-6, 1e-6, 1e-6, 1e-6,
-                                 1e-6, 1e-6, 1e-6, 1e-7, 1e-6, 1e-7, 1e-6, 1e-6};
-
-/* dF/dy by central differences of the residual, column j stepped by +-STEP_j (truncation
- * O(h^2) against rounding O(eps/h) of forces of 1e4: within 1e-6 of the entry, which
- * mbdae check confirms; forward differences reach only 1e-5); dF/dy' analytic: I (rows 1-5),
- * m_R I (6-8), I_2 cos(phi) and I_2 (9, 10), I_1 sin(phi) and I_1 (row 11). */
+/* dF/dy analytic (problems/wheelset_jac.c, one forward pass for all columns); dF/dy' too: I
+ * (rows 1-5), m_R I (6-8), I_2 cos(phi) and I_2 (9, 10), I_1 sin(phi) and I_1 (row 11). */
 static int jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
                double *dfdyp)
 {
@@ -369,23 +317,8 @@ static int jac(const void *params, double t, const double *y, const double *yp, 
     MBDAE_AT(dfdyp, NEQ, BETA, V + 3) = w->li1 * sin(y[4]);
     MBDAE_AT(dfdyp, NEQ, BETA, BETA) = w->li1;
   }
-  double rp[NEQ], rm[NEQ], yh[NEQ];
-  int rc = 0;
-  memcpy(yh, y, sizeof yh);
-  for (int j = 0; dfdy && rc == 0 && j < NEQ; j++) {
-    double h = STEP[j];
-    yh[j] = y[j] + h;
-    double up = yh[j] - y[j]; /* the steps actually taken */
-    rc = res(params, t, yh, yp, rp);
-    yh[j] = y[j] - h;
-    double down = y[j] - yh[j];
-    rc = rc == 0 ? res(params, t, yh, yp, rm) : rc;
-    yh[j] = y[j];
-    for (int i = 0; rc == 0 && i < NEQ; i++) {
-      MBDAE_AT(dfdy, NEQ, i, j) = (rp[i] - rm[i]) / (up + down);
-    }
-  }
-  return rc;
+  (void)t;
+  return dfdy ? wheelset_dfdy(w, y, yp, dfdy) : 0;
 }
 
 /* ---- the contact conditions as constraints ------------------------------------------------- */
@@ -719,7 +652,7 @@ static void format_options(const void *params, char *buf, size_t len)
 
 const problem_type mbdae_problem_wheelset = {
     .id = "wheelset",
-    .title = "Wheelset (railway wheelset on a track; dF/dy by differences)",
+    .title = "Wheelset (railway wheelset on a track; analytic Jacobian)",
     .t0 = 0.0,
     .tend = 10.0, /* wheel.f */
     /* rtol = atol = h0 = 10^-(4 + m/4), m = 0..24, table at 1e-4, 1e-7, 1e-10: caraxis's plan
@@ -735,5 +668,4 @@ const problem_type mbdae_problem_wheelset = {
     .jac = jac,
     .ref = ref,
     .constraints = constraints,
-    .jac_nres = 2 * NEQ,
 };
