@@ -19,7 +19,7 @@
 #include "newton.h"
 
 enum { MAX_NEWTON_ITERS = 4 };
-static const double NEWTON_TOL = 0.01;
+static const double NEWTON_TOL = 0.08;
 static const double RATE_FAIL = 0.9;
 static const double RATE_START = 100.0;
 /* An iteration slower than this asks for a new Jacobian at the next step. */
