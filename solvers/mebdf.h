@@ -114,7 +114,7 @@ typedef struct mebdf {
   double *y2, *yp2;  /* stage 2 */
   double *psi;       /* the known part of the stage being solved */
   double *delta;     /* residual, Newton correction, scratch */
-  double *diff;      /* nabla^(k+1) y_{n+1} of the last attempt */
+  double *diff;      /* nabla^(k+1) y_{n+1} of the last attempt, (k+1)/beta_k (y - y1) */
   double *wt0;       /* 1 / (f (atol + rtol |y_n|)) */
   double *ewt;       /* wt0 with the index scaling for h */
   int *differential; /* 1 where y'_i enters F (from the last Jacobian's dF/dy'), else 0 */

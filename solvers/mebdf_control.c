@@ -4,9 +4,11 @@
  * error constant of the order-(k+1) corrector (mebdf_formula.c) applied to the (k+1)-th
  * difference, the size of the local error of the BDF-k stage: the estimate controls the order-k
  * formula and the corrector's order k + 1 comes on top, as MEBDFI's test on its first stage does
- * (J. R. Cash, S. Considine, ACM TOMS 18 (1992) 142-155).  The (k+2)-th difference, the
- * corrector's own error, was dominated by the Newton iterations' noise, amplified 2^(k+2) by the
- * difference.  E_{k-1} = C_{k-1} |nabla^k y_{n+1}| and E_{k+1} = C_{k+1} |nabla^(k+2) y_{n+1}|
+ * (J. R. Cash, S. Considine, ACM TOMS 18 (1992) 142-155).  The difference is taken from the
+ * step's two solutions, (k+1)/beta_k (y_{n+1} - ybar_{n+1}) (solvers/mebdf.c).  The (k+2)-th
+ * difference, the corrector's own error, was dominated by the Newton iterations' noise.
+ * E_{k-1} = C_{k-1} |nabla^k y_{n+1}| and E_{k+1} = C_{k+1} |nabla^(k+2) y_{n+1}| (differences of
+ * the stored values)
  * estimate what the neighbouring orders would have made of the same step.  The rules are those
  * of the Nordsieck codes of Gear's family that MEBDFI belongs to (A. C. Hindmarsh, LSODE,
  * ODEPACK 1983): after a change of h or k the step and the order are kept for k + 2 steps; then
