@@ -74,7 +74,7 @@ void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, doub
 
 /* The eigenvalues of the last Jacobian pencil kept for the stability-limited order
  * (solvers/mebdf_stability.c); only up to MEBDF_EIG_MAX_N equations. */
-enum { MEBDF_EIG_MAX_N = 64 };
+enum { MEBDF_EIG_MAX_N = 256 }; /* Fekete's 160, chains up to 51 links */
 typedef struct mebdf_eigen {
   int on;               /* 1: n <= MEBDF_EIG_MAX_N */
   int have;             /* 1 once computed (or attempted) */
