@@ -61,7 +61,8 @@ static const double RATE_START = 100.0; /* rate factor assumed for a matrix not 
 static void set_base_weights(mebdf *s, const double *y)
 {
   for (int i = 0; i < s->n; i++) {
-    s->wt0[i] = 1.0 / mbdae_tolerance_at(&s->tol, y[i]);
+    double tol = mbdae_tolerance_at(&s->tol, y[i]);
+    s->wt0[i] = 1.0 / (s->noise[i] > tol ? s->noise[i] : tol);
   }
 }
 
@@ -80,7 +81,7 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
   if (rc != 0) {
     return rc;
   }
-  size_t n = (size_t)s->n, ndoubles = (11 + 2 * MEBDF_HIST) * n;
+  size_t n = (size_t)s->n, ndoubles = (14 + 2 * MEBDF_HIST) * n;
   s->eig.on = s->n <= MEBDF_EIG_MAX_N;
   size_t nn = s->eig.on ? n * n : 0, lwork = s->eig.on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
   ndoubles += s->eig.on ? 3 * n + 2 * nn + lwork : 0;
@@ -91,8 +92,9 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
     return MBDAE_ERR_NOMEM;
   }
   double *w = s->block;
-  double **arrays[] = {&s->y,   &s->yp,    &s->y1,   &s->yp1, &s->y2, &s->yp2,
-                       &s->psi, &s->delta, &s->diff, &s->wt0, &s->ewt};
+  double **arrays[] = {&s->y,   &s->yp,    &s->y1,         &s->yp1,       &s->y2,
+                       &s->yp2, &s->psi,   &s->delta,      &s->diff,      &s->wt0,
+                       &s->ewt, &s->noise, &s->noise_unit, &s->noise_size};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++, w += n) {
     *arrays[i] = w;
   }
@@ -155,6 +157,9 @@ static void reject(mebdf *s, int rc, driver_report *rep)
                                                    : "Newton iteration failed to converge",
                          s->ncf);
     return;
+  }
+  if (s->noise_stamp != s->jac.stamp && mebdf_noise_update(s, s->yuser, s->ypuser) == 0) {
+    set_base_weights(s, s->yuser); /* the retry's weights with the floor */
   }
   if (rc != MEBDF_CONVERGED) {
     s->need_jac = 1;

@@ -127,6 +127,11 @@ typedef struct mebdf {
   double *yuser, *ypuser; /* the caller's arrays: the accepted solution */
   double hmin;
   int ncf, nef, nsf; /* convergence, error-test and singular-matrix failures on this step */
+
+  double *noise;                   /* rounding floor of index-1 algebraic variables, else 0 */
+  double *noise_unit, *noise_size; /* scratch of mebdf_noise_update */
+  int noise_binds;                 /* 1: noise exceeded a tolerance when last computed */
+  unsigned long noise_stamp;       /* jac.stamp of the matrix noise was computed with */
 } mebdf;
 
 /* Outcome of the three stages; failures are retried with a smaller step. */
@@ -145,6 +150,11 @@ int mebdf_amplifies(const mebdf_formula *f, int k, double _Complex z, double rad
 void mebdf_eigen_update(mebdf *s);
 /* The highest order <= k whose step h amplifies no kept mode (orders up to 3 are A-stable). */
 int mebdf_stable_order(mebdf *s, int k, double h);
+
+/* The rounding floor of index-1 algebraic variables (solvers/mebdf_noise.c): s->noise from the
+ * stored Jacobian at (y, yp) and the factored matrix, s->noise_binds; 0 or a fatal code. */
+enum { MEBDF_NOISE_MAX_N = 64 };
+int mebdf_noise_update(mebdf *s, const double *y, const double *yp);
 
 /* After an accepted step with error estimate s->est: the next order s->k and step size. */
 double mebdf_next_step(mebdf *s);

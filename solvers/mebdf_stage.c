@@ -82,6 +82,7 @@ static int refresh_matrix(mebdf *s, double t, const double *y, const double *yp)
       mbdae_jacobian_differential(&s->jac, s->differential);
       mebdf_eigen_update(s);
       rc = refactor(s);
+      rc = rc == 0 && s->noise_binds ? mebdf_noise_update(s, y, yp) : rc;
     }
   } else if (s->c > C_BAND * s->c_lu || s->c * C_BAND < s->c_lu) {
     rc = refactor(s);
