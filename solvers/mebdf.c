@@ -81,7 +81,7 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
   if (rc != 0) {
     return rc;
   }
-  size_t n = (size_t)s->n, ndoubles = (14 + 2 * MEBDF_HIST) * n;
+  size_t n = (size_t)s->n, ndoubles = (15 + 2 * MEBDF_HIST) * n;
   s->eig.on = s->n <= MEBDF_EIG_MAX_N;
   size_t nn = s->eig.on ? n * n : 0, lwork = s->eig.on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
   ndoubles += s->eig.on ? 3 * n + 2 * nn + lwork : 0;
@@ -92,9 +92,9 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
     return MBDAE_ERR_NOMEM;
   }
   double *w = s->block;
-  double **arrays[] = {&s->y,   &s->yp,    &s->y1,         &s->yp1,       &s->y2,
-                       &s->yp2, &s->psi,   &s->delta,      &s->diff,      &s->wt0,
-                       &s->ewt, &s->noise, &s->noise_unit, &s->noise_size};
+  double **arrays[] = {&s->y,   &s->yp,    &s->y1,         &s->yp1,        &s->y2,
+                       &s->yp2, &s->psi,   &s->delta,      &s->diff,       &s->wt0,
+                       &s->ewt, &s->noise, &s->noise_unit, &s->noise_size, &s->row_scale};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++, w += n) {
     *arrays[i] = w;
   }
@@ -145,6 +145,7 @@ static void reject(mebdf *s, int rc, driver_report *rep)
 {
   rep->outcome = rc == MEBDF_CONVERGED ? DRIVER_REJECTED_ERROR : DRIVER_REJECTED_CONV;
   rep->hnew = s->h;
+  s->scale_rows |= rc == MEBDF_FAIL_SINGULAR;
   if (rc == MEBDF_FAIL_SINGULAR && ++s->nsf >= MAX_SINGULAR_FAILS) {
     mbdae_driver_give_up(rep, MBDAE_ERR_SINGULAR, "singular iteration matrix %d times on one step",
                          s->nsf);

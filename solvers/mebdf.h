@@ -132,6 +132,8 @@ typedef struct mebdf {
   double *noise_unit, *noise_size; /* scratch of mebdf_noise_update */
   int noise_binds;                 /* 1: noise exceeded a tolerance when last computed */
   unsigned long noise_stamp;       /* jac.stamp of the matrix noise was computed with */
+  int scale_rows;                  /* 1 after a singular matrix: algebraic rows scaled by c */
+  double *row_scale;               /* the factor of each row of the stored Jacobian (scale_rows) */
 } mebdf;
 
 /* Outcome of the three stages; failures are retried with a smaller step. */

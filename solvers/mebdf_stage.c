@@ -67,6 +67,34 @@ static int refactor(mebdf *s)
   return rc;
 }
 
+/* After a singular matrix, every later Jacobian has its algebraic rows (dF_i/dy' = 0: the
+ * constraints of an index-3 form) multiplied by c, and the residual with them (stage_solve_delta):
+ * the solution of the linear system is the same, but LAPACK's partial pivoting then keeps the
+ * O(1/c^2) Schur complement of the multipliers.  Unscaled, chain:n=100 at rtol 1e-10 (band or
+ * dense; KLU's ordering did not) lost the last multiplier's pivot to cancellation at
+ * t = 1.2e-9 at every h from 4e-11 to 1e-8 (singular three times on one step).  The finite
+ * eigenvalues of the pencil and the rounding floor (mebdf_noise.c) do not change with a row
+ * scaling.  Off until a singular matrix, so that no other run changes by a bit. */
+static void scale_algebraic_rows(mebdf *s)
+{
+  mbdae_jacobian *jac = &s->jac;
+  for (int i = 0; i < s->n; i++) {
+    s->row_scale[i] = s->c;
+  }
+  for (int j = 0; j < s->n; j++) {
+    for (size_t q = mbdae_jacobian_col_begin(jac, j); q < mbdae_jacobian_col_end(jac, j); q++) {
+      if (jac->dfdyp[q] != 0.0) {
+        s->row_scale[mbdae_jacobian_row(jac, j, q)] = 1.0;
+      }
+    }
+  }
+  for (int j = 0; j < s->n; j++) {
+    for (size_t q = mbdae_jacobian_col_begin(jac, j); q < mbdae_jacobian_col_end(jac, j); q++) {
+      jac->dfdy[q] *= s->row_scale[mbdae_jacobian_row(jac, j, q)];
+    }
+  }
+}
+
 /* A new Jacobian at (t, y, yp) when one is due, and the matrix refactored when due or when c has
  * moved out of the band: 0, a stage failure, or a negative fatal code. */
 static int refresh_matrix(mebdf *s, double t, const double *y, const double *yp)
@@ -78,6 +106,9 @@ static int refresh_matrix(mebdf *s, double t, const double *y, const double *yp)
     rc = mbdae_jacobian_eval(&s->jac, s->p, t, y, yp);
     s->need_jac = 0;
     s->jac_current = 1;
+    if (rc == 0 && s->scale_rows) {
+      scale_algebraic_rows(s);
+    }
     if (rc == 0) {
       mbdae_jacobian_differential(&s->jac, s->differential);
       mebdf_eigen_update(s);
@@ -124,6 +155,11 @@ static inline int stage_solve_delta(void *ctx)
     double scale = 2.0 / (1.0 + s->c / s->c_lu);
     for (int i = 0; i < s->n; i++) {
       s->delta[i] *= scale;
+    }
+  }
+  if (s->scale_rows) {
+    for (int i = 0; i < s->n; i++) {
+      s->delta[i] *= s->row_scale[i];
     }
   }
   int rc = mbdae_itmat_solve(&s->lu, s->delta);

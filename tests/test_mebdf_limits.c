@@ -7,8 +7,13 @@
  *   error-test failures, against MEBDFI's 584 steps (scd 6.87, refsol/peer/testset.jsonl);
  * - Andrews' squeezer in forms index1 and baumgarte at rtol 1e-9, 1e-10: the rounding floor of
  *   index-1 algebraic variables (solvers/mebdf_noise.c).  Without it every run failed (Newton
- *   failures down to h ~ 1e-17 near t = 0.02, or at t ~ 2e-9 at 1e-10). */
+ *   failures down to h ~ 1e-17 near t = 0.02, or at t ~ 2e-9 at 1e-10);
+ * - chain:n=60 and n=100 (300, 500 equations, banded) at rtol 1e-10 from the horizontal resting
+ *   start: the iteration matrix's algebraic rows scaled by c after a singular matrix
+ *   (solvers/mebdf_stage.c).  Without it both failed at t = 3.1e-9, 1.2e-9: singular iteration
+ *   matrix 3 times on one step. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "support.h"
 
@@ -51,9 +56,33 @@ static void andrews_index1_noise(void)
   }
 }
 
+/* 6300 and 23702 steps measured (`--linsys sparse` on n = 100: 23279). */
+static void chain_tight(void)
+{
+  static const char *const specs[] = {"chain:n=60", "chain:n=100"};
+  for (size_t k = 0; k < 2; k++) {
+    mbdae_problem *p = create_problem(specs[k]);
+    if (!p) {
+      continue;
+    }
+    int n = mbdae_problem_neq(p);
+    double *y = calloc((size_t)n, sizeof(double));
+    mbdae_options opt;
+    mbdae_options_default(&opt);
+    opt.rtol = opt.atol = opt.h0 = 1e-10;
+    mbdae_result r;
+    int rc = y ? mbdae_solve(p, "mebdf", &opt, 1, y, NULL, &r) : -1;
+    CHECK(rc == 0, "%s rtol 1e-10: %s", specs[k], rc == -1 ? "out of memory" : r.message);
+    printf("%s 1e-10  steps %ld\n", specs[k], rc == 0 ? r.stats.steps : -1L);
+    free(y);
+    mbdae_problem_destroy(p);
+  }
+}
+
 int main(void)
 {
   fekete_steps();
   andrews_index1_noise();
+  chain_tight();
   return check_summary("test_mebdf_limits");
 }
