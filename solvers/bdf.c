@@ -73,7 +73,7 @@
  * reappears divided by h in the velocities and by h^2 in the multipliers, so an unscaled test
  * rejects every small step (DASSL's failure on index 3).  The Newton test uses the same norm.
  * The tolerance of an index-1 algebraic variable is never below the rounding noise with which its
- * equations determine it (NOISE_FLOOR).
+ * equations determine it (algebraic_noise, solvers/noise_floor.h).
  *
  * Continuous output evaluates the interpolating polynomial of the last step through the last
  * k+1 points (BCP ch. 5).  The last step lands exactly on tend; within 10 steps of tend
@@ -94,6 +94,7 @@
 #include "lapack.h"
 #include "linsys.h"
 #include "newton.h"
+#include "noise_floor.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
@@ -201,21 +202,19 @@ enum { EIG_MIN_STEPS = 20 };
 enum { EIG_MAX_N = 64 };
 /* Rounding floor of index-1 algebraic variables (columns of dF/dy' that are zero, index 1: the
  * accelerations and multipliers of the index-1 and Baumgarte forms).  Such a variable is what its
- * equations give at y, up to the rounding of those equations, noise_i = sum_j |G^-1_ij| eps s_j
- * with G the iteration matrix and s_j = sum_k |dF_j/dy_k y_k| + |dF_j/dy'_k y'_k| the size of the
- * terms of F_j; the error estimate y - y_pred sees that noise, amplified by the predictor's
+ * equations give at y, up to the rounding of those equations, noise_i (solvers/noise_floor.h);
+ * the error estimate y - y_pred sees that noise, amplified by the predictor's
  * extrapolation, whatever h is.  Where the local tolerance is below it, steps are rejected on noise
  * and h falls to hmin: the slider crank in form index1 or baumgarte at rtol <= 3.16e-10 (local
  * tolerance 1e-12, LOCAL_RTOL_MIN), where noise_i reaches 3.1e-11 in a_phi2 (24 times its
  * tolerance) and 1.8e-11 in a_q1 (8 times) near t = 0.0838, failed there after 660000-750000
- * steps.  So the tolerance of such a variable is at least noise_i (NOISE_FLOOR times it), on
+ * steps.  So the tolerance of such a variable is at least noise_i, on
  * problems of at most EIG_MAX_N equations.  noise costs n solves with the LU: computed after a
  * failed step (error test or Newton) with the matrix of that step, and with every new matrix only
  * while it is above some tolerance (computed at every new matrix, it cost 30-40% more CPU on the
  * index1 forms of the crank and Andrews at rtol 1e-6, 1e-7).  The tolerance is the same number as
  * before wherever it is above the floor: no published row has an index-1 algebraic variable
  * (their forms are index 2 and 3). */
-static const double NOISE_FLOOR = 1.0;
 
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct bdf {
@@ -575,51 +574,19 @@ static int refactor(bdf *s)
   return rc;
 }
 
-/* noise (see NOISE_FLOOR) from the Jacobian at (y, y') and the LU of G made from it, and
- * noise_binds at the accepted state: 0 or the solver's code. */
+/* noise (the rounding floor above the bdf struct; solvers/noise_floor.h) from the Jacobian at (y,
+ * y') and the LU of G made from it, and noise_binds at the accepted state: 0 or the solver's code.
+ */
 static int algebraic_noise(bdf *s, const double *y, const double *yp)
 {
-  int n = s->n, any = 0;
-  memset(s->noise, 0, sizeof(double) * (size_t)n);
   s->noise_binds = 0;
   s->noise_stamp = s->jac.stamp;
-  mbdae_jacobian_differential(&s->jac, s->mask);
-  for (int i = 0; i < n; i++) {
-    any |= !s->mask[i] && s->index[i] <= 1;
-  }
-  if (!any || n > EIG_MAX_N) {
-    return 0;
-  }
-  double *size = s->tsize;
-  memset(size, 0, sizeof(double) * (size_t)n);
-  for (int k = 0; k < n; k++) {
-    for (size_t e = mbdae_jacobian_col_begin(&s->jac, k); e < mbdae_jacobian_col_end(&s->jac, k);
-         e++) {
-      size[mbdae_jacobian_row(&s->jac, k, e)] +=
-          fabs(s->jac.dfdy[e] * y[k]) + fabs(s->jac.dfdyp[e] * yp[k]);
-    }
-  }
-  for (int j = 0; j < n; j++) { /* column j of G^-1 */
-    if (size[j] == 0.0) {
-      continue;
-    }
-    memset(s->unit, 0, sizeof(double) * (size_t)n);
-    s->unit[j] = 1.0;
-    int rc = mbdae_itmat_solve(&s->lu, s->unit);
-    if (rc < 0) {
-      memset(s->noise, 0, sizeof(double) * (size_t)n);
-      return rc;
-    }
-    for (int i = 0; i < n; i++) {
-      if (!s->mask[i] && s->index[i] <= 1) {
-        s->noise[i] += NOISE_FLOOR * fabs(s->unit[i]) * DBL_EPSILON * size[j];
-      }
-    }
-  }
-  for (int i = 0; i < n; i++) {
+  int rc = mbdae_algebraic_noise(&s->jac, &s->lu, s->index, y, yp, EIG_MAX_N, s->mask, s->noise,
+                                 s->unit, s->tsize);
+  for (int i = 0; rc == 0 && i < s->n; i++) {
     s->noise_binds |= s->noise[i] > mbdae_tolerance_at(&s->tol, s->yuser[i]);
   }
-  return 0;
+  return rc;
 }
 
 /* Evaluate the Jacobian at the predicted point and factor dF/dy + cj dF/dy'. */
