@@ -49,8 +49,8 @@ def test_solve_ivp_refuses_a_dae_form():
 
 @pytest.mark.skipif(SANITIZED, reason="pure Python: nothing for the sanitizers, minutes under them")
 @pytest.mark.skipif(importlib.util.find_spec("scipy_dae") is None,
-                    reason="scipy_dae is not importable: put a copy on PYTHONPATH "
-                           "(.ci/run uses ../shared/clients/scipy_dae when it is there)")
+                    reason="scipy_dae (J. Breuling, BSD-3, github.com/JonasBreuling/scipy_dae) "
+                           "is not importable: put a checkout of it on PYTHONPATH")
 def test_scipy_dae_on_every_problem_and_form(tmp_path):
     warnings.simplefilter("ignore")
     results = []
