@@ -303,10 +303,7 @@ static double wnorm(const bdf *s, const double *v)
 
 static void set_base_weights(bdf *s, const double *y)
 {
-  for (int i = 0; i < s->n; i++) {
-    double tol = mbdae_tolerance_at(&s->tol, y[i]);
-    s->wt0[i] = 1.0 / (s->noise[i] > tol ? s->noise[i] : tol);
-  }
+  mbdae_floored_weights(&s->tol, s->n, y, s->noise, s->wt0);
 }
 
 /* Scale the error of index-2 components by h and of index-3 components by h^2. */

@@ -24,6 +24,7 @@
 #include "fail.h"
 #include "lapack.h"
 #include "mebdf.h"
+#include "noise_floor.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 
@@ -60,10 +61,7 @@ static const double RATE_START = 100.0; /* rate factor assumed for a matrix not 
 
 static void set_base_weights(mebdf *s, const double *y)
 {
-  for (int i = 0; i < s->n; i++) {
-    double tol = mbdae_tolerance_at(&s->tol, y[i]);
-    s->wt0[i] = 1.0 / (s->noise[i] > tol ? s->noise[i] : tol);
-  }
+  mbdae_floored_weights(&s->tol, s->n, y, s->noise, s->wt0);
 }
 
 static void set_scaled_weights(mebdf *s)

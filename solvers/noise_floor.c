@@ -56,3 +56,12 @@ int mbdae_algebraic_noise(const mbdae_jacobian *jac, const mbdae_itmat *lu, cons
   }
   return 0;
 }
+
+void mbdae_floored_weights(const mbdae_tolerance *tol, int n, const double *y, const double *noise,
+                           double *wt0)
+{
+  for (int i = 0; i < n; i++) {
+    double t = mbdae_tolerance_at(tol, y[i]);
+    wt0[i] = 1.0 / (noise[i] > t ? noise[i] : t);
+  }
+}

@@ -15,6 +15,7 @@
 
 #include "jacobian.h"
 #include "linsys.h"
+#include "weights.h"
 
 /* noise (n entries; 0 for every other variable) from the stored Jacobian jac at (y, yp) and the
  * factors lu of its iteration matrix; mask gets 1 where y'_i enters F
@@ -24,5 +25,9 @@
 int mbdae_algebraic_noise(const mbdae_jacobian *jac, const mbdae_itmat *lu, const int *index,
                           const double *y, const double *yp, int max_n, int *mask, double *noise,
                           double *unit, double *size);
+
+/* The inverted error weights of n variables at y: wt0_i = 1 / max(tol(y_i), noise_i). */
+void mbdae_floored_weights(const mbdae_tolerance *tol, int n, const double *y, const double *noise,
+                           double *wt0);
 
 #endif /* MBDAE_NOISE_FLOOR_H */
