@@ -238,7 +238,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   if (rc == MEBDF_CONVERGED) {
     estimate(s);
   }
-  if (rc != MEBDF_CONVERGED || s->est > 1.0) {
+  if (rc != MEBDF_CONVERGED || (s->est > 1.0 && !mebdf_start_accepts(s))) {
     reject(s, rc, rep);
     return;
   }

@@ -134,6 +134,8 @@ typedef struct mebdf {
   unsigned long noise_stamp;       /* jac.stamp of the matrix noise was computed with */
   int scale_rows;                  /* 1 after a singular matrix: algebraic rows scaled by c */
   double *row_scale;               /* the factor of each row of the stored Jacobian (scale_rows) */
+
+  double start_h, start_est; /* the last failed first step (mebdf_start.c): h, estimate; 0: none */
 } mebdf;
 
 /* Outcome of the three stages; failures are retried with a smaller step. */
@@ -157,6 +159,12 @@ int mebdf_stable_order(mebdf *s, int k, double h);
  * stored Jacobian at (y, yp) and the factored matrix, s->noise_binds; 0 or a fatal code. */
 enum { MEBDF_NOISE_MAX_N = 64 };
 int mebdf_noise_update(mebdf *s, const double *y, const double *yp);
+
+/* 1 when a first step whose estimate s->est exceeds 1 is accepted all the same: the part of the
+ * estimate that does not fall with h (initial values inconsistent at the tolerance's scale) is
+ * within the caller's tolerance and the part that does within the local one
+ * (solvers/mebdf_start.c).  Records the attempt for the next one. */
+int mebdf_start_accepts(mebdf *s);
 
 /* After an accepted step with error estimate s->est: the next order s->k and step size. */
 double mebdf_next_step(mebdf *s);
