@@ -35,6 +35,16 @@ static inline void test_options(const mbdae_problem *p, double rtol, mbdae_optio
 
 enum { SUPPORT_MAX_N = 160 }; /* the largest built-in default: fekete */
 
+/* solver on p as the test set runs it (test_options): y(tend) into y (SUPPORT_MAX_N values), the
+ * result into *r; the status, -1 (nothing run) for more than SUPPORT_MAX_N equations. */
+static inline int solve_as_test_set(const mbdae_problem *p, const char *solver, double rtol,
+                                    double *y, mbdae_result *r)
+{
+  mbdae_options opt;
+  test_options(p, rtol, &opt);
+  return mbdae_problem_neq(p) <= SUPPORT_MAX_N ? mbdae_solve(p, solver, &opt, 1, y, NULL, r) : -1;
+}
+
 /* One run of solver on spec as the test set makes it (rtol = atol, h0 = h0_factor rtol): scd,
  * mescd and the counters of the run.  Returns the status. */
 static inline int run_as_test_set(const char *spec, const char *solver, double rtol, double *scd,
@@ -45,15 +55,12 @@ static inline int run_as_test_set(const char *spec, const char *solver, double r
     return -1;
   }
   double y[SUPPORT_MAX_N], yref[SUPPORT_MAX_N];
-  mbdae_options opt;
-  test_options(p, rtol, &opt);
   mbdae_result r;
-  int rc =
-      mbdae_problem_neq(p) <= SUPPORT_MAX_N ? mbdae_solve(p, solver, &opt, 1, y, NULL, &r) : -1;
+  int rc = solve_as_test_set(p, solver, rtol, y, &r);
   CHECK(rc == 0, "%s %s rtol %g: %s", solver, spec, rtol, rc == -1 ? "too large" : r.message);
   CHECK(mbdae_problem_ref(p, yref) == 0, "%s has a reference", spec);
   *scd = rc == 0 ? mbdae_scd(p, y, yref) : 0.0;
-  *mescd = rc == 0 ? mbdae_mescd(p, y, yref, opt.rtol, opt.atol) : 0.0;
+  *mescd = rc == 0 ? mbdae_mescd(p, y, yref, rtol, rtol) : 0.0;
   *st = r.stats;
   mbdae_problem_destroy(p);
   return rc;

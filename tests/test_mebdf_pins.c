@@ -3,11 +3,8 @@
  * y_1(tend).  A change to the solver's formulas, history, Newton iteration or step control moves
  * some of these; such a change must say so and re-pin (the figures of the README's mebdf table
  * come from these runs). */
-#include <stdio.h>
-#include <string.h>
-
 #include "check.h"
-#include "mbdae/mbdae.h"
+#include "pins.h"
 #include "support.h"
 
 typedef struct pin {
@@ -38,23 +35,8 @@ static const pin PINS[] = {
 
 static void check_pin(const pin *k)
 {
-  mbdae_problem *p = create_problem(k->spec);
-  if (!p) {
-    return;
-  }
-  double y[SUPPORT_MAX_N];
-  mbdae_options opt;
-  test_options(p, k->rtol, &opt);
-  mbdae_result r;
-  int rc = mbdae_solve(p, "mebdf", &opt, 1, y, NULL, &r);
-  const mbdae_stats *st = &r.stats;
-  CHECK(rc == 0 && st->steps == k->steps && st->accepted == k->accepted && st->nres == k->nres &&
-            st->njac == k->njac && st->nlu == k->nlu && y[0] == k->y1,
-        "mebdf %s rtol %g: status %d, pin {\"%s\", %.0e, %ld, %ld, %ld, %ld, %ld, %.17g}; "
-        "pinned %ld %ld %ld %ld %ld %.17g",
-        k->spec, k->rtol, rc, k->spec, k->rtol, st->steps, st->accepted, st->nres, st->njac,
-        st->nlu, y[0], k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1);
-  mbdae_problem_destroy(p);
+  check_pinned_run(k->spec, "mebdf", k->rtol,
+                   (pinned_run){k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1});
 }
 
 int main(void)

@@ -24,9 +24,7 @@ static int run(const char *spec, double rtol, double *scd, mbdae_result *r)
     return -1;
   }
   double y[SUPPORT_MAX_N], yref[SUPPORT_MAX_N];
-  mbdae_options opt;
-  test_options(p, rtol, &opt);
-  int rc = mbdae_solve(p, "mebdf", &opt, 1, y, NULL, r);
+  int rc = solve_as_test_set(p, "mebdf", rtol, y, r);
   *scd = rc == 0 && mbdae_problem_ref(p, yref) == 0 ? mbdae_scd(p, y, yref) : NAN;
   mbdae_problem_destroy(p);
   return rc;

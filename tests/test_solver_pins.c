@@ -6,12 +6,9 @@
  * double pendulum and chain rows: see radau5's rounding in solvers/radau.c).  The pins are the
  * runs of the separate radau5.c and radau.c of version 0.2 (`mbdae table all --solver S`,
  * `mbdae run SPEC --solver S --rtol R --json`). */
-#include <stdio.h>
-#include <string.h>
-
 #include "check.h"
+#include "pins.h"
 #include "support.h"
-#include "mbdae/mbdae.h"
 
 typedef struct pin {
   const char *spec, *solver;
@@ -76,23 +73,8 @@ static const pin PINS[] = {
 
 static void check_pin(const pin *k)
 {
-  mbdae_problem *p = create_problem(k->spec);
-  if (!p) {
-    return;
-  }
-  double y[SUPPORT_MAX_N];
-  mbdae_options opt;
-  test_options(p, k->rtol, &opt);
-  mbdae_result r;
-  int rc = mbdae_solve(p, k->solver, &opt, 1, y, NULL, &r);
-  const mbdae_stats *st = &r.stats;
-  CHECK(rc == 0 && st->steps == k->steps && st->accepted == k->accepted && st->nres == k->nres &&
-            st->njac == k->njac && st->nlu == k->nlu && y[0] == k->y1,
-        "%s %s rtol %g: status %d, steps %ld accepted %ld #f %ld #Jac %ld #LU %ld y1 %.17g; "
-        "pinned %ld %ld %ld %ld %ld %.17g",
-        k->solver, k->spec, k->rtol, rc, st->steps, st->accepted, st->nres, st->njac, st->nlu, y[0],
-        k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1);
-  mbdae_problem_destroy(p);
+  check_pinned_run(k->spec, k->solver, k->rtol,
+                   (pinned_run){k->steps, k->accepted, k->nres, k->njac, k->nlu, k->y1});
 }
 
 int main(void)
