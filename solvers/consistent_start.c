@@ -69,7 +69,7 @@ int mbdae_consistent_algebraic(const mbdae_consistent_work *w, double t, double 
   int n = w->jac->n;
   mbdae_jacobian_differential(w->jac, w->mask); /* the stored one: no evaluation in vain */
   if (!index1_algebraic(n, w->mask, w->index)) {
-    return 1;
+    return MBDAE_CONSISTENT_NONE;
   }
   w->st->njac++;
   w->st->nres_fd += mbdae_problem_jac_nres(w->p);
@@ -79,7 +79,7 @@ int mbdae_consistent_algebraic(const mbdae_consistent_work *w, double t, double 
   }
   mbdae_jacobian_differential(w->jac, w->mask);
   if (!index1_algebraic(n, w->mask, w->index)) {
-    return 1;
+    return MBDAE_CONSISTENT_NONE;
   }
   rc = mbdae_itmat_factor(w->lu, cj);
   if (rc != 0) {
