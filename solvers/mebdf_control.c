@@ -24,14 +24,15 @@
 #include "mebdf.h"
 
 /* LSODE's biases were 1.3, 1.2, 1.4: the steps they chose failed the error test 19 times in 287
- * on the car axis at rtol 1e-4 (2 in 280 for MEBDFI, whose factors are 1.6, 1.5, 1.7), 2491 times
- * on the crank over rtol 1e-3..3.16e-11, mostly k + 2 steps after a rise of h or k.  A larger
- * margin with a looser local tolerance (TOL_PROP_C 3.5 -> 4, solvers/mebdf.c) fails less for the
- * same digits: over those 16 tolerances error-test failures 255 -> 23 (car axis), 2491 -> 329
- * (crank), 3995 -> 792 (pendulum), residual evaluations -17%, -6%, -12%, mean scd 3.14 -> 3.34,
- * 4.65 -> 4.51, 2.40 -> 2.78.
- * MEBDFI's own 1.5/1.6/1.7 (with 3.5) left the crank at 1e-8 below MEBDFI - 0.2 digits
- * (scd 4.95 against 5.64): a rise of the order is then too rare for the elastic modes. */
+ * on the car axis at rtol 1e-4 (2 in 280 for MEBDFI, whose factors are 1.6, 1.5, 1.7), 1587 times
+ * on the crank over rtol 1e-3..1e-10, mostly k + 2 steps after a rise of h or k.  Over those 15
+ * tolerances these fail less for the same or more digits: error-test failures 233 -> 32 (car
+ * axis), 291 -> 166 (Andrews), 1587 -> 267 (crank), 3436 -> 672 (pendulum), 675 -> 347 (double
+ * pendulum), residual evaluations -14%, -7%, -2%, -11%, -3%, mean scd 2.66 -> 2.88, 4.29 -> 4.33,
+ * 4.13 -> 4.00, 1.78 -> 2.20, 2.39 -> 2.51.  MEBDFI's own 1.5/1.6/1.7 left the crank at 1e-8
+ * below MEBDFI - 0.2 digits (scd 4.95 against 5.64): a rise of the order is then too rare for the
+ * elastic modes; 1.5/1.6/1.4 gave a slope of scd against -log10 rtol of 0.90 (tests/test_mebdf.c).
+ */
 static const double BIAS_DOWN = 1.5, BIAS_SAME = 1.4, BIAS_UP = 1.5;
 static const double RH_MIN = 1.1;
 static const double RMAX = 10.0, RMAX_AFTER_FAIL = 2.0;
