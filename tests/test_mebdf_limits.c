@@ -39,7 +39,7 @@ static void fekete_steps(void)
   }
 }
 
-/* Measured with the floor: scd 9.14, 9.67 (index1), 9.04, 9.66 (baumgarte) at 1e-9, 1e-10. */
+/* Measured with the floor: scd 9.14, 9.70 (index1), 9.16, 9.68 (baumgarte) at 1e-9, 1e-10. */
 static void andrews_index1_noise(void)
 {
   static const char *const specs[] = {"andrews:form=index1", "andrews:form=baumgarte"};
@@ -57,7 +57,8 @@ static void andrews_index1_noise(void)
   }
 }
 
-/* 6300 and 23702 steps measured (`--linsys sparse` on n = 100: 23279). */
+/* 7136 and 27407 steps measured (6300 and 23702 with LSODE's step-size factors; `--linsys sparse`
+ * on n = 100 then 23279). */
 static void chain_tight(void)
 {
   static const char *const specs[] = {"chain:n=60", "chain:n=100"};
