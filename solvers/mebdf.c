@@ -55,9 +55,9 @@ static const driver_end_rule END_RULE = {1.0, END_PLAN_STEPS, 1e-6, 0};
 static const double TOL_PROP_C = 3.5;
 static const double TOL_PROP_E = 0.3;
 /* The local relative tolerance f rtol is not taken below LOCAL_TOL_MIN (about 450 units of
- * rounding): at rtol 1e-11 f rtol was 2e-14 and the slider crank spent 170000 steps at order 2
- * with h about 1e-9 near t = 0.094 (333639 steps, scd 8.40, against MEBDFI's 14430, 9.51); with
- * the floor 16871 steps, scd 8.19.  It binds below rtol 3.5e-11 only. */
+ * rounding): at rtol 1e-11 f rtol was 2e-14 and the slider crank spent most of its steps at
+ * order 2 with h about 1e-9 near t = 0.094 (254535 steps, scd 8.31, against MEBDFI's 14430,
+ * 9.51); with the floor 16871 steps, scd 8.19.  It binds below rtol 3.8e-11 only. */
 static const double LOCAL_TOL_MIN = 1e-13;
 
 static double local_tol_factor(double rtol)
