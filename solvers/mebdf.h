@@ -81,6 +81,8 @@ typedef struct mebdf_eigen {
   int pending;          /* 1: due for the stored Jacobian, not yet computed */
   long step;            /* accepted steps at that computation */
   int count;            /* finite eigenvalues kept: re <= 0 <= im, one of a conjugate pair */
+  int last_k, last_out; /* the last order asked for at last_h and the order given (0: none) */
+  double last_h;
   double *re, *im;      /* them (n each) */
   double *a, *b, *beta; /* dggev's pencil (n x n each) and denominators */
   double *work;         /* dggev's workspace */

@@ -33,7 +33,7 @@
 
 static const double GROWTH_MAX = 1.001;
 static const double Z_SAFE = 0.3; /* below, every order is accurate on the mode: not tested */
-enum { EIG_MIN_STEPS = 40, EIG_FULL_RATE_N = 64, A_STABLE_MAX_K = 3 };
+enum { EIG_MIN_STEPS = 160, EIG_FULL_RATE_N = 64, A_STABLE_MAX_K = 3 };
 
 /* Accepted steps between two computations: EIG_MIN_STEPS up to EIG_FULL_RATE_N equations, then
  * in proportion to n^2, so that dggev's O(n^3) stays of the order of one dense LU per step. */
@@ -97,8 +97,11 @@ int mebdf_amplifies(const mebdf_formula *f, int k, double complex z, double radi
 /* A new Jacobian: its pencil's eigenvalues become due (at most once in EIG_MIN_STEPS accepted
  * steps); they are computed when an order decision needs them (see mebdf_stable_order).  40
  * rather than 20: the same counts and digits on the 16 published rows and the crank at 1e-5,
- * dggev's instructions halved (Andrews 1e-7: 3.6M -> 1.8M of 24M, callgrind); 80 moved the
- * Andrews mechanism at 1e-10. */
+ * dggev's instructions halved (Andrews 1e-7: 3.6M -> 1.8M of 24M, callgrind).  160 since the
+ * step-size factors were raised (solvers/mebdf_control.c): of the 5 problems x 17 tolerances
+ * only Andrews at 1e-10 (758 -> 781 steps, scd 7.86 -> 7.98) and the two pendulums at 1e-3 and
+ * 3.16e-4 moved (pendulum 1e-3 scd -0.65 -> -0.30), Fekete at 1e-7 637 steps, scd 7.16 (664,
+ * 7.02); dggev was 7-8% of an Andrews run (perf). */
 void mebdf_eigen_update(mebdf *s)
 {
   mebdf_eigen *e = &s->eig;
@@ -127,6 +130,7 @@ static void compute_eigenvalues(mebdf *s)
   e->pending = 0;
   e->step = s->st->accepted;
   e->count = 0;
+  e->last_k = 0;
   if (mbdae_ggev(s->n, e->a, e->b, e->re, e->im, e->beta, e->work) != 0) {
     return;
   }
@@ -161,15 +165,28 @@ static int stable_at(const mebdf *s, int k, double h)
   return 1;
 }
 
+/* The answer for (k, h) is kept until the eigenvalues change: at constant step and order every
+ * accepted step asks the same question (the Schur-Cohn tests were 8% of the car axis run at
+ * rtol 1e-5 with dggev, perf). */
 int mebdf_stable_order(mebdf *s, int k, double h)
 {
+  mebdf_eigen *e = &s->eig;
+  if (k <= A_STABLE_MAX_K) {
+    return k;
+  }
   /* new eigenvalues only for a rise above the step just taken (order or size): at the same
    * order and a step no larger the step just accepted showed no growth (bdf's rule) */
-  if (s->eig.pending && k > A_STABLE_MAX_K && (k > s->k || h > s->h)) {
+  if (e->pending && (k > s->k || h > s->h)) {
     compute_eigenvalues(s);
   }
+  if (k == e->last_k && h == e->last_h) {
+    return e->last_out;
+  }
+  e->last_k = k;
+  e->last_h = h;
   while (k > A_STABLE_MAX_K && !stable_at(s, k, h)) {
     k--;
   }
+  e->last_out = k;
   return k;
 }

@@ -195,7 +195,8 @@ static inline newton_outcome stage_update(void *ctx, int iter)
   if (m == 0) {
     ss->oldnrm = dnrm;
   } else {
-    double rate = m == 1 ? dnrm / ss->oldnrm : pow(dnrm / ss->oldnrm, 1.0 / (double)m);
+    double q = dnrm / ss->oldnrm; /* sqrt for m = 2: pow took 2-4% of a pendulum run */
+    double rate = m == 1 ? q : m == 2 ? sqrt(q) : pow(q, 1.0 / (double)m);
     if (rate > RATE_FAIL) {
       return at_rounding_floor(s, dnrm) ? NEWTON_CONVERGED : NEWTON_FAILED;
     }

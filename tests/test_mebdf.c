@@ -13,7 +13,7 @@
 #include "support.h"
 
 /* One published row: ours as measured (scd, mescd floors 0.05 below; steps at most 3% above) and
- * MEBDFI's for the output. */
+ * MEBDFI's (ours at most 0.2 digits below them: the requirement, whatever ours measured). */
 typedef struct row {
   const char *spec;
   double rtol;
@@ -24,18 +24,18 @@ typedef struct row {
 } row;
 
 static const row ROWS[] = {
-    {"caraxis", 1e-4, -0.11, 0.95, 287, -0.23, 0.88, 280},
-    {"caraxis", 1e-7, 3.44, 5.40, 676, 3.34, 4.65, 650},
-    {"caraxis", 1e-10, 5.85, 7.98, 1940, 2.08, 4.21, 1393},
-    {"andrews", 1e-4, 2.07, 0.01, 109, 0.37, -1.11, 118},
-    {"andrews", 1e-7, 6.93, 2.87, 248, 3.50, 1.25, 300},
-    {"andrews", 1e-10, 7.44, 5.18, 718, 5.69, 3.45, 683},
-    {"crank", 1e-4, 1.75, 0.23, 308, 1.72, 0.23, 282},
-    {"crank", 1e-6, 4.62, 1.57, 3026, 3.02, 0.03, 3320},
-    {"crank", 1e-8, 5.51, 2.52, 6368, 5.64, 2.66, 6323},
-    {"dpendulum", 1e-4, -0.44, -0.22, 405, -0.48, -0.26, 577},
-    {"dpendulum", 1e-7, 3.48, 3.70, 967, 1.23, 1.45, 1533},
-    {"pendulum", 1e-4, -0.41, 0.01, 2856, -0.62, 0.07, 4170},
+    {"caraxis", 1e-4, 0.03, 1.44, 232, -0.23, 0.88, 280},
+    {"caraxis", 1e-7, 3.68, 5.23, 682, 3.34, 4.65, 650},
+    {"caraxis", 1e-10, 6.53, 8.56, 2036, 2.08, 4.21, 1393},
+    {"andrews", 1e-4, 1.68, -0.28, 104, 0.37, -1.11, 118},
+    {"andrews", 1e-7, 4.59, 2.35, 270, 3.50, 1.25, 300},
+    {"andrews", 1e-10, 7.98, 5.70, 781, 5.69, 3.45, 683},
+    {"crank", 1e-4, 2.31, 0.23, 321, 1.72, 0.23, 282},
+    {"crank", 1e-6, 3.13, 0.13, 3313, 3.02, 0.03, 3320},
+    {"crank", 1e-8, 5.57, 2.58, 6692, 5.64, 2.66, 6323},
+    {"dpendulum", 1e-4, -0.12, 0.09, 395, -0.48, -0.26, 577},
+    {"dpendulum", 1e-7, 2.46, 2.68, 1007, 1.23, 1.45, 1533},
+    {"pendulum", 1e-4, -0.60, -0.01, 2704, -0.62, 0.07, 4170},
 };
 
 static void published_rows(void)
@@ -51,6 +51,8 @@ static void published_rows(void)
            w->spec, w->rtol, scd, w->peer_scd, mescd, w->peer_mescd, st.steps, w->peer_steps);
     CHECK(scd >= w->scd - 0.05 && mescd >= w->mescd - 0.05, "%s %g: scd %.2f, mescd %.2f", w->spec,
           w->rtol, scd, mescd);
+    CHECK(scd >= w->peer_scd - 0.2 && mescd >= w->peer_mescd - 0.2,
+          "%s %g: scd %.2f, mescd %.2f more than 0.2 below MEBDFI's", w->spec, w->rtol, scd, mescd);
     CHECK(st.steps <= w->steps + w->steps * 3 / 100 + 2, "%s %g: %ld steps (measured %ld)", w->spec,
           w->rtol, st.steps, w->steps);
   }
@@ -89,10 +91,12 @@ static void run_orders(const char *spec, double rtol, orders *o)
   mbdae_problem_destroy(p);
 }
 
-/* Measured: the car axis at 1e-10 starts at order 2 and spends 1839 of its 1901 accepted steps at
- * order 8; at 1e-4 the stability limit holds it at the A-stable order 4 on 123 of its 268 steps
- * (orders 5 and 6 on 127; without the limit order 4 on 37, orders 5-6 on 188, and the crank at
- * 1e-4 fell to mescd -1.42 and at 1e-5 took 2064 steps). */
+/* Measured: the car axis at 1e-10 starts at order 2 and spends 1977 of its 2036 accepted steps at
+ * order 8.  At 1e-4 it spends 64 of its 231 steps at order 6 and 139 at order 7, none at 8; the
+ * stability limit does not bind there since the step-size biases were raised (the same orders
+ * with it off; with LSODE's biases it held the run at order 4 on 123 of 268 steps).  The limit is
+ * checked on the crank (crank_stability_limit; without it the crank at 1e-4 falls to mescd -1.40
+ * in 1625 steps). */
 static void order_selection(void)
 {
   orders o = {{0}, 0};
@@ -111,8 +115,9 @@ static void order_selection(void)
   printf("caraxis 1e-4: orders 2..8: %ld %ld %ld %ld %ld %ld %ld\n", loose.count[2], loose.count[3],
          loose.count[4], loose.count[5], loose.count[6], loose.count[7], loose.count[8]);
   long high = loose.count[5] + loose.count[6] + loose.count[7] + loose.count[8];
-  CHECK(loose.count[7] + loose.count[8] == 0 && loose.count[4] >= 100,
-        "rtol 1e-4: orders 5-8 used %ld times, 4 %ld", high, loose.count[4]);
+  CHECK(loose.count[8] == 0 && loose.count[6] + loose.count[7] >= 150,
+        "rtol 1e-4: orders 5-8 used %ld times, 6-7 %ld, 8 %ld", high,
+        loose.count[6] + loose.count[7], loose.count[8]);
 }
 
 /* Least-squares slope of scd against -log10 rtol over rtol = 1e-5 .. 1e-9.  Measured 1.08 on
@@ -160,8 +165,8 @@ static double elastic_error(const char *solver)
   return rc == 0 ? worst : INFINITY;
 }
 
-/* Measured at rtol 1e-8: mebdf 1.46e-6 (8.8e-7 with the estimate from stored values), bdf
- * 8.0e-6 (q4). */
+/* Measured at rtol 1e-8: mebdf 1.26e-6 (1.46e-6 with LSODE's step-size biases, 8.8e-7 with the
+ * estimate from stored values), bdf 8.0e-6 (q4). */
 static void crank_elastic_mode(void)
 {
   double ours = elastic_error("mebdf"), theirs = elastic_error("bdf");
@@ -172,7 +177,7 @@ static void crank_elastic_mode(void)
 }
 
 /* The stability-limited order (solvers/mebdf_stability.c): at rtol 1e-5 the crank's elastic
- * modes (h omega about 0.5) would be amplified by orders 5-6; measured 913 steps, scd 2.58 (without
+ * modes (h omega about 0.5) would be amplified by orders 5-6; measured 971 steps, scd 2.58 (without
  * the limit: 2064 steps, scd 1.68; with the estimate from stored values 815 against 3945). */
 static void crank_stability_limit(void)
 {
