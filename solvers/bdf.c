@@ -1064,21 +1064,6 @@ static void interpolate(const void *m, double tout, double *yout)
   }
 }
 
-/* A starting step when the caller gives none: small against the interval and against the
- * initial rate of change (as DASSL chooses it). */
-static double initial_step(bdf *s, const double *yp0, double tdist)
-{
-  double h = 1e-3 * tdist;
-  for (int i = 0; i < s->n; i++) {
-    s->ewt[i] = s->wt0[i];
-  }
-  double ypnorm = wnorm(s, yp0);
-  if (ypnorm > 0.5 / h) {
-    h = 0.5 / ypnorm;
-  }
-  return h;
-}
-
 /* The history for the first step of size h from (t0, y, y'): order 1, phi_0 = y, phi_1 = h y'. */
 static void start(bdf *s, double t0, double h, const double *y, const double *yp)
 {
@@ -1239,7 +1224,8 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   set_base_weights(&s, y);
   mbdae_driver d;
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
-  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
+  double h = mbdae_driver_first_step(
+      &d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s.n, s.wt0, yp, tend - t0));
   s.h_first = h;
   memcpy(s.yp0, yp, sizeof(double) * (size_t)s.n);
   start(&s, t0, h, y, yp);

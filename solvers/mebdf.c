@@ -263,18 +263,6 @@ static void interpolate(const void *m, double tout, double *yout)
 
 static const driver_method MEBDF_METHOD = {NULL, attempt, NULL, interpolate};
 
-/* A starting step when the caller gives none (as bdf and DASSL choose it). */
-static double initial_step(mebdf *s, const double *yp0, double tdist)
-{
-  double h = 1e-3 * tdist;
-  memcpy(s->ewt, s->wt0, sizeof(double) * (size_t)s->n);
-  double ypnorm = mebdf_wnorm(s, yp0);
-  if (ypnorm > 0.5 / h) {
-    h = 0.5 / ypnorm;
-  }
-  return h;
-}
-
 static void start(mebdf *s, double t0, double h, const double *y, const double *yp)
 {
   s->t = t0;
@@ -315,7 +303,8 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   set_base_weights(&s, y);
   mbdae_driver d;
   mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
-  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : initial_step(&s, yp, tend - t0));
+  double h = mbdae_driver_first_step(
+      &d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s.n, s.wt0, yp, tend - t0));
   start(&s, t0, h, y, yp);
   int status = mbdae_driver_run(&d, &MEBDF_METHOD, &s, h, y, yp);
   release(&s);

@@ -45,3 +45,14 @@ int mbdae_residual_checked(const mbdae_problem *p, double t, const double *y, co
   }
   return mbdae_all_finite((size_t)mbdae_problem_neq(p), res) ? 0 : MBDAE_RECOVERABLE;
 }
+
+double mbdae_dassl_first_step(int n, const double *w, const double *yp0, double tdist)
+{
+  double h = 1e-3 * tdist, sum = 0.0;
+  for (int i = 0; i < n; i++) {
+    double x = yp0[i] * w[i];
+    sum += x * x;
+  }
+  double ypnorm = sqrt(sum / (double)n);
+  return ypnorm > 0.5 / h ? 0.5 / ypnorm : h;
+}

@@ -33,6 +33,12 @@ double mbdae_tolerance_at(const mbdae_tolerance *tol, double y);
 /* h^(index - 1) for index >= 2, else 1: the factor an index-k component's error is scaled by. */
 double mbdae_index_factor(int index, double h);
 
+/* A starting step when the caller gives none, as DASSL chooses it (K. E. Brenan, S. L. Campbell,
+ * L. R. Petzold, Numerical Solution of Initial-Value Problems in Differential-Algebraic
+ * Equations, SIAM 1996, ch. 5): 1e-3 of the interval tdist, and at most 0.5 / ||y'_0||, the
+ * weighted RMS norm with the reciprocal weights w of the n components. */
+double mbdae_dassl_first_step(int n, const double *w, const double *yp0, double tdist);
+
 /* mask[j] = 1 when column j of the n x n column-major dfdyp has a nonzero, else 0. */
 void mbdae_differential_mask(int n, const double *dfdyp, int *mask);
 
