@@ -602,13 +602,10 @@ static int refactor(bdf *s)
  */
 static int algebraic_noise(bdf *s, const double *y, const double *yp)
 {
-  s->noise_binds = 0;
   s->noise_stamp = s->jac.stamp;
   int rc = mbdae_algebraic_noise(&s->jac, &s->lu, s->index, y, yp, EIG_MAX_N, s->mask, s->noise,
                                  s->unit, s->tsize);
-  for (int i = 0; rc == 0 && i < s->n; i++) {
-    s->noise_binds |= s->noise[i] > mbdae_tolerance_at(&s->tol, s->yuser[i]);
-  }
+  s->noise_binds = rc == 0 && mbdae_noise_binds(&s->tol, s->n, s->yuser, s->noise);
   return rc;
 }
 

@@ -57,6 +57,15 @@ int mbdae_algebraic_noise(const mbdae_jacobian *jac, const mbdae_itmat *lu, cons
   return 0;
 }
 
+int mbdae_noise_binds(const mbdae_tolerance *tol, int n, const double *y, const double *noise)
+{
+  int binds = 0;
+  for (int i = 0; i < n; i++) {
+    binds |= noise[i] > mbdae_tolerance_at(tol, y[i]);
+  }
+  return binds;
+}
+
 void mbdae_floored_weights(const mbdae_tolerance *tol, int n, const double *y, const double *noise,
                            double *wt0)
 {

@@ -26,6 +26,9 @@ int mbdae_algebraic_noise(const mbdae_jacobian *jac, const mbdae_itmat *lu, cons
                           const double *y, const double *yp, int max_n, int *mask, double *noise,
                           double *unit, double *size);
 
+/* 1 when some noise_i exceeds the tolerance of variable i at y (the floor binds), else 0. */
+int mbdae_noise_binds(const mbdae_tolerance *tol, int n, const double *y, const double *noise);
+
 /* The inverted error weights of n variables at y: wt0_i = 1 / max(tol(y_i), noise_i). */
 void mbdae_floored_weights(const mbdae_tolerance *tol, int n, const double *y, const double *noise,
                            double *wt0);
