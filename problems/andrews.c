@@ -52,9 +52,9 @@ enum {
   MAXTERMS = 4 /* most trigonometric terms in one constraint */
 };
 
-/* Constants of report 2.4 section II.13.2, the same values and signs as andrews.f.
- * The spec/ text prints xa = -0.06934, ya = -0.00227, xb = -0.03635 with their minus signs, as
- * coded in andrews.f; refsol/andrews.txt warns that the 2.4 PDF's text drops them. */
+/* Constants of report 2.4 section II.13.2, the same values and signs as andrews.f: xa = -0.06934,
+ * ya = -0.00227, xb = -0.03635 carry the minus signs the test set's andrews.f codes;
+ * refsol/andrews.txt warns that the 2.4 PDF's text drops them. */
 static const double M1 = 0.04325, M2 = 0.00365, M3 = 0.02373, M4 = 0.00706; /* masses */
 static const double M5 = 0.07050, M6 = 0.00706, M7 = 0.05498;
 static const double I1 = 2.194e-6, I2 = 4.410e-7, I3 = 5.255e-6, I4 = 5.667e-7; /* inertias */

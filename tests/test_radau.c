@@ -4,8 +4,9 @@
  *   Hairer & Wanner's RADAU code (its COERCV, printed to 20 digits); the collocation conditions;
  *   T^{-1} A^{-1} T block diagonal; the stability function equal to the (s-1, s) Pade
  *   approximation of exp (so A and b = last row of A define the method of order 2s - 1);
- * - the published RADAU rows (report 2.4 and the peer harness's reproduction, the RADAU rows of
- *   shared/peer/expected_counts.tsv): at most RADAU's #f, scd and mescd at least RADAU's - 0.2
+ * - the published RADAU rows (report 2.4, and RADAU rebuilt and run as the test set drives it, the
+ *   RADAU rows of refsol/peer/testset.jsonl): at most RADAU's #f, scd and mescd at least
+ *   RADAU's - 0.2
  *   (issue 13's target);
  * - the order actually used (on_step): only 5, 9 and 13; at 1e-10 at least 9 on the car axis
  *   and 13 on the slider crank, 5 on the car axis at 1e-4;
