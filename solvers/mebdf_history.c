@@ -53,6 +53,16 @@ void mebdf_history_push(mebdf_history *hs, const double *y)
   memcpy(oldest, y, sizeof(double) * (size_t)hs->n);
 }
 
+/* The values x_0..x_q the combinations run over: (first, v[0], v[1], ...), or v itself. */
+static void terms_of(const mebdf_history *hs, const double *first, int q, const double **x)
+{
+  int shift = first ? 1 : 0;
+  x[0] = first ? first : hs->v[0];
+  for (int j = 1; j <= q; j++) {
+    x[j] = hs->v[j - shift];
+  }
+}
+
 void mebdf_history_combine(const mebdf_history *hs, const double *first, const double *w, int q,
                            double *out)
 {
@@ -70,29 +80,46 @@ void mebdf_history_combine(const mebdf_history *hs, const double *first, const d
   }
 }
 
+/* Element by element, two at a time, the sums in registers: each element's terms are added in
+ * the order of j as a pass per value would add them (the same bits), without storing and
+ * reloading the two outputs once per value; the pair lets the compiler use both lanes of an SSE2
+ * register.  Instructions (callgrind, rtol 1e-7) against a pass per value: pendulum -2.7%,
+ * car axis -2.0%, double pendulum -1.7%, crank -0.6%, Andrews +0.1% (n = 5, 10, 10, 24, 27). */
 void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q1,
                             double *out1, const double *w2, int q2, double *out2)
 {
-  int shift = first ? 1 : 0;
-  const double *x0 = first ? first : hs->v[0];
-  for (int i = 0; i < hs->n; i++) {
-    out1[i] = w1[0] * x0[i];
-    out2[i] = w2[0] * x0[i];
-  }
-  for (int j = 1; j <= q2; j++) {
-    const double *v = hs->v[j - shift];
-    double c2 = w2[j];
-    if (j <= q1) {
-      double c1 = w1[j];
-      for (int i = 0; i < hs->n; i++) {
-        out1[i] += c1 * v[i];
-        out2[i] += c2 * v[i];
-      }
-    } else {
-      for (int i = 0; i < hs->n; i++) {
-        out2[i] += c2 * v[i];
-      }
+  const double *x[MEBDF_HIST + 1];
+  terms_of(hs, first, q2, x);
+  int i = 0;
+  for (; i + 1 < hs->n; i += 2) {
+    double a0 = w1[0] * x[0][i], a1 = w1[0] * x[0][i + 1];
+    double b0 = w2[0] * x[0][i], b1 = w2[0] * x[0][i + 1];
+    for (int j = 1; j <= q1; j++) {
+      a0 += w1[j] * x[j][i];
+      a1 += w1[j] * x[j][i + 1];
+      b0 += w2[j] * x[j][i];
+      b1 += w2[j] * x[j][i + 1];
     }
+    for (int j = q1 + 1; j <= q2; j++) {
+      b0 += w2[j] * x[j][i];
+      b1 += w2[j] * x[j][i + 1];
+    }
+    out1[i] = a0;
+    out1[i + 1] = a1;
+    out2[i] = b0;
+    out2[i + 1] = b1;
+  }
+  for (; i < hs->n; i++) {
+    double a = w1[0] * x[0][i], b = w2[0] * x[0][i];
+    for (int j = 1; j <= q1; j++) {
+      a += w1[j] * x[j][i];
+      b += w2[j] * x[j][i];
+    }
+    for (int j = q1 + 1; j <= q2; j++) {
+      b += w2[j] * x[j][i];
+    }
+    out1[i] = a;
+    out2[i] = b;
   }
 }
 
