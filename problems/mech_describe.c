@@ -10,6 +10,7 @@ static void accvar_describe(const mech_params *mp, problem_info *info)
   layout l = mech_layout_of(mp);
   info->neq = l.n;
   info->nconstraints = l.nc;
+  info->res_checks_finite = 1; /* accvar_res (problems/mech_residual.c) */
   if (!info->index) {
     return;
   }

@@ -630,6 +630,7 @@ static void describe(const void *params, problem_info *info)
   info->neq = NEQ;
   info->nconstraints = NCON;
   info->ref_source = REF_SOURCE;
+  info->res_checks_finite = 1; /* res() ends with the check */
   if (!info->index) {
     return;
   }

@@ -39,11 +39,7 @@ int mbdae_residual_checked(const mbdae_problem *p, double t, const double *y, co
   if (nres) {
     (*nres)++;
   }
-  int rc = mbdae_problem_res(p, t, y, yp, res);
-  if (rc != 0) {
-    return rc;
-  }
-  return mbdae_all_finite((size_t)mbdae_problem_neq(p), res) ? 0 : MBDAE_RECOVERABLE;
+  return mbdae_problem_res_checked(p, t, y, yp, res);
 }
 
 double mbdae_dassl_first_step(int n, const double *w, const double *yp0, double tdist)

@@ -44,7 +44,7 @@ void mbdae_differential_mask(int n, const double *dfdyp, int *mask);
 
 /* F(t, y, y') into res with the count in *nres (unless NULL): the problem's own code when it is
  * not 0, MBDAE_RECOVERABLE when a value is not finite (the iterate left the domain: a smaller
- * step may stay inside), else 0. */
+ * step may stay inside), else 0: mbdae_problem_res_checked, which checks each residual once. */
 int mbdae_residual_checked(const mbdae_problem *p, double t, const double *y, const double *yp,
                            double *res, long *nres);
 

@@ -45,6 +45,12 @@ MBDAE_API const char *mbdae_problem_component(const mbdae_problem *p, int i);
 MBDAE_API int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0);
 MBDAE_API int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *res);
+/* mbdae_problem_res, and MBDAE_RECOVERABLE when a value of res is not finite (the iterate left the
+ * domain: a smaller step may stay inside), checked once: by the problem's residual where it
+ * checks itself (the Cartesian forms of Andrews and the slider crank, as andrews.f and crank.f
+ * code it, and the wheelset), else here. */
+MBDAE_API int mbdae_problem_res_checked(const mbdae_problem *p, double t, const double *y,
+                                        const double *yp, double *res);
 /* dense, column-major, neq x neq; either of dfdy, dfdyp may be NULL */
 MBDAE_API int mbdae_problem_jac(const mbdae_problem *p, double t, const double *y, const double *yp,
                                 double *dfdy, double *dfdyp);

@@ -51,6 +51,8 @@ typedef struct problem_info {
   int jac_kind; /* MBDAE_JAC_BAND or MBDAE_JAC_SPARSE when the type's jac_pattern states this
                    configuration's pattern; 0 (or MBDAE_JAC_DENSE): dense */
   const problem_selection *selection; /* form=dummy: its state selection; NULL: none */
+  int res_checks_finite; /* 1: res() returns MBDAE_RECOVERABLE for a residual that is not all
+                            finite, so the solvers need not check it again */
 } problem_info;
 
 /* Copy names[0..n-1] into the name slots of info from slot first on (names of at most

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "finite.h"
 #include "jac_pattern.h"
 #include "problem_type.h"
 #include "solver_caps.h"
@@ -31,6 +32,7 @@ struct mbdae_problem {
   int jac_approximate;      /* 1 when the Jacobian is an approximation by design */
   int constraints_mapped;   /* 1 when the constraints hold by construction (form=ssf) */
   int constraints_in_residual; /* 1 when they are rows of F (form=dummy) */
+  int res_checks_finite;       /* 1 when res() checks its values for finiteness itself */
   double tend;                 /* end of the interval of this configuration */
   const char *ref_source;      /* static string, or the user's */
   const char *const *names;    /* component names: the user's, or name_block's table */
@@ -209,6 +211,7 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
   p->jac_approximate = info.jac_approximate;
   p->constraints_mapped = info.constraints_mapped;
   p->constraints_in_residual = info.constraints_in_residual;
+  p->res_checks_finite = info.res_checks_finite;
   p->selection = info.selection;
   p->tend = info.tend > 0.0 ? info.tend : p->type->tend;
   return mbdae_pattern_build(p->type, p->params, p->neq, info.jac_kind, &p->pattern,
@@ -426,13 +429,29 @@ int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0)
   return p->type->init(p->params, y0, yp0);
 }
 
-int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
-                      double *res)
+static int evaluate_res(const mbdae_problem *p, double t, const double *y, const double *yp,
+                        double *res)
 {
   if (!y || !yp || !res) {
     return MBDAE_ERR_ARG;
   }
   return p->type->res(p->params, t, y, yp, res);
+}
+
+int mbdae_problem_res(const mbdae_problem *p, double t, const double *y, const double *yp,
+                      double *res)
+{
+  return evaluate_res(p, t, y, yp, res);
+}
+
+int mbdae_problem_res_checked(const mbdae_problem *p, double t, const double *y, const double *yp,
+                              double *res)
+{
+  int rc = evaluate_res(p, t, y, yp, res);
+  if (rc != 0 || p->res_checks_finite) {
+    return rc;
+  }
+  return mbdae_all_finite((size_t)p->neq, res) ? 0 : MBDAE_RECOVERABLE;
 }
 
 const char *mbdae_jac_kind_name(int kind)
