@@ -104,16 +104,26 @@ void mebdf_formulas_init(mebdf_formula f[MEBDF_MAX_ORDER + 1])
   }
 }
 
+/* w_j = prod_{m != j} (s + m) / prod_{m != j} (m - j).  The numerator's product runs over m in
+ * increasing order: its factors below j are the previous weight's, times s + j - 1, so they are
+ * carried (the same products, the same bits) and only the factors above j are multiplied anew; the
+ * denominator is the integer (-1)^j j! (q - j)!, exact in a double for q <= 18 however it is
+ * formed.  Half the multiplications of the double loop over (j, m) and no test in it: the
+ * rescaling of the history calls this MEBDF_HIST times per change of h. */
 void mebdf_lagrange(int q, double s, double *w)
 {
+  double fact[MEBDF_HIST + 1], below = 1.0;
+  fact[0] = 1.0;
+  for (int m = 1; m <= q; m++) {
+    fact[m] = fact[m - 1] * (double)m;
+  }
   for (int j = 0; j <= q; j++) {
-    double num = 1.0, den = 1.0;
-    for (int m = 0; m <= q; m++) {
-      if (m != j) {
-        num *= s + (double)m;
-        den *= (double)(m - j);
-      }
+    double num = below;
+    for (int m = j + 1; m <= q; m++) {
+      num *= s + (double)m;
     }
-    w[j] = num / den;
+    double den = fact[j] * fact[q - j];
+    w[j] = num / (j % 2 ? -den : den);
+    below *= s + (double)j;
   }
 }
