@@ -532,6 +532,20 @@ static int con_vel(const void *par, double t, const double *q, const double *v, 
   return 0;
 }
 
+/* con's g and con_vel's g' from one set of sines and cosines and one G (mech_model.con_pos_vel). */
+static int con_pos_vel(const void *par, double t, const double *q, const double *v, double *g,
+                       double *gv)
+{
+  (void)t;
+  const andrews_params *ap = par;
+  trig tr;
+  trig_at(q, &tr);
+  double G[NLAM][NQ];
+  constraints_at(ap->row, &tr, g, G);
+  levels(ap, &tr, G, v, NULL, gv, NULL);
+  return 0;
+}
+
 static int con_acc(const void *par, double t, const double *q, const double *v, const double *a,
                    double *ga, double *gaq, double *gav)
 {
@@ -662,6 +676,7 @@ static const mech_model andrews_model = {
     .con_vel = con_vel,
     .con_acc = con_acc,
     .dyn_con = dyn_con,
+    .con_pos_vel = con_pos_vel,
     .init = init,
     .ref = NULL,
     .ssf = NULL,

@@ -637,6 +637,18 @@ static int con_vel(const void *params, double t, const double *x, const double *
   return 0;
 }
 
+/* con's g and con_vel's g' from one set of sines and cosines (mech_model.con_pos_vel). */
+static int con_pos_vel(const void *params, double t, const double *x, const double *v, double *g,
+                       double *gv)
+{
+  (void)params;
+  crank_state st;
+  state_kinematics(x, v, NULL, &st);
+  constraint_position(&st, t, g);
+  constraint_velocity(&st, gv);
+  return 0;
+}
+
 /* g'' = G a + (dG/dt) v + r'' at fixed a, and its derivatives in x and v. */
 static int con_acc(const void *params, double t, const double *x, const double *v, const double *a,
                    double *ga, double *gaq, double *gav)
@@ -863,6 +875,7 @@ static const mech_model crank_model = {
     .con_vel = con_vel,
     .con_acc = con_acc,
     .dyn_con = dyn_con,
+    .con_pos_vel = con_pos_vel,
     .init = init,
     .ref = NULL,
     .ssf = NULL,

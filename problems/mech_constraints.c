@@ -72,8 +72,10 @@ int mech_cartesian_constraints(const mech_params *mp, double t, const double *y,
   const mech_model *m = mp->model;
   const double *q = y, *v = y + m->nq;
   const double *a = m->acc_vars ? y + 2 * m->nq : yp + m->nq; /* acc_vars: a is in y */
-  int rc = gpos ? m->con(mp, t, q, gpos, NULL) : 0;
-  if (rc == 0 && form_of(mp)->mu_level != MECH_LEVEL_NONE && (gvel || gacc)) {
+  int ggl = form_of(mp)->mu_level != MECH_LEVEL_NONE && (gvel || gacc);
+  int both = !ggl && gpos && gvel && m->con_pos_vel; /* g and g' in one evaluation */
+  int rc = both ? m->con_pos_vel(mp, t, q, v, gpos, gvel) : gpos ? m->con(mp, t, q, gpos, NULL) : 0;
+  if (rc == 0 && ggl) {
     scratch buf;
     double *gv = gvel ? gvel : mech_scratch_get(&buf, (size_t)m->nc);
     rc = gv ? ggl_levels(mp, t, y, yp, gv, gacc) : MBDAE_ERR_NOMEM;
@@ -82,7 +84,7 @@ int mech_cartesian_constraints(const mech_params *mp, double t, const double *y,
     }
     return rc;
   }
-  rc = rc == 0 && gvel ? m->con_vel(mp, t, q, v, gvel, NULL) : rc;
+  rc = rc == 0 && gvel && !both ? m->con_vel(mp, t, q, v, gvel, NULL) : rc;
   rc = rc == 0 && gacc ? m->con_acc(mp, t, q, v, a, gacc, NULL, NULL) : rc;
   return rc;
 }

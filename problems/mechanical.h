@@ -137,6 +137,11 @@ typedef struct mech_model {
    * index2 and (acc_vars) index1 uses it.  NULL: dyn, then con, con_vel or con_acc. */
   int (*dyn_con)(const void *par, double t, const double *q, const double *v, const double *a,
                  const double *lam, int level, double *r, double *c);
+  /* Optional, for speed: g (as con) and g' (as con_vel) in one evaluation that shares their
+   * common terms, with the same values; the hidden constraints (drift after every accepted step)
+   * use it.  NULL: con, then con_vel. */
+  int (*con_pos_vel)(const void *par, double t, const double *q, const double *v, double *g,
+                     double *gv);
   /* Optional, for a large model: the diagonal of a diagonal M (nq) at (t, q).  The residuals of
    * index1 and baumgarte then take a = -R(t,q,v,0,lambda) / M_ii (what the elimination gives
    * for a diagonal M, bit for bit) in O(nq), without an nq x nq matrix.  NULL: M is factored. */
