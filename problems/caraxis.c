@@ -344,6 +344,20 @@ static int con_vel(const void *par, double t, const double *p, const double *v, 
   return 0;
 }
 
+/* con's g and con_vel's g' from one wheel position (mech_model.con_pos_vel): the wheel with its
+ * first derivatives has the same x and y as the one without. */
+static int con_pos_vel(const void *par, double t, const double *p, const double *v, double *g,
+                       double *gv)
+{
+  wheel w;
+  if (wheel_at(par, t, 1, &w) != 0) {
+    return 1;
+  }
+  constraint_level(par, &w, 0, p, NULL, NULL, g);
+  constraint_level(par, &w, 1, p, v, NULL, gv);
+  return 0;
+}
+
 /* g'' = G a + 2 G_t v + g_tt + d(G v)/dp v at fixed a, and its derivatives in p and v. */
 static int con_acc(const void *par, double t, const double *p, const double *v, const double *a,
                    double *ga, double *gaq, double *gav)
@@ -430,6 +444,7 @@ static const mech_model caraxis_model = {
     .con_vel = con_vel,
     .con_acc = con_acc,
     .dyn_con = dyn_con,
+    .con_pos_vel = con_pos_vel,
     .init = init,
     .ref = ref,
     .ssf = NULL,
