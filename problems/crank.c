@@ -213,10 +213,13 @@ static void state_kinematics(const double *x, const double *v, const double *a, 
   st->lam = ZERO;
   st->q = st->x + QQ;
   st->w = st->v + QQ;
-  st->cos1 = cos(st->x[PHI1]);
-  st->sin1 = sin(st->x[PHI1]);
-  st->cos2 = cos(st->x[PHI2]);
-  st->sin2 = sin(st->x[PHI2]);
+  /* each angle read once, so that the compiler makes one sincos call of each pair (glibc's
+   * sincos gives sin's and cos's bits: the same code) */
+  const double phi1 = x[PHI1], phi2 = x[PHI2];
+  st->cos1 = cos(phi1);
+  st->sin1 = sin(phi1);
+  st->cos2 = cos(phi2);
+  st->sin2 = sin(phi2);
   st->len2 = L2 + st->q[3];
 }
 
@@ -227,8 +230,9 @@ static void state_setup(const fe_data *fe, const double *x, const double *v, con
 {
   state_kinematics(x, v, a, st);
   st->lam = lam ? lam : st->lam;
-  st->cos12 = cos(st->x[PHI1] - st->x[PHI2]);
-  st->sin12 = sin(st->x[PHI1] - st->x[PHI2]);
+  const double phi12 = x[PHI1] - x[PHI2];
+  st->cos12 = cos(phi12);
+  st->sin12 = sin(phi12);
   st->c1q = dot4(fe->c1, st->q);
   st->c2q = dot4(fe->c2, st->q);
   st->c12q = dot4(fe->c12, st->q);
