@@ -89,6 +89,10 @@ typedef struct constraint_row {
   int nterms;
   trig_term term[MAXTERMS];
   double offset; /* minus the frame point the row pins */
+  /* The entries of G the terms add to, in the order of the terms and of each term's angle
+   * range (derived from term by constraint_rows): term upd_term[e] adds to G[i][upd_col[e]]. */
+  int nupd;
+  int upd_col[2 * MAXTERMS], upd_term[2 * MAXTERMS];
 } constraint_row;
 
 typedef struct andrews_params {
@@ -151,6 +155,13 @@ static void constraint_rows(constraint_row row[NLAM])
       row[i].term[2 + k] = extra[i][k];
     }
     row[i].offset = offset[i];
+    row[i].nupd = 0;
+    for (int n = 0; n < row[i].nterms; n++) {
+      for (int k = row[i].term[n].first; k <= row[i].term[n].last; k++) {
+        row[i].upd_col[row[i].nupd] = k;
+        row[i].upd_term[row[i].nupd++] = n;
+      }
+    }
   }
 }
 
@@ -173,29 +184,29 @@ static term_value term_at(const trig_term *t, const trig *tr)
   return r;
 }
 
-/* g(q) and G(q) = dg/dq (G[i][k] = dg_i/dq_k); either output may be NULL. */
+/* g(q) and G(q) = dg/dq (G[i][k] = dg_i/dq_k); either output may be NULL.  Each row's terms are
+ * evaluated once, then added to g_i in their order and to G's entries through the row's list of
+ * updates (the order of a loop over each term's angle range). */
 static void constraints_at(const constraint_row row[NLAM], const trig *tr, double g[NLAM],
                            double G[NLAM][NQ])
 {
   for (int i = 0; i < NLAM; i++) {
+    const constraint_row *r = &row[i];
+    double gi = r->offset, dv[MAXTERMS];
+    for (int n = 0; n < r->nterms; n++) {
+      term_value tv = term_at(&r->term[n], tr);
+      gi += tv.v;
+      dv[n] = tv.dv;
+    }
     if (g) {
-      g[i] = row[i].offset;
+      g[i] = gi;
     }
     if (G) {
       for (int k = 0; k < NQ; k++) {
         G[i][k] = 0.0;
       }
-    }
-    for (int n = 0; n < row[i].nterms; n++) {
-      const trig_term *t = &row[i].term[n];
-      term_value tv = term_at(t, tr);
-      if (g) {
-        g[i] += tv.v;
-      }
-      if (G) {
-        for (int k = t->first; k <= t->last; k++) {
-          G[i][k] += tv.dv;
-        }
+      for (int e = 0; e < r->nupd; e++) {
+        G[i][r->upd_col[e]] += dv[r->upd_term[e]];
       }
     }
   }
