@@ -296,6 +296,7 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
   s.tol.rtol = opt->rtol;
   s.tol.atol = opt->atol;
   s.tol.factor = local_tol_factor(opt->rtol);
+  s.newton_tol = mebdf_newton_tol(opt->rtol);
   s.st = &r->stats;
   mebdf_formulas_init(s.f);
   memset(&r->stats, 0, sizeof r->stats);
