@@ -110,6 +110,7 @@ typedef struct mebdf {
   int jac_current;    /* 1 when the Jacobian was evaluated in this step */
   int need_jac;       /* 1 when the Jacobian must be re-evaluated before the next stage */
   double est;         /* error estimate of the last attempt (<= 1: accepted) */
+  double newton_tol;  /* the Newton tolerance for this run's rtol (mebdf_newton_tol) */
 
   double *y, *yp;    /* stage 3: the solution at t_{n+1} */
   double *y1, *yp1;  /* stage 1 */
@@ -143,6 +144,9 @@ typedef struct mebdf {
 /* Outcome of the three stages; failures are retried with a smaller step. */
 enum { MEBDF_CONVERGED = 0, MEBDF_FAIL_NEWTON, MEBDF_FAIL_SINGULAR, MEBDF_FAIL_RESIDUAL };
 
+/* The Newton tolerance, a fraction of the weighted tolerance, for the caller's rtol
+ * (solvers/mebdf_stage.c). */
+double mebdf_newton_tol(double rtol);
 /* Weighted RMS norm with s->ewt. */
 double mebdf_wnorm(const mebdf *s, const double *v);
 /* The three stages of the step [t_n, t_n + h] at order s->k (tnew: t_{n+1}): y, yp hold the

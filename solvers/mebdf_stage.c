@@ -5,12 +5,15 @@
  * 142-155: one factorization serves all three stages, since they share beta_k).  The loop is
  * solvers/newton.h's; a correction made with a matrix factored at an older c_lu is scaled by
  * 2/(1 + c/c_lu), as DASSL does (Brenan, Campbell, Petzold, SIAM 1996, 5.2).  The rate
- * rho = (|d_m|/|d_0|)^(1/m) is watched: converged when rho/(1 - rho) |d_m| <= NEWTON_TOL (the
+ * rho = (|d_m|/|d_0|)^(1/m) is watched: converged when rho/(1 - rho) |d_m| <= s->newton_tol (the
  * first correction with the rate of the last iteration made with the same matrix), failed when
  * rho > RATE_FAIL or after MAX_NEWTON_ITERS.  Predictors: stage 1 extrapolates the polynomial
  * through y_n..y_{n-k} to t_{n+1}, stage 2 the one through ybar_{n+1}, y_n..y_{n-k+1} to t_{n+2},
- * stage 3 starts from ybar_{n+1}.  A stage that fails with a Jacobian from an earlier step is
- * tried once more with a fresh one before the step is given up. */
+ * stage 3 starts from ybar_{n+1}.  (MEBDFI starts stage 1 from the last step's ybar_{n+2} when h
+ * is unchanged; here that took 3-10% fewer residual evaluations over 5 problems x 17
+ * tolerances but left the car axis at 1e-7 (scd 2.98 against 3.34) and the pendulum at 1e-4
+ * (mescd -0.23 against 0.07) below MEBDFI - 0.2 digits, 2026-11-27.)  A stage that fails with a
+ * Jacobian from an earlier step is tried once more with a fresh one before the step is given up. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -19,27 +22,53 @@
 #include "newton.h"
 
 enum { MAX_NEWTON_ITERS = 4 };
-/* 0.08 of the (index-scaled, tolerance-factored) tolerance.  It was 0.01 while the error
- * estimate was the (k+1)-th difference of stored values, which amplified what the iterations
- * left by up to 2^(k+1); with the estimate from the step's two solutions (solvers/mebdf.c)
- * measured on the 16 published rows (tolerance factor constant 3.5): 0.05, 0.07 and 0.1 each
- * left the pendulum at 1e-4 below MEBDFI - 0.2 digits (mescd -0.15, -0.27, -0.17 against 0.07),
- * 0.08 no row, with 12-46% fewer residual evaluations than 0.01 with the old estimate. */
+/* The Newton tolerance: NEWTON_TOL of the (index-scaled, tolerance-factored) tolerance, and
+ * NEWTON_TOL_LOOSE from rtol LOOSE_RTOL up.  It was 0.01 while the error estimate was the
+ * (k+1)-th difference of stored values, which amplified what the iterations left by up to
+ * 2^(k+1); with the estimate from the step's two solutions (solvers/mebdf.c) 0.08 met the 16
+ * published rows with 12-46% fewer residual evaluations than 0.01 with the old estimate, where
+ * 0.05, 0.07 and 0.1 each left the pendulum at 1e-4 below MEBDFI - 0.2 digits (mescd -0.15,
+ * -0.27, -0.17 against 0.07).  Looser values at every rtol, measured on those rows and over
+ * 5 problems x 17 tolerances 1e-3..1e-11 (2026-11-27, tolerance factor constant 3.5): 0.1 left
+ * the slider crank at 1e-6 below MEBDFI - 0.2 digits (mescd -0.20 against 0.03), 0.2 the car axis
+ * at 1e-7, the crank at 1e-8 and the pendulum at 1e-4; 0.12 and 0.15 met every row, but the
+ * tight end lost digits: the car axis at 1e-9 scd 3.78 instead of 6.01 with 0.15 (slope of scd
+ * against -log10 rtol 1.12 -> 0.71, 0.59 with 0.12; tests/test_mebdf.c asks 1.0-1.35), Fekete at
+ * 1e-7 6.39 (MEBDFI 6.87); raising FIRST_FACTOR_MIN to 0.03-0.05 with 0.15-0.25 restored the
+ * slope (0.98-1.04) for 23-26% more residual evaluations on the car axis, and the crank at 1e-10
+ * fell below MEBDFI - 0.2 digits.  0.15 at rtol >= 1e-6 only keeps the tight end (slope 1.20,
+ * Fekete 7.16 at 1e-7 as before) and every row, takes 1-2% fewer residual evaluations over the 17
+ * tolerances (car axis, Andrews, pendulum, double pendulum; the crank +0.3%), and at equal digits
+ * (scripts/workprecision.py, three repetitions each) lowers the worst CPU ratio to MEBDFI on
+ * Andrews from 1.27-1.38 to 0.96-0.99, the pendulum 1.90-1.93 to 1.69-1.73 and the double
+ * pendulum 1.36-1.40 to 0.95-0.96, keeps the crank's (1.08-1.09 -> 1.08-1.10) and raises the car
+ * axis' 1.11-1.18 to 1.17-1.21 (its scd at 1e-4 0.03 -> -0.37, MEBDFI -0.23).  The gain is
+ * mostly digits, not work: mean scd over the 17 tolerances 4.80 -> 5.12 (Andrews), 3.02 -> 3.29
+ * (double pendulum), 3.30 -> 3.23 (car axis); the crank's row at 1e-6 takes 21% more residual
+ * evaluations (3.21 digits against 3.13).  Fekete, already 1.3 digits short of MEBDFI at 1e-4,
+ * falls further there (scd 3.49 -> 3.11, MEBDFI 4.81; 0.12-0.17 gave 3.01-3.26, 0.1 3.61),
+ * over its 25 tolerances 1e-4..1e-10 (mbdae sweep all) 0.12 digits lower on average with 2.5% more
+ * residual evaluations (3.16e-5: 958 -> 3252), its worst ratio at equal digits 1.70 -> 1.76. */
 static const double NEWTON_TOL = 0.08;
+static const double NEWTON_TOL_LOOSE = 0.15;
+static const double LOOSE_RTOL = 1e-6;
+
+double mebdf_newton_tol(double rtol) { return rtol >= LOOSE_RTOL ? NEWTON_TOL_LOOSE : NEWTON_TOL; }
+
 static const double RATE_FAIL = 0.9;
 static const double RATE_START = 100.0;
 /* An iteration slower than this asks for a new Jacobian at the next step. */
 static const double JAC_RATE = 0.05;
 /* The first correction of a stage is accepted on the rate carried from earlier iterations only
  * with a rate factor of at least FIRST_FACTOR_MIN, i.e. only when it is itself within
- * NEWTON_TOL / FIRST_FACTOR_MIN = 27 of the tolerance (MEBDFI lets its carried rate decay by at
- * most 0.9 per iteration for the same reason).  A fresh Jacobian's rate (1e-6..1e-8) carried into
- * later steps accepted first corrections of 100 times the tolerance: the Andrews mechanism in its
- * index-1 form then failed at t = 0.02 with an inconsistent acceleration; measured with 0.003:
- * pendulum scd at rtol 1e-7, 1e-10 1.51 -> 2.82, 5.30 -> 6.56, double pendulum 1.97 -> 2.64,
- * 6.14 -> 6.38, the forms sweep's failures 64 -> 36 of 870, for 0-20% more residual
- * evaluations (those figures with NEWTON_TOL 0.01; with 0.08, 0.024 (3.3 tolerances again) cost
- * 5-25% more residual evaluations and the pendulum's mescd at 1e-4 fell to -0.19). */
+ * NEWTON_TOL / FIRST_FACTOR_MIN = 27 of the tolerance (50 with NEWTON_TOL_LOOSE) (MEBDFI lets its
+ * carried rate decay by at most 0.9 per iteration for the same reason).  A fresh Jacobian's rate
+ * (1e-6..1e-8) carried into later steps accepted first corrections of 100 times the tolerance: the
+ * Andrews mechanism in its index-1 form then failed at t = 0.02 with an inconsistent acceleration;
+ * measured with 0.003: pendulum scd at rtol 1e-7, 1e-10 1.51 -> 2.82, 5.30 -> 6.56, double
+ * pendulum 1.97 -> 2.64, 6.14 -> 6.38, the forms sweep's failures 64 -> 36 of 870, for 0-20% more
+ * residual evaluations (those figures with NEWTON_TOL 0.01; with 0.08, 0.024 (3.3 tolerances again)
+ * cost 5-25% more residual evaluations and the pendulum's mescd at 1e-4 fell to -0.19). */
 static const double FIRST_FACTOR_MIN = 0.003;
 /* The matrix is refactored when c / c_lu leaves [1/C_BAND, C_BAND]. */
 static const double C_BAND = 1.2;
@@ -174,7 +203,7 @@ static inline int stage_solve_delta(void *ctx)
  * with h cut to 2e-17. */
 static int at_rounding_floor(const mebdf *s, double dnrm)
 {
-  return s->jac_current && s->c == s->c_lu && dnrm <= NEWTON_TOL;
+  return s->jac_current && s->c == s->c_lu && dnrm <= s->newton_tol;
 }
 
 static inline newton_outcome stage_update(void *ctx, int iter)
@@ -206,7 +235,7 @@ static inline newton_outcome stage_update(void *ctx, int iter)
     }
   }
   double cf = m == 0 ? fmax(s->conv_factor, FIRST_FACTOR_MIN) : s->conv_factor;
-  if (cf * dnrm <= NEWTON_TOL) {
+  if (cf * dnrm <= s->newton_tol) {
     return NEWTON_CONVERGED;
   }
   return iter >= MAX_NEWTON_ITERS ? NEWTON_FAILED : NEWTON_CONTINUE;
