@@ -25,6 +25,7 @@ typedef struct fixture {
   int mask[N_MAX];
   double res[N_MAX], y[N_MAX], yp[N_MAX], y0[N_MAX], yp0[N_MAX];
   int n;
+  mbdae_consistent_work w; /* over the fields above */
 } fixture;
 
 static int fixture_open(fixture *f, const char *spec)
@@ -42,6 +43,9 @@ static int fixture_open(fixture *f, const char *spec)
   CHECK(f->n <= N_MAX && mbdae_problem_init(f->p, f->y0, f->yp0) == 0, "%s: init", spec);
   memcpy(f->y, f->y0, sizeof f->y);
   memcpy(f->yp, f->yp0, sizeof f->yp);
+  f->w = (mbdae_consistent_work){f->p,    &f->jac, &f->lu, mbdae_problem_index(f->p),
+                                 &f->tol, f->mask, f->res, &f->st};
+  CHECK(mbdae_jacobian_eval(&f->jac, f->p, 0.0, f->y, f->yp) == 0, "%s: Jacobian", spec);
   return 0;
 }
 
@@ -68,11 +72,8 @@ static void check_index1(void)
   if (fixture_open(&f, "crank:index=1,beam=linear,damping=off,init=1") != 0) {
     return;
   }
-  mbdae_consistent_work w = {f.p,    &f.jac, &f.lu, mbdae_problem_index(f.p),
-                             &f.tol, f.mask, f.res, &f.st};
-  CHECK(mbdae_jacobian_eval(&f.jac, f.p, 0.0, f.y, f.yp) == 0, "index1: Jacobian");
   double before = max_residual(&f, f.y, f.yp);
-  int rc = mbdae_consistent_algebraic(&w, 0.0, 1e11, f.y, f.yp);
+  int rc = mbdae_consistent_algebraic(&f.w, 0.0, 1e11, f.y, f.yp);
   double after = max_residual(&f, f.y, f.yp), moved = 0.0;
   printf("index1: rc %d, max |F| %.3g -> %.3g\n", rc, before, after);
   CHECK(rc == 0, "index1: rc %d", rc);
@@ -96,10 +97,7 @@ static void check_ggl_untouched(void)
   if (fixture_open(&f, "crank:form=ggl,beam=linear,damping=off,init=1") != 0) {
     return;
   }
-  mbdae_consistent_work w = {f.p,    &f.jac, &f.lu, mbdae_problem_index(f.p),
-                             &f.tol, f.mask, f.res, &f.st};
-  CHECK(mbdae_jacobian_eval(&f.jac, f.p, 0.0, f.y, f.yp) == 0, "ggl: Jacobian");
-  int rc = mbdae_consistent_algebraic(&w, 0.0, 1e11, f.y, f.yp);
+  int rc = mbdae_consistent_algebraic(&f.w, 0.0, 1e11, f.y, f.yp);
   CHECK(rc == MBDAE_CONSISTENT_NONE, "ggl: rc %d", rc);
   CHECK(memcmp(f.y, f.y0, sizeof f.y) == 0 && memcmp(f.yp, f.yp0, sizeof f.yp) == 0,
         "ggl: y, y' changed");

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "mbdae/mbdae.h"
+#include "support.h"
 
 static const char *const SPECS[] = {
     "caraxis",
@@ -95,10 +96,7 @@ static mbdae_problem *user_problem(void)
 int main(void)
 {
   for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
-    mbdae_problem *p = NULL;
-    char msg[256];
-    int rc = mbdae_problem_create(SPECS[k], &p, msg, sizeof msg);
-    CHECK(rc == 0, "%s: %s", SPECS[k], msg);
+    mbdae_problem *p = create_problem(SPECS[k]);
     if (p) {
       check_problem(p, SPECS[k]);
     }

@@ -429,6 +429,8 @@ int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0)
   return p->type->init(p->params, y0, yp0);
 }
 
+/* The residual behind both public entries: mbdae_problem_res_checked calls this, not the exported
+ * mbdae_problem_res, whose call from inside the library would go through the PLT. */
 static int evaluate_res(const mbdae_problem *p, double t, const double *y, const double *yp,
                         double *res)
 {
