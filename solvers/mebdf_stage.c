@@ -45,8 +45,10 @@ enum { MAX_NEWTON_ITERS = 4 };
  * axis' 1.11-1.18 to 1.17-1.21 (its scd at 1e-4 0.03 -> -0.37, MEBDFI -0.23).  The gain is
  * mostly digits, not work: mean scd over the 17 tolerances 4.80 -> 5.12 (Andrews), 3.02 -> 3.29
  * (double pendulum), 3.30 -> 3.23 (car axis); the crank's row at 1e-6 takes 21% more residual
- * evaluations (3.21 digits against 3.13).  Fekete, already 1.3 digits short of MEBDFI at 1e-4,
- * falls further there (scd 3.49 -> 3.11, MEBDFI 4.81; 0.12-0.17 gave 3.01-3.26, 0.1 3.61),
+ * evaluations (3.21 digits against 3.13); since the order raise with a smaller step
+ * (solvers/mebdf_control.c, 2026-11-27) it takes 3471 steps and 10826 residual evaluations with
+ * 0.15 (scd 3.21), 3129 and 10792 with 0.08 (scd 3.05).  Fekete, already 1.3 digits short of MEBDFI
+ * at 1e-4, falls further there (scd 3.49 -> 3.11, MEBDFI 4.81; 0.12-0.17 gave 3.01-3.26, 0.1 3.61),
  * over its 25 tolerances 1e-4..1e-10 (mbdae sweep all) 0.12 digits lower on average with 2.5% more
  * residual evaluations (3.16e-5: 958 -> 3252), its worst ratio at equal digits 1.70 -> 1.76. */
 static const double NEWTON_TOL = 0.08;

@@ -13,7 +13,8 @@
 #include "support.h"
 
 /* One published row: ours as measured (scd, mescd floors 0.05 below; steps at most 3% above) and
- * MEBDFI's (ours at most 0.2 digits below them: the requirement, whatever ours measured). */
+ * MEBDFI's (the requirement, whatever ours measured: at most 0.2 digits below them, and at most
+ * 1.1 times MEBDFI's steps unless more than 0.5 digits ahead). */
 typedef struct row {
   const char *spec;
   double rtol;
@@ -24,18 +25,18 @@ typedef struct row {
 } row;
 
 static const row ROWS[] = {
-    {"caraxis", 1e-4, -0.37, 1.69, 258, -0.23, 0.88, 280},
+    {"caraxis", 1e-4, -0.35, 1.78, 231, -0.23, 0.88, 280},
     {"caraxis", 1e-7, 3.68, 5.23, 682, 3.34, 4.65, 650},
     {"caraxis", 1e-10, 6.53, 8.56, 2036, 2.08, 4.21, 1393},
-    {"andrews", 1e-4, 2.81, 0.16, 103, 0.37, -1.11, 118},
-    {"andrews", 1e-7, 4.59, 2.35, 270, 3.50, 1.25, 300},
+    {"andrews", 1e-4, 0.97, -0.76, 108, 0.37, -1.11, 118},
+    {"andrews", 1e-7, 4.20, 1.97, 264, 3.50, 1.25, 300},
     {"andrews", 1e-10, 7.98, 5.70, 781, 5.69, 3.45, 683},
-    {"crank", 1e-4, 2.52, 0.23, 310, 1.72, 0.23, 282},
-    {"crank", 1e-6, 3.21, 0.22, 4075, 3.02, 0.03, 3320},
+    {"crank", 1e-4, 2.54, 0.23, 307, 1.72, 0.23, 282},
+    {"crank", 1e-6, 3.21, 0.21, 3471, 3.02, 0.03, 3320},
     {"crank", 1e-8, 5.57, 2.58, 6692, 5.64, 2.66, 6323},
-    {"dpendulum", 1e-4, 0.01, 0.22, 391, -0.48, -0.26, 577},
-    {"dpendulum", 1e-7, 2.46, 2.68, 1007, 1.23, 1.45, 1533},
-    {"pendulum", 1e-4, -0.55, -0.04, 2400, -0.62, 0.07, 4170},
+    {"dpendulum", 1e-4, -0.02, 0.20, 405, -0.48, -0.26, 577},
+    {"dpendulum", 1e-7, 2.66, 2.88, 1016, 1.23, 1.45, 1533},
+    {"pendulum", 1e-4, -0.53, -0.04, 2365, -0.62, 0.07, 4170},
 };
 
 static void published_rows(void)
@@ -55,6 +56,9 @@ static void published_rows(void)
           "%s %g: scd %.2f, mescd %.2f more than 0.2 below MEBDFI's", w->spec, w->rtol, scd, mescd);
     CHECK(st.steps <= w->steps + w->steps * 3 / 100 + 2, "%s %g: %ld steps (measured %ld)", w->spec,
           w->rtol, st.steps, w->steps);
+    CHECK(scd > w->peer_scd + 0.5 || st.steps * 10 <= w->peer_steps * 11,
+          "%s %g: %ld steps, more than 1.1 times MEBDFI's %ld for scd %.2f", w->spec, w->rtol,
+          st.steps, w->peer_steps, scd);
   }
 }
 
@@ -92,11 +96,12 @@ static void run_orders(const char *spec, double rtol, orders *o)
 }
 
 /* Measured: the car axis at 1e-10 starts at order 2 and spends 1977 of its 2036 accepted steps at
- * order 8.  At 1e-4 it spends 64 of its 231 steps at order 6 and 139 at order 7, none at 8; the
- * stability limit does not bind there since the step-size biases were raised (the same orders
- * with it off; with LSODE's biases it held the run at order 4 on 123 of 268 steps).  The limit is
- * checked on the crank (crank_stability_limit; without it the crank at 1e-4 falls to mescd -1.40
- * in 1625 steps). */
+ * order 8.  At 1e-4 it spends 18 of its 230 accepted steps at order 6, 46 at 7 and 138 at 8 (64 at
+ * 6, 139 at 7 and none at 8 in 254 before an order raise with a smaller step was taken,
+ * solvers/mebdf_control.c, 2026-11-27); the stability limit does not bind there since the
+ * step-size biases were raised (with LSODE's biases it held the run at order 4 on 123 of 268
+ * steps).  The limit is checked on the crank (crank_stability_limit; without it the crank at 1e-4
+ * falls to mescd -1.40 in 1625 steps). */
 static void order_selection(void)
 {
   orders o = {{0}, 0};
@@ -115,9 +120,9 @@ static void order_selection(void)
   printf("caraxis 1e-4: orders 2..8: %ld %ld %ld %ld %ld %ld %ld\n", loose.count[2], loose.count[3],
          loose.count[4], loose.count[5], loose.count[6], loose.count[7], loose.count[8]);
   long high = loose.count[5] + loose.count[6] + loose.count[7] + loose.count[8];
-  CHECK(loose.count[8] == 0 && loose.count[6] + loose.count[7] >= 150,
-        "rtol 1e-4: orders 5-8 used %ld times, 6-7 %ld, 8 %ld", high,
-        loose.count[6] + loose.count[7], loose.count[8]);
+  CHECK(loose.count[6] + loose.count[7] + loose.count[8] >= 180,
+        "rtol 1e-4: orders 5-8 used %ld times, 6-8 %ld", high,
+        loose.count[6] + loose.count[7] + loose.count[8]);
 }
 
 /* Least-squares slope of scd against -log10 rtol over rtol = 1e-5 .. 1e-9.  Measured 1.20 on
@@ -179,7 +184,8 @@ static void crank_elastic_mode(void)
 
 /* The stability-limited order (solvers/mebdf_stability.c): at rtol 1e-5 the crank's elastic
  * modes (h omega about 0.5) would be amplified by orders 5-6; measured 971 steps, scd 2.58 (without
- * the limit: 2064 steps, scd 1.68; with the estimate from stored values 815 against 3945). */
+ * the limit: 2064 steps, scd 1.68; with the estimate from stored values 815 against 3945; 1252
+ * when the order raise with a smaller step, solvers/mebdf_control.c, did not ask the limit). */
 static void crank_stability_limit(void)
 {
   double scd = 0.0, mescd = 0.0;
