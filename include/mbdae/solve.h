@@ -166,6 +166,9 @@ MBDAE_API double mbdae_solver_lu_cost(const mbdae_solver_type *solver, const mbd
  * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates
  * the options, takes the initial values from the problem and times each run (in-process CPU
  * time; with repeats the median after dropping min and max).  repeats: 1 to MBDAE_REPEATS_MAX.
+ * The constraint drift is measured in one more run, untimed, whose result r reports (the timed
+ * runs go without the harness's observer), unless opt has on_step, on_accept, project, stop or
+ * output times: then every timed run observes, and those see exactly `repeats` runs.
  * Returns r->status.  A solver failure is reported in r (t, h, message), never printed; a status
  * a solver returns outside the contract (positive) is reported as MBDAE_ERR_SOLVER, and so are a
  * counter outside [0, 10^15] and a success with a non-finite y at the end or a non-finite drift
