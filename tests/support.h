@@ -24,6 +24,40 @@ static inline mbdae_problem *create_problem(const char *spec)
   return p;
 }
 
+/* y' = -y on [0, 1], y(0) = 1: a user's problem without constraints. */
+static inline int support_decay_init(void *ctx, double *y0, double *yp0)
+{
+  (void)ctx;
+  y0[0] = 1.0;
+  yp0[0] = -1.0;
+  return 0;
+}
+static inline int support_decay_res(void *ctx, double t, const double *y, const double *yp,
+                                    double *r)
+{
+  (void)ctx, (void)t;
+  r[0] = yp[0] + y[0];
+  return 0;
+}
+
+/* That problem, or NULL after a failed CHECK. */
+static inline mbdae_problem *create_decay_problem(void)
+{
+  static const int index[1] = {0};
+  static const mbdae_problem_type decay = {.size = sizeof(mbdae_problem_type),
+                                           .id = "decay",
+                                           .title = "y' = -y",
+                                           .neq = 1,
+                                           .t0 = 0,
+                                           .tend = 1,
+                                           .index = index,
+                                           .init = support_decay_init,
+                                           .res = support_decay_res};
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_from_type(&decay, NULL, &p, NULL, 0) == 0 && p, "the decay problem");
+  return p;
+}
+
 /* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
 static inline void test_options(const mbdae_problem *p, double rtol, mbdae_options *opt)
 {

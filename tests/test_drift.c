@@ -180,36 +180,10 @@ static void check_plugin_end_only(void)
   mbdae_problem_destroy(p);
 }
 
-/* y' = -y: a problem without constraints (a user's). */
-static int decay_init(void *ctx, double *y0, double *yp0)
-{
-  (void)ctx;
-  y0[0] = 1.0;
-  yp0[0] = -1.0;
-  return 0;
-}
-static int decay_res(void *ctx, double t, const double *y, const double *yp, double *r)
-{
-  (void)ctx, (void)t;
-  r[0] = yp[0] + y[0];
-  return 0;
-}
-static const int decay_index[1] = {0};
-
 /* No drift is written as nothing: an empty CSV field (read back as NaN) and JSON null. */
 static void check_absent_in_records(void)
 {
-  mbdae_problem_type decay = {.size = sizeof(mbdae_problem_type),
-                              .id = "decay",
-                              .title = "y' = -y",
-                              .neq = 1,
-                              .t0 = 0,
-                              .tend = 1,
-                              .index = decay_index,
-                              .init = decay_init,
-                              .res = decay_res};
-  mbdae_problem *p = NULL;
-  CHECK(mbdae_problem_from_type(&decay, NULL, &p, NULL, 0) == 0, "decay");
+  mbdae_problem *p = create_decay_problem(); /* y' = -y: no constraints (support.h) */
   if (!p) {
     return;
   }

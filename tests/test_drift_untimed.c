@@ -34,43 +34,11 @@ static void count_step(void *ctx, double t, double h, int order)
   ++*(long *)ctx;
 }
 
-/* y' = -y on [0, 1]: a problem without constraints (a user's). */
-static int decay_init(void *ctx, double *y0, double *yp0)
-{
-  (void)ctx;
-  y0[0] = 1.0;
-  yp0[0] = -1.0;
-  return 0;
-}
-static int decay_res(void *ctx, double t, const double *y, const double *yp, double *r)
-{
-  (void)ctx, (void)t;
-  r[0] = yp[0] + y[0];
-  return 0;
-}
-static const int decay_index[1] = {0};
-
-static mbdae_problem *create_decay(void)
-{
-  static const mbdae_problem_type decay = {.size = sizeof(mbdae_problem_type),
-                                           .id = "decay",
-                                           .title = "y' = -y",
-                                           .neq = 1,
-                                           .t0 = 0,
-                                           .tend = 1,
-                                           .index = decay_index,
-                                           .init = decay_init,
-                                           .res = decay_res};
-  mbdae_problem *p = NULL;
-  CHECK(mbdae_problem_from_type(&decay, NULL, &p, NULL, 0) == 0, "decay");
-  return p;
-}
-
-/* spec ("decay": the problem above) run `repeats` times with the spy; on_step counted into
- * *steps when steps is not NULL. */
+/* spec ("decay": support.h's create_decay_problem) run `repeats` times with the spy; on_step
+ * counted into *steps when steps is not NULL. */
 static int run_spy(const char *spec, int repeats, long *steps, double *y, mbdae_result *r)
 {
-  mbdae_problem *p = strcmp(spec, "decay") == 0 ? create_decay() : create_problem(spec);
+  mbdae_problem *p = strcmp(spec, "decay") == 0 ? create_decay_problem() : create_problem(spec);
   if (!p) {
     return -1;
   }
