@@ -27,8 +27,8 @@
  * residual evaluations (13746 -> 11102 at 1e-3; Jacobians 52697 -> 60420), the double pendulum
  * 120765 -> 119573 (9048 -> 9254 Jacobians); car axis, Andrews and crank bit for bit unchanged,
  * and Fekete and the wheelset at 1e-4, 1e-7, 1e-10.  At equal digits (scripts/workprecision.py,
- * two runs) against the rate rule alone: pendulum 0.83-0.84 (geometric mean over the levels),
- * double pendulum 1.00-1.01; the pendulum's worst ratio to MEBDFI 1.68-1.74 -> 1.19-1.25.  Not
+ * three runs) against the rate rule alone: pendulum 0.83-0.85 (geometric mean over the levels),
+ * double pendulum 0.99-1.01; the pendulum's worst ratio to MEBDFI 1.68-1.74 -> 1.19-1.25.  Not
  * kept: CONFIRM 1: Andrews +4% Jacobians, at equal digits 1.04-1.11 times the rate rule's CPU
  * (W 2 + m/2 or m/3, counting a step's every attempt or not), its worst ratio to MEBDFI
  * 0.82-0.84 -> 0.96-1.02, and the wheelset 1692 Jacobians at 1e-4 against 1092; CONFIRM 2: the
