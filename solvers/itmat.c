@@ -287,6 +287,11 @@ void mbdae_itmat_free(mbdae_itmat *m)
   m->block = NULL;
 }
 
+int mbdae_itmat_factored_order(const mbdae_itmat *m)
+{
+  return m->ops == &kernel_ops && m->cd.planned && !m->cd.full ? m->cd.m : m->jac->n;
+}
+
 int mbdae_itmat_factor(mbdae_itmat *m, double c) { return m->ops->factor(m, c, 0.0); }
 
 int mbdae_itmat_factor_shift(mbdae_itmat *m, double sr, double si)

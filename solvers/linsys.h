@@ -127,6 +127,9 @@ void mbdae_itmat_free(mbdae_itmat *m);
  * MBDAE_ERR_SINGULAR, or another negative code. */
 int mbdae_itmat_factor(mbdae_itmat *m, double c);
 int mbdae_itmat_factor_shift(mbdae_itmat *m, double sr, double si);
+/* The order of the dense system the last factorization factored: the reduced system's after
+ * condensation, else n (band and sparse matrices: n, an upper bound of their cost's scale). */
+int mbdae_itmat_factored_order(const mbdae_itmat *m);
 /* Solve in place with the factors. */
 int mbdae_itmat_solve(const mbdae_itmat *m, double *b);
 int mbdae_itmat_solve_shift(const mbdae_itmat *m, double *br, double *bi);

@@ -200,6 +200,7 @@ static void accept(mebdf *s, double tnew, driver_report *rep)
     s->conv_factor = RATE_START; /* a rate seen with a matrix of this step is not carried */
   }
   s->jac_current = 0;
+  mebdf_renew_accepted(s);
   rep->outcome = DRIVER_ACCEPTED;
   rep->order = kused + 1;
   rep->hnew = hnew;
@@ -245,6 +246,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
   mebdf *s = m;
   (void)t;
   use_step(s, tnew - s->t < h ? tnew - s->t : h);
+  mebdf_renew_attempt(s);
   int rc = mebdf_stages(s, tnew);
   if (rc < 0) {
     rep->outcome = DRIVER_FAILED;
@@ -255,6 +257,7 @@ static void attempt(void *m, double t, double h, double tnew, driver_report *rep
     estimate(s);
   }
   if (rc != MEBDF_CONVERGED || (s->est > 1.0 && !mebdf_start_accepts(s))) {
+    mebdf_renew_rejected(s, rc);
     reject(s, rc, rep);
     return;
   }
@@ -282,6 +285,7 @@ static void start(mebdf *s, double t0, double h, const double *y, const double *
   s->rmax = 1e4;
   s->conv_factor = RATE_START;
   s->need_jac = 1;
+  mebdf_renew_init(&s->renew);
   mebdf_history_start(&s->hist, y, yp, h);
 }
 

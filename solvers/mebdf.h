@@ -88,6 +88,17 @@ typedef struct mebdf_eigen {
   double *work;         /* dggev's workspace */
 } mebdf_eigen;
 
+/* The cost-based Jacobian renewal's record (solvers/mebdf_renew.c). */
+typedef struct mebdf_renew {
+  int begun;       /* 1 once the count of this step has begun */
+  int old;         /* 1: the step began with a Jacobian from an earlier step */
+  long nres0;      /* residual evaluations before the step */
+  long fresh_cost; /* residual evaluations of the last step begun with a new
+                      Jacobian (-1: none yet) */
+  int steps_left;  /* steps still to begin with a new Jacobian */
+  int slow_old;    /* consecutive steps begun old that cost more than a renewal */
+} mebdf_renew;
+
 /* Everything one integration owns; the arrays come from one allocation. */
 typedef struct mebdf {
   const mbdae_problem *p;
@@ -109,6 +120,7 @@ typedef struct mebdf {
   double conv_factor; /* rho/(1-rho) of the last iteration; RATE_START when unknown */
   int jac_current;    /* 1 when the Jacobian was evaluated in this step */
   int need_jac;       /* 1 when the Jacobian must be re-evaluated before the next stage */
+  mebdf_renew renew;  /* when to renew the Jacobian by cost */
   double est;         /* error estimate of the last attempt (<= 1: accepted) */
   double newton_tol;  /* the Newton tolerance for this run's rtol (mebdf_newton_tol) */
 
@@ -140,6 +152,14 @@ typedef struct mebdf {
 
   double start_h, start_est; /* the last failed first step (mebdf_start.c): h, estimate; 0: none */
 } mebdf;
+
+/* Jacobian renewal by cost (solvers/mebdf_renew.c): init at the start, attempt before each
+ * attempt's stages, rejected (rc: mebdf_stages' outcome) after a rejected attempt, accepted
+ * after an accepted step (may set need_jac). */
+void mebdf_renew_init(mebdf_renew *r);
+void mebdf_renew_attempt(mebdf *s);
+void mebdf_renew_accepted(mebdf *s);
+void mebdf_renew_rejected(mebdf *s, int rc);
 
 /* Outcome of the three stages; failures are retried with a smaller step. */
 enum { MEBDF_CONVERGED = 0, MEBDF_FAIL_NEWTON, MEBDF_FAIL_SINGULAR, MEBDF_FAIL_RESIDUAL };

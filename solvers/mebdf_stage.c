@@ -13,7 +13,9 @@
  * is unchanged; here that took 3-10% fewer residual evaluations over 5 problems x 17
  * tolerances but left the car axis at 1e-7 (scd 2.98 against 3.34) and the pendulum at 1e-4
  * (mescd -0.23 against 0.07) below MEBDFI - 0.2 digits, 2026-11-27.)  A stage that fails with a
- * Jacobian from an earlier step is tried once more with a fresh one before the step is given up. */
+ * Jacobian from an earlier step is tried once more with a fresh one before the step is given up.
+ * Where old Jacobians keep costing more than new ones, solvers/mebdf_renew.c renews at each step.
+ */
 #include <float.h>
 #include <math.h>
 #include <string.h>
