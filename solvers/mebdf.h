@@ -19,7 +19,8 @@
  * solution values at constant spacing h (solvers/mebdf_history.c), re-interpolated on a change of
  * h as a Nordsieck array is rescaled; formulas in mebdf_formula.c, the stages and the Newton
  * iteration in mebdf_stage.c, order and step size in mebdf_control.c, the stability-limited
- * order in mebdf_stability.c, the solver in mebdf.c. */
+ * order in mebdf_stability.c, the Jacobian's renewal by cost in mebdf_renew.c, the solver in
+ * mebdf.c. */
 #ifndef MBDAE_MEBDF_H
 #define MBDAE_MEBDF_H
 
