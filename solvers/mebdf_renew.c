@@ -31,7 +31,7 @@
  * double pendulum 0.99-1.01; the pendulum's worst ratio to MEBDFI 1.68-1.74 -> 1.19-1.25.  Not
  * kept: CONFIRM 1: Andrews +4% Jacobians, at equal digits 1.04-1.11 times the rate rule's CPU
  * (W 2 + m/2 or m/3, counting a step's every attempt or not), its worst ratio to MEBDFI
- * 0.82-0.84 -> 0.96-1.02, and the wheelset 1692 Jacobians at 1e-4 against 1092; CONFIRM 2: the
+ * 0.82-0.84 -> 0.96-1.02, and the wheelset 1692 Jacobians at 1e-4 against 1060; CONFIRM 2: the
  * double pendulum's worst ratio to MEBDFI 0.90 -> 1.10; CONFIRM 4: the pendulum 0.89;
  * RENEW_STEPS 16: the pendulum at 1e-4 below MEBDFI - 0.2 digits. */
 #include "mebdf.h"
