@@ -522,6 +522,15 @@ static void level_derivatives(const constraint_row row[NLAM], const trig *tr, co
   }
 }
 
+/* g (when not NULL) and, through one G, the velocity level gv or the acceleration level ga. */
+static void levels_at(const andrews_params *ap, const trig *tr, double *g, const double *v,
+                      const double *a, double *gv, double *ga)
+{
+  double G[NLAM][NQ];
+  constraints_at(ap->row, tr, g, G);
+  levels(ap, tr, G, v, a, gv, ga);
+}
+
 static int con_vel(const void *par, double t, const double *q, const double *v, double *gv,
                    double *gvq)
 {
@@ -530,9 +539,7 @@ static int con_vel(const void *par, double t, const double *q, const double *v, 
   trig tr;
   trig_at(q, &tr);
   if (gv) {
-    double G[NLAM][NQ];
-    constraints_at(ap->row, &tr, NULL, G);
-    levels(ap, &tr, G, v, NULL, gv, NULL);
+    levels_at(ap, &tr, NULL, v, NULL, gv, NULL);
   }
   if (gvq && !approximate(par)) {
     level_derivatives(ap->row, &tr, v, NULL, gvq, NULL, NULL);
@@ -551,9 +558,7 @@ static int con_pos_vel(const void *par, double t, const double *q, const double 
   const andrews_params *ap = par;
   trig tr;
   trig_at(q, &tr);
-  double G[NLAM][NQ];
-  constraints_at(ap->row, &tr, g, G);
-  levels(ap, &tr, G, v, NULL, gv, NULL);
+  levels_at(ap, &tr, g, v, NULL, gv, NULL);
   return 0;
 }
 
@@ -565,9 +570,7 @@ static int con_acc(const void *par, double t, const double *q, const double *v, 
   trig tr;
   trig_at(q, &tr);
   if (ga) {
-    double G[NLAM][NQ];
-    constraints_at(ap->row, &tr, NULL, G);
-    levels(ap, &tr, G, v, a, NULL, ga);
+    levels_at(ap, &tr, NULL, v, a, NULL, ga);
   }
   int exact = !approximate(par);
   if (exact && (gaq || gav)) {

@@ -24,6 +24,19 @@ static inline mbdae_problem *create_problem(const char *spec)
   return p;
 }
 
+/* check(p, spec) on the problem of each of the count specs that can be created. */
+static inline void check_each_spec(const char *const *specs, size_t count,
+                                   void (*check)(const mbdae_problem *p, const char *spec))
+{
+  for (size_t k = 0; k < count; k++) {
+    mbdae_problem *p = create_problem(specs[k]);
+    if (p) {
+      check(p, specs[k]);
+    }
+    mbdae_problem_destroy(p);
+  }
+}
+
 /* y' = -y on [0, 1], y(0) = 1: a user's problem without constraints. */
 static inline int support_decay_init(void *ctx, double *y0, double *yp0)
 {

@@ -72,12 +72,6 @@ static void check_problem(const mbdae_problem *p, const char *spec)
 
 int main(void)
 {
-  for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
-    mbdae_problem *p = create_problem(SPECS[k]);
-    if (p) {
-      check_problem(p, SPECS[k]);
-    }
-    mbdae_problem_destroy(p);
-  }
+  check_each_spec(SPECS, sizeof SPECS / sizeof SPECS[0], check_problem);
   return check_summary("test_con_pos_vel");
 }

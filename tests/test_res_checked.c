@@ -33,7 +33,7 @@ static const char *const SPECS[] = {
     "wheelset",
 };
 
-static void check_problem(mbdae_problem *p, const char *spec)
+static void check_problem(const mbdae_problem *p, const char *spec)
 {
   int n = mbdae_problem_neq(p);
   double *y = calloc(4 * (size_t)n, sizeof(double));
@@ -59,50 +59,10 @@ static void check_problem(mbdae_problem *p, const char *spec)
   free(y);
 }
 
-static int line_init(void *ctx, double *y0, double *yp0)
-{
-  (void)ctx;
-  y0[0] = 1.0;
-  yp0[0] = -1.0;
-  return 0;
-}
-
-static int line_res(void *ctx, double t, const double *y, const double *yp, double *res)
-{
-  (void)ctx, (void)t;
-  res[0] = yp[0] + y[0];
-  return 0;
-}
-
-static mbdae_problem *user_problem(void)
-{
-  static const int index[1] = {1};
-  static const mbdae_problem_type type = {.size = sizeof(mbdae_problem_type),
-                                          .id = "line",
-                                          .title = "y' = -y",
-                                          .neq = 1,
-                                          .t0 = 0.0,
-                                          .tend = 1.0,
-                                          .index = index,
-                                          .init = line_init,
-                                          .res = line_res};
-  mbdae_problem *p = NULL;
-  char msg[256];
-  int rc = mbdae_problem_from_type(&type, NULL, &p, msg, sizeof msg);
-  CHECK(rc == 0, "from_type: %s", msg);
-  return p;
-}
-
 int main(void)
 {
-  for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
-    mbdae_problem *p = create_problem(SPECS[k]);
-    if (p) {
-      check_problem(p, SPECS[k]);
-    }
-    mbdae_problem_destroy(p);
-  }
-  mbdae_problem *p = user_problem();
+  check_each_spec(SPECS, sizeof SPECS / sizeof SPECS[0], check_problem);
+  mbdae_problem *p = create_decay_problem(); /* y' = -y (support.h) */
   if (p) {
     check_problem(p, "user's problem");
   }

@@ -13,7 +13,8 @@
  * is not timed: the timed runs go without the observer, and one more run of the same computation,
  * untimed, observes; its result (y, counters, status) is the one reported, so y and the drift
  * come from one run.  Measured inside the timed run it was 1.6-3.8% of mebdf's CPU at rtol 1e-7
- * (Andrews 3.8%, car axis 3.5%, pendulum 2.5%, crank 2.0%, double pendulum 1.6%; 2026-11-27),
+ * (Andrews 3.8%, car axis 3.5%, pendulum 2.5%, crank 2.0%, double pendulum 1.6%) and of
+ * radau5's 10.0% on Fekete, 5.7% on the wheelset (2026-11-27),
  * a cost the Fortran codes' timings (the peer harness) do not carry and a plug-in solver that
  * does not call on_accept did not pay.  When the caller's options have observers, callbacks or
  * outputs of their own (on_step, on_accept, project, stop, output times), the drift is observed
