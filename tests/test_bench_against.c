@@ -1,7 +1,7 @@
 /* `mbdae bench --against FILE`: the saved peer runs (refsol/peer/testset.jsonl) are read,
  * validated line by line before anything runs, and printed under our rows; a bad file is refused
  * with file:line and exit 2.  The committed file covers Fekete and the wheelset too: every table
- * row of theirs finds its saved peer run. */
+ * row of theirs finds its saved peer run; mebdf's rows find MEBDFI's. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +74,7 @@ int main(void)
   expect(args, 0, "vs mebdfi  mescd");
   saved_rows("fekete", "bdf", "mebdfi");
   saved_rows("wheelset", "radau5", "radau5");
+  saved_rows("crank", "mebdf", "mebdfi"); /* mebdf's peer is MEBDFI (solvers/mebdf.h) */
   write_file("one.jsonl", good, path, sizeof path);
   snprintf(args, sizeof args, "bench caraxis --solvers radau5 --repeat 1 --against %s", path);
   expect(args, 0, "vs radau5  mescd");
