@@ -60,7 +60,8 @@ typedef struct mebdf_history {
 
 /* The straight line y0 + s h y0' at s = 0, -1, -2, ... : the start (order 1 needs only y_0). */
 void mebdf_history_start(mebdf_history *hs, const double *y0, const double *yp0, double h);
-/* The values at spacing hnew from the polynomial of degree q through v[0..q]. */
+/* v[0..q] become the values at spacing hnew of the polynomial of degree q through them; v[q+1..]
+ * are left at the old spacing, not to be read (mebdf_history.c). */
 void mebdf_history_rescale(mebdf_history *hs, double hnew, int q);
 /* y becomes v[0] (the oldest value is dropped). */
 void mebdf_history_push(mebdf_history *hs, const double *y);

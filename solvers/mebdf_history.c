@@ -21,10 +21,15 @@ void mebdf_history_start(mebdf_history *hs, const double *y0, const double *yp0,
   }
 }
 
+/* Only v[0..q] are rescaled: the solver reads no value beyond its nreal solution values (and v[1]
+ * of the start's line at order 1), and a rescaling leaves it at most q + 1 of them (mebdf.c,
+ * use_step), so the values further back, at the old spacing, are pushed out before they are read.
+ * Rescaling all MEBDF_HIST values as before took 3.9% more instructions on the pendulum at rtol
+ * 1e-3 (callgrind, 762 rescalings in 4310 steps) with the same results bit for bit. */
 void mebdf_history_rescale(mebdf_history *hs, double hnew, int q)
 {
   double r = hnew / hs->h, w[MEBDF_HIST];
-  for (int j = 0; j < MEBDF_HIST; j++) {
+  for (int j = 0; j <= q; j++) {
     mebdf_lagrange(q, -(double)j * r, w);
     double *out = hs->spare[j];
     for (int i = 0; i < hs->n; i++) {
@@ -37,7 +42,7 @@ void mebdf_history_rescale(mebdf_history *hs, double hnew, int q)
       }
     }
   }
-  for (int j = 0; j < MEBDF_HIST; j++) {
+  for (int j = 0; j <= q; j++) {
     double *tmp = hs->v[j];
     hs->v[j] = hs->spare[j];
     hs->spare[j] = tmp;
