@@ -68,9 +68,10 @@ void mebdf_history_push(mebdf_history *hs, const double *y);
 /* out = sum_j w[j] x_j over x = (first, v[0], v[1], ...) (first NULL: x = v): q + 1 terms. */
 void mebdf_history_combine(const mebdf_history *hs, const double *first, const double *w, int q,
                            double *out);
-/* The same for two sets of weights at once (q2 >= q1), one pass over the values. */
-void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q1,
-                            double *out1, const double *w2, int q2, double *out2);
+/* The same for two sets of weights at once, out1 of q + 1 terms and out2 of q + 2 (a BDF stage's
+ * known part and predictor), one pass over the values. */
+void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q,
+                            double *out1, const double *w2, double *out2);
 /* out = nabla^q y_{n+1} = sum_{j=0..q} (-1)^j binom(q, j) y_{n+1-j}, y_{n+1} = ynew. */
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out);
 

@@ -292,7 +292,7 @@ static int bdf_stages(mebdf *s, double tnew)
   int k = s->k;
   double w[MEBDF_HIST];
   known_weights(k, f->a, w);
-  mebdf_history_combine2(&s->hist, NULL, w, k - 1, s->psi, f->pred, k, s->y1);
+  mebdf_history_combine2(&s->hist, NULL, w, k - 1, s->psi, f->pred, s->y1);
   stage_derivative(s->n, s->c, s->y1, s->psi, s->yp1);
   int rc = refresh_matrix(s, tnew, s->y1, s->yp1);
   if (rc != 0) {
@@ -302,7 +302,7 @@ static int bdf_stages(mebdf *s, double tnew)
   if (rc != MEBDF_CONVERGED) {
     return rc;
   }
-  mebdf_history_combine2(&s->hist, s->y1, w, k - 1, s->psi, f->pred, k, s->y2);
+  mebdf_history_combine2(&s->hist, s->y1, w, k - 1, s->psi, f->pred, s->y2);
   return solve_stage(s, tnew + s->h, s->psi, s->y2, s->yp2);
 }
 
