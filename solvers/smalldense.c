@@ -92,9 +92,20 @@ int mbdae_small_lu_factor(int n, double *a, int *ipiv)
   return 0;
 }
 
+void mbdae_small_lu_interchange(int n, const int *ipiv, int *index)
+{
+  for (int k = 0; k < n; k++) {
+    int p = ipiv[k] - 1;
+    if (p != k) {
+      int t = index[k];
+      index[k] = index[p];
+      index[p] = t;
+    }
+  }
+}
+
 int mbdae_small_lu_solve(int n, const double *restrict lu, const int *ipiv, double *restrict b)
 {
-  size_t ld = (size_t)n;
   for (int k = 0; k < n; k++) {
     int p = ipiv[k] - 1;
     if (p != k) {
@@ -103,6 +114,12 @@ int mbdae_small_lu_solve(int n, const double *restrict lu, const int *ipiv, doub
       b[p] = t;
     }
   }
+  return mbdae_small_lu_solve_permuted(n, lu, b);
+}
+
+int mbdae_small_lu_solve_permuted(int n, const double *restrict lu, double *restrict b)
+{
+  size_t ld = (size_t)n;
   for (int k = 0; k < n; k++) { /* L y = P b, unit diagonal */
     const double *ck = lu + (size_t)k * ld;
     double t = b[k];
