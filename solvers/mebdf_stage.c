@@ -250,7 +250,10 @@ static inline newton_outcome stage_update(void *ctx, int iter)
       s->need_jac = 1;
     }
   }
-  double cf = m == 0 ? fmax(s->conv_factor, FIRST_FACTOR_MIN) : s->conv_factor;
+  double cf = s->conv_factor; /* fmax(cf, FIRST_FACTOR_MIN) at m = 0, without libm's call */
+  if (m == 0 && !(cf > FIRST_FACTOR_MIN)) {
+    cf = FIRST_FACTOR_MIN;
+  }
   if (cf * dnrm <= s->newton_tol) {
     return NEWTON_CONVERGED;
   }
