@@ -120,6 +120,13 @@ int mbdae_small_lu_solve(int n, const double *restrict lu, const int *ipiv, doub
 int mbdae_small_lu_solve_permuted(int n, const double *restrict lu, double *restrict b)
 {
   size_t ld = (size_t)n;
+  if (n == 1) { /* the loops below for one division, the condensed pendulum's (callgrind, mebdf:
+                   pendulum -1.8% at rtol 1e-3, -2.0% at 1e-7; others +0.1%) */
+    if (b[0] != 0.0) {
+      b[0] /= lu[0];
+    }
+    return 0;
+  }
   for (int k = 0; k < n; k++) { /* L y = P b, unit diagonal */
     const double *ck = lu + (size_t)k * ld;
     double t = b[k];
