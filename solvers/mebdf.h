@@ -72,6 +72,10 @@ void mebdf_history_combine(const mebdf_history *hs, const double *first, const d
  * known part and predictor), one pass over the values. */
 void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q,
                             double *out1, const double *w2, double *out2);
+/* combine2 over v (first NULL) with a third set of weights w3 of q + 1 terms into out3: stage 1's
+ * known part and predictor and the corrector's history part in one pass. */
+void mebdf_history_combine3(const mebdf_history *hs, const double *w1, int q, double *out1,
+                            const double *w2, double *out2, const double *w3, double *out3);
 /* out = nabla^q y_{n+1} = sum_{j=0..q} (-1)^j binom(q, j) y_{n+1-j}, y_{n+1} = ynew. */
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out);
 
@@ -131,6 +135,7 @@ typedef struct mebdf {
   double *y1, *yp1;  /* stage 1 */
   double *y2, *yp2;  /* stage 2 */
   double *psi;       /* the known part of the stage being solved */
+  double *psi3;      /* stage 3's history part, formed with stage 1's (mebdf_history_combine3) */
   double *delta;     /* residual, Newton correction, scratch */
   double *diff;      /* nabla^(k+1) y_{n+1} of the last attempt, (k+1)/beta_k (y - y1) */
   double *wt0;       /* 1 / (f (atol + rtol |y_n|)) */

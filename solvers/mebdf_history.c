@@ -135,6 +135,48 @@ void mebdf_history_combine2(const mebdf_history *hs, const double *first, const 
   }
 }
 
+/* combine2's loops with the third output (first NULL: stage 1 from the history alone). */
+void mebdf_history_combine3(const mebdf_history *hs, const double *w1, int q, double *out1,
+                            const double *w2, double *out2, const double *w3, double *out3)
+{
+  const double *x0 = hs->v[0];
+  const double *const *rest = rest_of(hs, NULL);
+  const double *last = rest[q];
+  int i = 0;
+  for (; i + 1 < hs->n; i += 2) {
+    double a0 = w1[0] * x0[i], a1 = w1[0] * x0[i + 1];
+    double b0 = w2[0] * x0[i], b1 = w2[0] * x0[i + 1];
+    double c0 = w3[0] * x0[i], c1 = w3[0] * x0[i + 1];
+    for (int j = 1; j <= q; j++) {
+      const double *x = rest[j - 1];
+      a0 += w1[j] * x[i];
+      a1 += w1[j] * x[i + 1];
+      b0 += w2[j] * x[i];
+      b1 += w2[j] * x[i + 1];
+      c0 += w3[j] * x[i];
+      c1 += w3[j] * x[i + 1];
+    }
+    out1[i] = a0;
+    out1[i + 1] = a1;
+    out2[i] = b0 + w2[q + 1] * last[i];
+    out2[i + 1] = b1 + w2[q + 1] * last[i + 1];
+    out3[i] = c0;
+    out3[i + 1] = c1;
+  }
+  for (; i < hs->n; i++) {
+    double a = w1[0] * x0[i], b = w2[0] * x0[i], c = w3[0] * x0[i];
+    for (int j = 1; j <= q; j++) {
+      const double *x = rest[j - 1];
+      a += w1[j] * x[i];
+      b += w2[j] * x[i];
+      c += w3[j] * x[i];
+    }
+    out1[i] = a;
+    out2[i] = b + w2[q + 1] * last[i];
+    out3[i] = c;
+  }
+}
+
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out)
 {
   double w[MEBDF_HIST + 1], binom = 1.0;

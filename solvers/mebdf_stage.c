@@ -288,14 +288,17 @@ static void known_weights(int k, const double *coef, double *w)
 }
 
 /* Stages 1 and 2 (BDF-k at t_{n+1} and t_{n+2}): the known part psi and the predictor from the
- * values y_n, y_{n-1}, ... (stage 2: ybar_{n+1}, y_n, ...) in one pass. */
+ * values y_n, y_{n-1}, ... (stage 2: ybar_{n+1}, y_n, ...) in one pass, stage 1's with stage 3's
+ * history part psi3 (the same sums as a pass of its own; callgrind at rtol 1e-7: pendulum -2.3%,
+ * car axis -1.9%, double pendulum -1.5%). */
 static int bdf_stages(mebdf *s, double tnew)
 {
   const mebdf_formula *f = &s->f[s->k];
   int k = s->k;
-  double w[MEBDF_HIST];
+  double w[MEBDF_HIST], w3[MEBDF_HIST];
   known_weights(k, f->a, w);
-  mebdf_history_combine2(&s->hist, NULL, w, k - 1, s->psi, f->pred, s->y1);
+  known_weights(k, f->ahat, w3);
+  mebdf_history_combine3(&s->hist, w, k - 1, s->psi, f->pred, s->y1, w3, s->psi3);
   stage_derivative(s->n, s->c, s->y1, s->psi, s->yp1);
   int rc = refresh_matrix(s, tnew, s->y1, s->yp1);
   if (rc != 0) {
@@ -309,19 +312,17 @@ static int bdf_stages(mebdf *s, double tnew)
   return solve_stage(s, tnew + s->h, s->psi, s->y2, s->yp2);
 }
 
-/* Stage 3: the extended corrector at t_{n+1} from ybar_{n+1}. */
+/* Stage 3: the extended corrector at t_{n+1} from ybar_{n+1} (its history part psi3 from
+ * bdf_stages). */
 static int corrector_stage(mebdf *s, double tnew)
 {
   const mebdf_formula *f = &s->f[s->k];
-  double w[MEBDF_HIST];
-  known_weights(s->k, f->ahat, w);
-  mebdf_history_combine(&s->hist, NULL, w, s->k - 1, s->psi);
   double h = s->h, c1 = h * (f->bhat - f->beta), c2 = h * f->bhat1;
   for (int i = 0; i < s->n; i++) {
-    s->psi[i] += c1 * s->yp1[i] + c2 * s->yp2[i];
+    s->psi3[i] += c1 * s->yp1[i] + c2 * s->yp2[i];
   }
   memcpy(s->y, s->y1, sizeof(double) * (size_t)s->n);
-  return solve_stage(s, tnew, s->psi, s->y, s->yp);
+  return solve_stage(s, tnew, s->psi3, s->y, s->yp);
 }
 
 int mebdf_stages(mebdf *s, double tnew)
