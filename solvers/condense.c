@@ -355,14 +355,18 @@ int mbdae_condense_finite(const mbdae_condensed *cd)
 
 /* ---- solves ------------------------------------------------------------------------------ */
 
-/* b_k -= l_k b_i over each elimination step, in order (real). */
+/* b_k -= l_k b_i over each elimination step, in order (real).  The plan's arrays in locals: read
+ * through cd they were loaded again at each step (callgrind, mebdf at rtol 1e-7: pendulum -1.0%,
+ * car axis, double pendulum, Andrews -0.5%). */
 static void forward_real(const mbdae_condensed *cd, double *b)
 {
+  const int *elim = cd->elim, *lstart = cd->lstart, *lrow = cd->lrow;
+  const double *lre = cd->lre;
   for (int t = 0; t < cd->ne; t++) {
-    double bi = b[cd->elim[t]];
+    double bi = b[elim[t]];
     if (bi != 0.0) {
-      for (int e = cd->lstart[t]; e < cd->lstart[t + 1]; e++) {
-        b[cd->lrow[e]] -= cd->lre[e] * bi;
+      for (int e = lstart[t]; e < lstart[t + 1]; e++) {
+        b[lrow[e]] -= lre[e] * bi;
       }
     }
   }
@@ -371,9 +375,11 @@ static void forward_real(const mbdae_condensed *cd, double *b)
 /* x_i = b_i / E_ii - (E_ip / E_ii) x_p, last step first (real). */
 static void back_real(const mbdae_condensed *cd, double *b)
 {
+  const int *elim = cd->elim, *partner = cd->partner;
+  const double *rpr = cd->rpr, *upr = cd->upr;
   for (int t = cd->ne - 1; t >= 0; t--) {
-    int i = cd->elim[t];
-    b[i] = b[i] * cd->rpr[t] - cd->upr[t] * b[cd->partner[t]];
+    int i = elim[t];
+    b[i] = b[i] * rpr[t] - upr[t] * b[partner[t]];
   }
 }
 
