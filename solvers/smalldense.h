@@ -16,6 +16,12 @@
 int mbdae_small_lu_factor(int n, double *a, int *ipiv);
 /* Solve A x = b with the factors from mbdae_small_lu_factor; b is overwritten by x. */
 int mbdae_small_lu_solve(int n, const double *lu, const int *ipiv, double *b);
+/* ipiv's interchanges applied in turn to the n entries of index, as the solve applies them to b:
+ * the right-hand side b[index[r]] gathered with the result is P b, in the factors' row order. */
+void mbdae_small_lu_interchange(int n, const int *ipiv, int *index);
+/* mbdae_small_lu_solve of a right-hand side already in the factors' row order (b[r] the r-th
+ * entry of P b): the same operations after the interchanges, the same bits. */
+int mbdae_small_lu_solve_permuted(int n, const double *lu, double *b);
 
 /* The same for the complex matrix re + i im (pivots chosen by |re| + |im|, as zgetrf does). */
 int mbdae_small_zlu_factor(int n, double *re, double *im, int *ipiv);
