@@ -334,9 +334,7 @@ static void set_base_weights(bdf *s, const double *y)
 /* Scale the error of index-2 components by h and of index-3 components by h^2. */
 static void set_scaled_weights(bdf *s)
 {
-  for (int i = 0; i < s->n; i++) {
-    s->ewt[i] = s->wt0[i] * mbdae_index_factor(s->index[i], s->h);
-  }
+  mbdae_index_scaled_weights(s->n, s->index, s->h, s->wt0, s->ewt);
 }
 
 /* The Jacobian store of the kind asked for, its iteration matrix and the work arrays (one

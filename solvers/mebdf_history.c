@@ -100,9 +100,12 @@ void mebdf_history_combine(const mebdf_history *hs, const double *first, const d
  * car axis -2.0%, double pendulum -1.7%, crank -0.6%, Andrews +0.1% (n = 5, 10, 10, 24, 27).
  * The predictor's one term more added after the loop, not in a loop of its own, and the values
  * read in place (rest_of), not gathered into an array by a call of memcpy: pendulum -1.9% at rtol
- * 1e-3, -1.7% at 1e-7 (car axis -0.2%, double pendulum -0.1%, Andrews +0.1%). */
-void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q,
-                            double *out1, const double *w2, double *out2)
+ * 1e-3, -1.7% at 1e-7 (car axis -0.2%, double pendulum -0.1%, Andrews +0.1%).  A third output
+ * (w3 not NULL: combine3) rides along in the same pass; the wrappers pass w3 as a constant, so
+ * each inlined copy has its own loop without a test in it. */
+static inline void combine_pass(const mebdf_history *hs, const double *first, const double *w1,
+                                int q, double *out1, const double *w2, double *out2,
+                                const double *w3, double *out3)
 {
   const double *x0 = first ? first : hs->v[0];
   const double *const *rest = rest_of(hs, first);
@@ -111,70 +114,55 @@ void mebdf_history_combine2(const mebdf_history *hs, const double *first, const 
   for (; i + 1 < hs->n; i += 2) {
     double a0 = w1[0] * x0[i], a1 = w1[0] * x0[i + 1];
     double b0 = w2[0] * x0[i], b1 = w2[0] * x0[i + 1];
+    double c0 = w3 ? w3[0] * x0[i] : 0.0, c1 = w3 ? w3[0] * x0[i + 1] : 0.0;
     for (int j = 1; j <= q; j++) {
       const double *x = rest[j - 1];
       a0 += w1[j] * x[i];
       a1 += w1[j] * x[i + 1];
       b0 += w2[j] * x[i];
       b1 += w2[j] * x[i + 1];
+      if (w3) {
+        c0 += w3[j] * x[i];
+        c1 += w3[j] * x[i + 1];
+      }
     }
     out1[i] = a0;
     out1[i + 1] = a1;
     out2[i] = b0 + w2[q + 1] * last[i];
     out2[i + 1] = b1 + w2[q + 1] * last[i + 1];
+    if (w3) {
+      out3[i] = c0;
+      out3[i + 1] = c1;
+    }
   }
   for (; i < hs->n; i++) {
-    double a = w1[0] * x0[i], b = w2[0] * x0[i];
+    double a = w1[0] * x0[i], b = w2[0] * x0[i], c = w3 ? w3[0] * x0[i] : 0.0;
     for (int j = 1; j <= q; j++) {
       const double *x = rest[j - 1];
       a += w1[j] * x[i];
       b += w2[j] * x[i];
+      if (w3) {
+        c += w3[j] * x[i];
+      }
     }
     out1[i] = a;
     out2[i] = b + w2[q + 1] * last[i];
+    if (w3) {
+      out3[i] = c;
+    }
   }
 }
 
-/* combine2's loops with the third output (first NULL: stage 1 from the history alone). */
+void mebdf_history_combine2(const mebdf_history *hs, const double *first, const double *w1, int q,
+                            double *out1, const double *w2, double *out2)
+{
+  combine_pass(hs, first, w1, q, out1, w2, out2, NULL, NULL);
+}
+
 void mebdf_history_combine3(const mebdf_history *hs, const double *w1, int q, double *out1,
                             const double *w2, double *out2, const double *w3, double *out3)
 {
-  const double *x0 = hs->v[0];
-  const double *const *rest = rest_of(hs, NULL);
-  const double *last = rest[q];
-  int i = 0;
-  for (; i + 1 < hs->n; i += 2) {
-    double a0 = w1[0] * x0[i], a1 = w1[0] * x0[i + 1];
-    double b0 = w2[0] * x0[i], b1 = w2[0] * x0[i + 1];
-    double c0 = w3[0] * x0[i], c1 = w3[0] * x0[i + 1];
-    for (int j = 1; j <= q; j++) {
-      const double *x = rest[j - 1];
-      a0 += w1[j] * x[i];
-      a1 += w1[j] * x[i + 1];
-      b0 += w2[j] * x[i];
-      b1 += w2[j] * x[i + 1];
-      c0 += w3[j] * x[i];
-      c1 += w3[j] * x[i + 1];
-    }
-    out1[i] = a0;
-    out1[i + 1] = a1;
-    out2[i] = b0 + w2[q + 1] * last[i];
-    out2[i + 1] = b1 + w2[q + 1] * last[i + 1];
-    out3[i] = c0;
-    out3[i + 1] = c1;
-  }
-  for (; i < hs->n; i++) {
-    double a = w1[0] * x0[i], b = w2[0] * x0[i], c = w3[0] * x0[i];
-    for (int j = 1; j <= q; j++) {
-      const double *x = rest[j - 1];
-      a += w1[j] * x[i];
-      b += w2[j] * x[i];
-      c += w3[j] * x[i];
-    }
-    out1[i] = a;
-    out2[i] = b + w2[q + 1] * last[i];
-    out3[i] = c;
-  }
+  combine_pass(hs, NULL, w1, q, out1, w2, out2, w3, out3);
 }
 
 void mebdf_history_diff(const mebdf_history *hs, const double *ynew, int q, double *out)
