@@ -43,6 +43,7 @@ typedef struct cli_command {
   const char *synopsis;              /* after "mbdae NAME "; lines separated by '\n' */
   const char *summary;               /* what it does */
   const cli_option *options;         /* ends with a NULL name */
+  int shows_digits;                  /* its output has scd or mescd: its help says what they are */
 } cli_command;
 
 /* The command called name, or NULL. */
@@ -187,6 +188,8 @@ void test_set_options(const mbdae_problem *p, double rtol, double atol, double h
 /* The plain-text run-characteristics table of run and table, and the final vector of run. */
 void print_table_header(FILE *out);
 void print_table_row(FILE *out, const mbdae_record *rec);
+/* Two lines under a table with scd and mescd (run, table, bench, regularise): what they are. */
+void print_digits_legend(FILE *out);
 /* The drift figures of a run, one line: maxima, values at the end, over how many states. */
 void print_drift(FILE *out, const mbdae_record *rec);
 void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec);

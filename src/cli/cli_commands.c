@@ -161,41 +161,41 @@ static const cli_option NO_OPTIONS[] = {{NULL, NULL, NULL}};
 
 static const cli_command COMMANDS[] = {
     {"list", cmd_list, "[--plugin FILE]",
-     "the problems (id, n, index, interval, title, tolerances), the solvers", LIST_OPTIONS},
+     "the problems (id, n, index, interval, title, tolerances), the solvers", LIST_OPTIONS, 0},
     {"run", cmd_run, "SPEC [options]",
-     "integrate one problem, print run characteristics and y(tend)", RUN_OPTIONS},
+     "integrate one problem, print run characteristics and y(tend)", RUN_OPTIONS, 1},
     {"table", cmd_table, "SPEC|all [options]",
-     "run characteristics at the published table tolerances", TABLE_OPTIONS},
+     "run characteristics at the published table tolerances", TABLE_OPTIONS, 1},
     {"check", cmd_check, "SPEC [--plugin FILE]",
      "initial values, hidden constraints, Jacobian vs finite differences,\n"
      "reference source",
-     CHECK_OPTIONS},
+     CHECK_OPTIONS, 0},
     {"refsol", cmd_refsol, "pendulum|dpendulum[:keys]|chain[:keys] [--out FILE]",
      "recompute a reference we compute ourselves; for a chain or a double\n"
      "pendulum, of any configuration",
-     REFSOL_OPTIONS},
+     REFSOL_OPTIONS, 0},
     {"sweep", cmd_sweep, "SPEC...|all --out DIR [options]\nsweep --report DIR [SHARD_DIR...]",
      "work-precision experiment: every solver at the test set's tolerances;\n"
      "DIR/runs.csv, runs.json, <problem>-table.md, <problem>-{scd,mescd,drift}\n"
      "[-nres].png",
-     SWEEP_OPTIONS},
+     SWEEP_OPTIONS, 1},
     {"plot", cmd_plot, "SPEC --out FILE.png|svg [options]",
      "the solution over the interval (continuous output) and the hidden\n"
      "constraints, drawn by gnuplot",
-     PLOT_OPTIONS},
+     PLOT_OPTIONS, 0},
     {"bench", cmd_bench, "[SPEC|all] [options]\nbench SPEC --sizes N1,N2,... [options]",
      "CPU time (median of N), counters, time per step and shares of residual,\n"
      "Jacobian and LU work",
-     BENCH_OPTIONS},
+     BENCH_OPTIONS, 1},
     {"regularise", cmd_regularise, "pendulum|dpendulum|all [options]",
      "Hafner & Poell's Table 1: max deviation from the circular paths and CPU\n"
      "of each regularisation (DaS C, Baumgarte, P, OPM, SPM, SST) beside the\n"
      "paper's; scd at tend",
-     REGULARISE_OPTIONS},
+     REGULARISE_OPTIONS, 1},
     {"help", NULL, "[COMMAND]", "this text, or a command's usage and options (also: CMD --help)",
-     NO_OPTIONS},
+     NO_OPTIONS, 0},
     {"version", NULL, "", "mbdae's version and the SUNDIALS and LAPACK in use (also --version)",
-     NO_OPTIONS},
+     NO_OPTIONS, 0},
 };
 
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
@@ -306,6 +306,9 @@ void cli_print_command_help(FILE *out, const cli_command *c)
     print_indented(out, o->help, 23);
   }
   fputc('\n', out);
+  if (c->shows_digits) {
+    print_digits_legend(out);
+  }
   print_footer(out);
 }
 
@@ -319,6 +322,7 @@ void cli_print_help(FILE *out)
     print_indented(out, COMMANDS[i].summary, 6);
   }
   fputs("\nmbdae help COMMAND (or mbdae COMMAND --help) lists a command's options.\n", out);
+  print_digits_legend(out);
   print_footer(out);
 }
 

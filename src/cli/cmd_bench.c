@@ -95,6 +95,7 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
       mbdae_record_free(&rec);
     }
   }
+  print_digits_legend(stdout);
 }
 
 /* --solvers a,b: known solvers, each once. */

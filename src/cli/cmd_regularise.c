@@ -557,6 +557,7 @@ int cmd_regularise(int argc, char **argv)
     print_json(stdout, rows, nrows, &a);
   } else {
     print_table(stdout, rows, nrows, &a, 0);
+    print_digits_legend(stdout);
   }
   if (a.out && write_markdown(a.out, rows, nrows, &a) != 0) {
     return EXIT_USAGE;

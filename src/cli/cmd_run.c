@@ -243,6 +243,7 @@ static void print_run(const run_args *a, const mbdae_problem *p, const mbdae_opt
          a->solver, linsys_used(p, a->solver, opt->linsys));
   print_table_header(stdout);
   print_table_row(stdout, rec);
+  print_digits_legend(stdout);
   print_drift(stdout, rec);
   if (rec->status == 0) {
     print_final_vector(stdout, p, rec);
@@ -345,6 +346,7 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     fflush(stdout);
     mbdae_record_free(&rec);
   }
+  print_digits_legend(stdout);
   return nfail;
 }
 

@@ -42,6 +42,18 @@ void print_table_header(FILE *out)
           "atol", "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU", "max|g|");
 }
 
+/* What scd and mescd mean (the Test Set for IVP Solvers, release 2.4, part I; computed by the
+ * library's mbdae_scd and mbdae_mescd): under every printed table that has them, and in the help
+ * of the commands that print them. */
+void print_digits_legend(FILE *out)
+{
+  fputs("scd: correct significant digits at tend, -log10 max_i |y_i - yref_i| / |yref_i| (scd "
+        "components);\n"
+        "mescd: mixed absolute-relative, -log10 max_i |y_i - yref_i| / (atol/rtol + |yref_i|); see "
+        "README.md\n",
+        out);
+}
+
 void print_table_row(FILE *out, const mbdae_record *rec)
 {
   const mbdae_stats *st = &rec->stats;

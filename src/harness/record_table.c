@@ -178,6 +178,16 @@ static void table_intro(FILE *out, const mbdae_problem *p, const mbdae_record *r
       out);
 }
 
+/* Under the table: what scd and mescd are (metrics.c, after the test set's report, part I). */
+static void digits_legend(FILE *out)
+{
+  fputs("\nscd: correct significant digits at t_end, `-log10 max_i |y_i - yref_i| / |yref_i|` "
+        "over the problem's scd components; mescd: the mixed absolute-relative version, "
+        "`-log10 max_i |y_i - yref_i| / (atol/rtol + |yref_i|)` over all components (Test Set for "
+        "IVP Solvers, release 2.4).\n",
+        out);
+}
+
 int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
   mbdae_tolerance_plan plan;
@@ -201,6 +211,7 @@ int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_reco
       }
     }
   }
+  digits_legend(out);
   char missing[256];
   missing_tolerances(missing, sizeof missing, p, &plan, recs, n);
   if (missing[0]) {
