@@ -1,8 +1,8 @@
 /* test_mebdf_pins: the mebdf solver on the published rows (every problem's table tolerances, run
  * as the test set runs them: `mbdae table all --solver mebdf`) keeps its counters and the bits of
  * y_1(tend).  A change to the solver's formulas, history, Newton iteration or step control moves
- * some of these; such a change must say so and re-pin (the figures of the README's mebdf table
- * come from these runs).  Re-pinned 2026-11-27 for the Jacobian renewal by cost
+ * some of these; such a change must say so and re-pin (the figures of doc/benchmarks.md's mebdf
+ * table come from these runs).  Re-pinned 2026-11-27 for the Jacobian renewal by cost
  * (solvers/mebdf_renew.c): the pendulum and double pendulum rows moved, the others kept. */
 #include "check.h"
 #include "pins.h"

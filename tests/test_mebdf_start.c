@@ -17,9 +17,9 @@ static const char *const INIT1 = "crank:index=3,beam=linear,damping=off,init=1";
 static const char *const CONSISTENT = "crank:index=3,beam=linear,damping=off,init=consistent";
 
 /* The five tolerances the forms sweep failed: each finishes with at least scd 2.3 (index 3 reaches
- * about 2.6: README), and over the five as accurate as from init=consistent within half a digit on
- * average (single runs from init=consistent are irregular: 4.52 at rtol 1.78e-10, 6.27 at 1e-10,
- * where init1 gives 4.57 and 5.08). */
+ * about 2.6: doc/benchmarks.md), and over the five as accurate as from init=consistent within half
+ * a digit on average (single runs from init=consistent are irregular: 4.52 at rtol 1.78e-10, 6.27
+ * at 1e-10, where init1 gives 4.57 and 5.08). */
 static void check_sweep_tolerances(void)
 {
   double sum = 0.0, sum_consistent = 0.0;

@@ -5,7 +5,7 @@
  * (renumbered in the merged folder).  Either way the merged runs.csv holds the rows of the sweep
  * made on one machine, in its order: every field but the CPU times and the environment, y bit for
  * bit.  Skipped (with a message) without GNU parallel; the sbatch part needs only sh.  The plain
- * concatenation of the README (awk, one header line) reads as the same rows too. */
+ * concatenation of doc/command.md (awk, one header line) reads as the same rows too. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>

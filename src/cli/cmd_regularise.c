@@ -440,7 +440,8 @@ static void json_errors(FILE *out, const double *err, int links)
   fputc(']', out);
 }
 
-/* The rows as the README lists them, plus spec, solver, rtol, tend, steps and message. */
+/* The rows as doc/command.md ("regularise") lists them, plus spec, solver, rtol, tend, steps and
+ * message. */
 static void print_json(FILE *out, const row *rows, int nrows, const reg_args *a)
 {
   fputs("[", out);

@@ -1,7 +1,7 @@
 /* The column table of a run record (mbdae_record): one entry per runs.csv column, in order, with
  * how the field is written and what the reader accepts.  The CSV writer and reader
  * (record_csv.c) and the JSON writer (record_json.c) all go through it, so that a column is named,
- * placed and checked in one place; README's "runs.csv" section documents it. */
+ * placed and checked in one place; doc/command.md, "Run records", documents it. */
 #ifndef MBDAE_RECORD_COLUMNS_H
 #define MBDAE_RECORD_COLUMNS_H
 

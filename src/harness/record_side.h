@@ -1,4 +1,5 @@
-/* Side files of runs.csv for records with large vectors (record_side.c; README "runs.csv"). */
+/* Side files of runs.csv for records with large vectors (record_side.c; doc/command.md, "Run
+ * records"). */
 #ifndef MBDAE_RECORD_SIDE_H
 #define MBDAE_RECORD_SIDE_H
 
