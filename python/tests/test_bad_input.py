@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mbdae
-from conftest import SANITIZED
+from conftest import SANITIZED, SPECS
 
 
 @pytest.fixture
@@ -125,3 +125,22 @@ def test_memory_flat_over_1e5_calls(car):
         car.scd(y)
     grown = rss_kib() - before
     assert grown < 4096, f"resident set grew by {grown} KiB over 10^5 calls"
+
+
+@pytest.mark.parametrize("spec", SPECS + ["fekete", "wheelset"])
+def test_out_may_alias_an_input(spec):
+    """out= sharing memory with y or yp gives F as without out= (it gave another F on six
+    problems: the residual read y after writing F into it)."""
+    p = mbdae.Problem(spec)
+    y0, yp0 = p.init()
+    rng = np.random.default_rng(7)
+    y, yp = y0 + 0.1 * rng.standard_normal(p.n), yp0 + 0.1 * rng.standard_normal(p.n)
+    want = p.residual(p.t0, y, yp)
+    a, b = y.copy(), yp.copy()
+    assert np.array_equal(p.residual(p.t0, a, yp, out=a), want)
+    assert np.array_equal(p.residual(p.t0, y, b, out=b), want)
+    c = y.copy()
+    assert np.array_equal(p.residual(p.t0, c, c, out=c), p.residual(p.t0, y, y))
+    if p.n > 1:  # a partial overlap: out one value into y
+        buf = np.concatenate([y, [0.0]])
+        assert np.array_equal(p.residual(p.t0, buf[:-1], yp, out=buf[1:]), want)
