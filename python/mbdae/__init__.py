@@ -415,8 +415,16 @@ def _place_side_files(side_dir, directory):
     placed = []
     try:
         for name in sorted(_os.listdir(side_dir)):
-            _os.link(_os.path.join(side_dir, name), _os.path.join(directory, name))
-            placed.append(_os.path.join(directory, name))
+            src, dst = _os.path.join(side_dir, name), _os.path.join(directory, name)
+            try:
+                _os.link(src, dst)  # fails where dst exists, a link included
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links
+                if _os.path.lexists(dst):
+                    raise FileExistsError(dst) from None
+                _os.rename(src, dst)
+            placed.append(dst)
     except BaseException:
         for path in placed:
             _os.unlink(path)

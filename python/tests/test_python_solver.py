@@ -149,6 +149,10 @@ def test_records_in_runs_csv_and_sweep_report(tmp_path):
     assert [row["nres"] for row in ours_rows] == [r.stats.nres for r in ours]
     table = next(d.glob("pendulum*-table.md")).read_text()
     assert "implicit_euler" in table and "radau5" in table
+    back = mbdae.read_runs_csv(d / "runs.csv")  # the command's rows and ours
+    assert [b.solver for b in back] == ["radau5", "radau5", "implicit_euler", "implicit_euler"]
+    assert [b.record for b in back[2:]] == [
+        {k: v for k, v in r.record.items() if k != "linsys"} for r in ours]
 
 
 def test_python_and_c_solvers_in_threads():
