@@ -9,28 +9,117 @@ its public API, include/mbdae/mbdae.h); the numbers are the library's, bit for b
     r = mbdae.solve(p, "radau5", rtol=1e-7)         # r.y, r.scd, r.mescd, r.stats, r.record
     mbdae.solve(p, my_solver)                      # a Python solver through the same harness
 
-Problems: Problem(spec), problems(), load_plugin(path).  Runs: solve(), Result, SolverError,
-solvers().  Records: write_runs_csv(), sweep(), table().
+Problems: Problem(spec), problems(), load_plugin(path).  Runs: solve(), Result, Status,
+SolverError, solvers().  Records: write_runs_csv(), read_runs_csv(), sweep(), table().
+
+The module is built for one Python (the one CMake found, with NumPy); the build writes the
+launcher build/mbdae-python (installed as bin/mbdae-python), which runs that Python with the
+module on its path.
 """
-import dataclasses
-import json
-import math
-import os
 
-import numpy as np
 
-from . import _mbdae, clients, harness
-from ._mbdae import Error, SolverError
+def _import_failure(error):
+    """The message of an import into a Python the module was not built for."""
+    import sys
+    try:
+        from ._build import LAUNCHER, PYTHON
+    except ImportError:
+        return f"mbdae cannot be imported into {sys.executable}: {error}"
+    return (f"mbdae cannot be imported into {sys.executable} ({error}): the module was built for "
+            f"{PYTHON} (with NumPy); run that Python, or the launcher {LAUNCHER}, which runs it "
+            f"with the module on its path")
 
-__all__ = ["Problem", "Tolerances", "Result", "Error", "SolverError", "solve", "problems",
-           "solvers", "load_plugin", "write_runs_csv", "table", "sweep", "LINSYS", "version"]
+
+try:
+    import numpy as _np
+    from . import _mbdae
+except ImportError as _error:
+    raise ImportError(_import_failure(_error)) from _error
+
+import dataclasses as _dataclasses
+import enum as _enum
+import json as _json
+import math as _math
+import os as _os
+import re as _re
+import secrets as _secrets
+import tempfile as _tempfile
+import textwrap as _textwrap
+import threading as _threading
+
+__all__ = ["Problem", "Tolerances", "Result", "Stats", "Status", "Error", "SolverError", "solve",
+           "problems", "solvers", "load_plugin", "write_runs_csv", "read_runs_csv", "table",
+           "sweep", "LINSYS", "version"]
 
 version = _mbdae.version
 LINSYS = ("auto", "dense", "band", "sparse", "condensed")  # mbdae_jac_kind, in its order
 
 
-@dataclasses.dataclass(frozen=True)
-class Tolerances:
+def _documented(cls, names):
+    """What help() shows of a class of this package: the public names that a class of this
+    package defines (not int's, Exception's or dataclasses' machinery)."""
+    ours = [c for c in cls.__mro__ if c.__module__.split(".")[0] == __name__]
+    names = set(names).union(*(vars(c) for c in ours))
+    return sorted(name for name in names
+                  if not name.startswith("_") and any(name in vars(c) for c in ours))
+
+
+class _Quiet(type):
+    """The metaclass of the package's classes: dir(cls), and so help(), lists the package's own
+    names only."""
+    def __dir__(cls):
+        return _documented(cls, super().__dir__())
+
+
+class _QuietEnum(_enum.EnumType):
+    def __dir__(cls):
+        return _documented(cls, super().__dir__())
+
+
+class _StatusBase(_enum.IntEnum, metaclass=_QuietEnum):
+    @property
+    def text(self):
+        """What the code means (mbdae_strerror)."""
+        return _mbdae.strcode(int(self))[1]
+
+    @property
+    def code(self):
+        """The library's name of the code, MBDAE_..."""
+        return _mbdae.strcode(int(self))[0]
+
+
+def _status_names():
+    names = []
+    for name, value, _ in _mbdae.status_table():
+        short = _re.sub(r"^MBDAE_(ERR_)?", "", name)
+        names.append((short, value))
+    return names
+
+
+class Error(Exception, metaclass=_Quiet):
+    """A call of the mbdae library failed: code (a Status), name (its MBDAE_ name)."""
+
+
+class SolverError(Error):
+    """A run failed: code, name (MBDAE_ERR_...), the message, and result (the run's Result)."""
+
+
+_mbdae.use_exceptions(Error, SolverError)
+
+Status = _StatusBase("Status", _status_names(), module=__name__, qualname="Status")
+Status.__doc__ = _textwrap.fill(
+    "The library's status codes, from its one error table (include/mbdae/base.h): OK (0), "
+    "RECOVERABLE (1: a callback cannot evaluate at this point), and the errors, negative: "
+    + ", ".join(f"{s.name} ({s.value})" for s in Status if s.value < 0)
+    + ".  A Python solver returns one as its status; Result.status is one; s.code is the "
+    "MBDAE_ name, s.text what it means.", 96)
+
+
+from . import clients, harness  # noqa: E402 (they use Status)
+
+
+@_dataclasses.dataclass(frozen=True)
+class Tolerances(metaclass=_Quiet):
     """How the test set runs a problem: rtol = atol = 10^-(4 + m/m_div), m = 0..m_max;
     h0 = h0_factor * rtol; the published run-characteristics table uses table (rtol = atol)."""
     m_div: int
@@ -44,9 +133,17 @@ class Tolerances:
         return tuple(10.0 ** -(4 + m / self.m_div) for m in range(self.m_max + 1))
 
 
-class Problem(_mbdae.Problem):
-    """Problem(spec): a problem of the test set ("caraxis", "crank:index=2",
-    "chain:links=10,form=ssf", ...; see problems()) or of a loaded plug-in.
+class Problem(_mbdae.Problem, metaclass=_Quiet):
+    """Problem(spec): a problem of the test set or of a loaded plug-in, by its spec: an id with
+    options, as `mbdae list` shows them ("caraxis", "crank:index=2", "chain:n=10,form=ssf", ...;
+    see problems()).
+
+    >>> p = Problem("chain:n=10,form=ssf")
+    >>> p.n, p.spec.startswith("chain:n=10")
+    (20, True)
+    >>> y0, yp0 = p.init()
+    >>> float(abs(p.residual(p.t0, y0, yp0)).max()) < 1e-10
+    True
 
     Attributes: n, id, spec, title, t0, tend, names, index (per component), in_scd,
     nconstraints, ref_source, tolerances.  Functions: init(), residual(), jacobian(),
@@ -64,7 +161,8 @@ class Problem(_mbdae.Problem):
 
     def pattern(self):
         """The compressed-column pattern of dF/dy + c dF/dy' as a dict: kind ("dense", "band",
-        "sparse"), ml, mu, and indptr/indices (int32) as scipy.sparse takes them."""
+        "sparse"), ml, mu, and indptr/indices as scipy.sparse takes them (int32; indptr int64 for
+        a dense pattern of more than 2^31 - 1 entries)."""
         kind, ml, mu, colptr, rowind = self._pattern()
         return {"kind": kind, "ml": ml, "mu": mu, "indptr": colptr, "indices": rowind}
 
@@ -92,11 +190,11 @@ class Problem(_mbdae.Problem):
         why = None
         for t, y, yp in zip(ts, ys, yps):
             m = self._jacobian_dense(t, y, yp)[1]
-            lin = self.residual(t, y, yp) - self.residual(t, y, np.zeros(self.n)) - mass @ yp
-            size = np.abs(self.residual(t, y, yp)) + np.abs(mass) @ np.abs(yp) + 1.0
-            if not np.array_equal(m, mass):
+            lin = self.residual(t, y, yp) - self.residual(t, y, _np.zeros(self.n)) - mass @ yp
+            size = _np.abs(self.residual(t, y, yp)) + _np.abs(mass) @ _np.abs(yp) + 1.0
+            if not _np.array_equal(m, mass):
                 why = f"dF/dy' is not constant (it differs at t = {t:g})"
-            elif np.max(np.abs(lin) / size) > 1e-12:
+            elif _np.max(_np.abs(lin) / size) > 1e-12:
                 why = f"F is not linear in y' (at t = {t:g})"
             if why:
                 self._mass_cache = (f"{self.spec} is not of the form M y' = f(t, y) with a "
@@ -114,8 +212,8 @@ class Problem(_mbdae.Problem):
     def rhs(self, t, y, out=None):
         """f(t, y) = M y' - F(t, y, y') = -F(t, y, 0): the right-hand side of M y' = f(t, y)."""
         self._linear_implicit()
-        r = self.residual(t, y, np.zeros(self.n), out=out)
-        np.negative(r, out=r)
+        r = self.residual(t, y, _np.zeros(self.n), out=out)
+        _np.negative(r, out=r)
         return r
 
 
@@ -130,14 +228,15 @@ def solvers():
 
 
 def load_plugin(path):
-    """Load a plug-in (a shared object, as `mbdae --plugin FILE`): its solvers become solver
-    names of solve() and its problems specs of Problem().  Returns (solver ids, problem ids).
-    A file that is no valid plug-in raises ValueError and loads nothing."""
-    return _mbdae.load_plugin(os.fspath(path))
+    """Load a plug-in (a shared object, as `mbdae --plugin FILE`; it need not be linked with
+    -lmbdae): its solvers become solver names of solve() and its problems specs of Problem().
+    Returns (solver ids, problem ids).  A file that is no valid plug-in (or offers an id twice,
+    or one already taken) raises ValueError and loads nothing."""
+    return _mbdae.load_plugin(_os.fspath(path))
 
 
-@dataclasses.dataclass
-class Stats:
+@_dataclasses.dataclass
+class Stats(metaclass=_Quiet):
     """The counters of a run (mbdae_stats)."""
     steps: int
     accepted: int
@@ -149,19 +248,21 @@ class Stats:
     nconvfail: int
 
 
-@dataclasses.dataclass(repr=False)
-class Result:
-    """The outcome of solve(): y (and yp) at the end; t and y_eval (the states at t_eval, or at
-    the accepted steps with t_eval="steps", then yp_eval too); status (0 or a negative MBDAE_
-    code), code (its name), message; stats (counters); cpu_seconds; scd, mescd (NaN without a
-    reference or after a failure); drift; and record, the dict of `mbdae run --json`."""
+@_dataclasses.dataclass(repr=False)
+class Result(metaclass=_Quiet):
+    """The outcome of solve(): y (and yp) at the end; t and y_eval (the states at t_eval, NaN
+    where a failed run did not reach; or with t_eval="steps" at t0 and every accepted step, then
+    yp_eval too); status (a Status: OK or a negative code), code (its MBDAE_ name), message;
+    stats (counters); cpu_seconds; scd, mescd (NaN without a reference or after a failure);
+    drift; and record, the dict of `mbdae run --json`.  read_runs_csv() gives Results without
+    yp, t, y_eval and yp_eval (None)."""
     problem: str
     solver: str
     status: int
     code: str
     message: str
     t_end: float
-    y: np.ndarray
+    y: _np.ndarray
     yp: object
     t: object
     y_eval: object
@@ -176,6 +277,7 @@ class Result:
 
     @property
     def success(self):
+        """Whether the run reached tend (status OK)."""
         return self.status == 0
 
     def __repr__(self):
@@ -186,22 +288,30 @@ class Result:
 
 
 def _num(v):
-    return math.nan if v is None else v
+    return _math.nan if v is None else v
 
 
-def _result(run, problem):
-    rec = json.loads(run.json())
-    y = np.asarray(rec["y"], dtype=float) if rec.get("y") is not None else None
+def _status(code):
+    try:
+        return Status(code)
+    except ValueError:
+        return code
+
+
+def _result(run):
+    rec = _json.loads(run.json())
+    y = _np.asarray(rec["y"], dtype=float) if rec.get("y") is not None else None
     stats = Stats(*(int(rec[k]) for k in ("steps", "accepted", "nres", "nres_fd", "njac", "nlu",
                                            "nerrfail", "nconvfail")))
     drift = {k: _num(rec[k]) for k in ("drift_pos_max", "drift_vel_max", "drift_pos_end",
                                        "drift_vel_end")}
     drift["drift_steps"] = int(rec["drift_steps"])
-    return Result(problem=problem.spec, solver=rec["solver"], status=run.status,
-                  code=_mbdae.strcode(run.status)[0], message=rec["message"], t_end=_num(rec["t"]),
-                  y=y, yp=run.yp, t=run.t_out, y_eval=run.y_out, yp_eval=run.yp_out, stats=stats,
-                  cpu_seconds=_num(rec["cpu_seconds"]), scd=_num(rec["scd"]),
-                  mescd=_num(rec["mescd"]), drift=drift, record=rec, _run=run)
+    return Result(problem=rec["spec"], solver=rec["solver"], status=_status(run.status),
+                  code=_mbdae.strcode(run.status)[0], message=rec["message"],
+                  t_end=_num(rec["t"]), y=y, yp=run.yp, t=run.t_out, y_eval=run.y_out,
+                  yp_eval=run.yp_out, stats=stats, cpu_seconds=_num(rec["cpu_seconds"]),
+                  scd=_num(rec["scd"]), mescd=_num(rec["mescd"]), drift=drift, record=rec,
+                  _run=run)
 
 
 def _linsys_code(linsys):
@@ -210,48 +320,66 @@ def _linsys_code(linsys):
     raise ValueError(f"linsys {linsys!r}: one of {', '.join(LINSYS)}")
 
 
+_SOLVER_ID = _re.compile(r"[A-Za-z0-9_-]{1,63}")
+
+
+def _python_solver_id(solver, name):
+    """The id of a Python solver: name when given, else its name or __name__ when that is a
+    valid id ([A-Za-z0-9_-], as a lambda's "<lambda>" is not), else "python"."""
+    if name is not None:
+        return str(name)
+    for ident in (getattr(solver, "name", None), getattr(solver, "__name__", None)):
+        if isinstance(ident, str) and _SOLVER_ID.fullmatch(ident):
+            return ident
+    return "python"
+
+
 def _python_runner(fn, problem):
     """The runner of a Python solver: calls fn(call) with a SolverCall, then finishes the run
     from what fn returned."""
-    from .harness import run_python_solver
-    return lambda harness: run_python_solver(fn, problem, harness)
+    return lambda h: harness.run_python_solver(fn, problem, h)
 
 
 def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max_steps=0,
           linsys="auto", t_eval=None, repeats=1, raise_on_failure=True, name=None, title=None):
     """Integrate problem (a Problem or a spec) over [t0, tend] from its consistent initial
     values with solver, through the library's harness (as `mbdae run`): a built-in or plug-in
-    solver id (see solvers()), or a Python callable (see mbdae.harness.SolverCall).
+    solver id (see solvers()), or a Python callable (see mbdae.harness.SolverCall; its id is
+    name, else its name or __name__ when that is an id, else "python").
 
     rtol defaults to the problem's run tolerance, atol to rtol, h0 to the test set's
-    h0_factor * rtol (as `mbdae run`); hmax 0 and max_steps 0 are the solver's defaults; linsys
-    one of LINSYS.  t_eval: output times (the solver's continuous output) or "steps" (the
-    accepted steps).  A built-in solver runs with the GIL released.  A failed run raises
-    SolverError (code, name, message, result) unless raise_on_failure=False; bad options and an
-    unknown solver raise ValueError."""
+    h0_factor * rtol (as `mbdae run`); rtol must be below 1; hmax 0 and max_steps 0 are the
+    solver's defaults; linsys one of LINSYS.  t_eval: output times (the solver's continuous
+    output) or "steps" (t0 and the accepted steps, as `mbdae run --trajectory`).  A built-in
+    solver runs with the GIL released; Ctrl-C stops it within about 0.1 s (KeyboardInterrupt).
+    A failed run raises SolverError (code, name, message, result) unless
+    raise_on_failure=False; bad options and an unknown solver raise ValueError; KeyboardInterrupt
+    and SystemExit in a Python solver are raised, never a failed run."""
     if not isinstance(problem, _mbdae.Problem):
         problem = Problem(problem)
     tol = problem.tolerances
     rtol = tol.default if rtol is None else float(rtol)
+    if not rtol < 1.0:
+        raise ValueError(f"rtol must be below 1 (a relative error of 100%), got {rtol!r}")
     atol = rtol if atol is None else float(atol)
     h0 = tol.h0_factor * rtol if h0 is None else float(h0)
     steps = isinstance(t_eval, str)
     if steps and t_eval != "steps":
         raise ValueError(f"t_eval {t_eval!r}: output times or \"steps\"")
-    tout = None if t_eval is None or steps else np.asarray(t_eval, dtype=float)
+    tout = None if t_eval is None or steps else _np.asarray(t_eval, dtype=float)
     runner = None
     if callable(solver):
         runner = _python_runner(solver, problem)
-        ident = name or getattr(solver, "name", None) or getattr(solver, "__name__", "python")
-        title = title or getattr(solver, "title", None) or f"{ident} (Python)"
-        solver_id = str(ident)
+        solver_id = _python_solver_id(solver, name)
+        title = title or getattr(solver, "title", None) or f"{solver_id} (Python)"
     elif isinstance(solver, str):
         solver_id = solver
     else:
         raise ValueError(f"solver {solver!r}: a solver id (mbdae.solvers()) or a callable")
+    main = _threading.current_thread() is _threading.main_thread()
     run = _mbdae.solve(problem, solver_id, rtol, atol, h0, float(hmax), int(max_steps),
-                       _linsys_code(linsys), tout, steps, int(repeats), runner, title)
-    result = _result(run, problem)
+                       _linsys_code(linsys), tout, steps, int(repeats), runner, title, main)
+    result = _result(run)
     if result.status != 0 and raise_on_failure:
         err = SolverError(f"{result.solver} failed on {problem.spec}: {result.message} "
                           f"({result.code})")
@@ -260,17 +388,96 @@ def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max
     return result
 
 
+def _write_new(directory, name, data):
+    """data into a new file of directory (O_EXCL | O_NOFOLLOW: never an existing path, never
+    through a link); its path.  A failed write removes it."""
+    while True:
+        path = _os.path.join(directory, f".{name}.{_secrets.token_hex(8)}.tmp")
+        try:
+            fd = _os.open(path, _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | _os.O_NOFOLLOW |
+                          getattr(_os, "O_CLOEXEC", 0), 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with open(fd, "wb", closefd=True) as f:
+            f.write(data)
+            f.flush()
+            _os.fsync(f.fileno())
+    except BaseException:
+        _os.unlink(path)
+        raise
+    return path
+
+
+def _place_side_files(side_dir, directory):
+    """Move the side files of side_dir into directory, none over an existing path; the paths."""
+    placed = []
+    try:
+        for name in sorted(_os.listdir(side_dir)):
+            src, dst = _os.path.join(side_dir, name), _os.path.join(directory, name)
+            try:
+                _os.link(src, dst)  # fails where dst exists, a link included
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links
+                if _os.path.lexists(dst):
+                    raise FileExistsError(dst) from None
+                _os.rename(src, dst)
+            placed.append(dst)
+    except BaseException:
+        for path in placed:
+            _os.unlink(path)
+        raise
+    return placed
+
+
 def write_runs_csv(results, directory, append=False):
     """Write the records of results (solve()'s Results) to directory/runs.csv with the library's
     writers (the rows of `mbdae sweep`; large final vectors in side files beside it), so that
     `mbdae sweep --report DIR` draws them.  append=True adds them to an existing runs.csv (e.g.
-    a sweep of the built-in solvers).  Returns the path."""
-    directory = os.fspath(directory)
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, "runs.csv")
+    a sweep of the built-in solvers).  Returns the path.
+
+    The file is replaced whole or left untouched: the rows (after the old file's content when
+    appending) go to a new file in directory, which is then renamed over runs.csv; an existing
+    path is never opened for writing, so a symbolic link runs.csv is replaced, never written
+    through."""
+    directory = _os.fspath(directory)
+    _os.makedirs(directory, exist_ok=True)
+    path = _os.path.join(directory, "runs.csv")
     runs = [r._run for r in results]
-    _mbdae.write_runs_csv(path, directory, runs, bool(append))
+    old = b""
+    if append:
+        try:
+            with open(path, "rb") as f:
+                old = f.read()
+        except FileNotFoundError:
+            pass
+        if old and not old.endswith(b"\n"):
+            raise ValueError(f"{path}: its last line is incomplete; not appended to")
+    with _tempfile.TemporaryDirectory(dir=directory, prefix=".runs-") as side_dir:
+        prefix = f"python-{_secrets.token_hex(6)}-"
+        data = _mbdae.runs_csv(runs, side_dir, prefix)
+        placed = _place_side_files(side_dir, directory)
+        try:
+            new = _write_new(directory, "runs.csv", old + data)
+            try:
+                _os.replace(new, path)
+            except BaseException:
+                _os.unlink(new)
+                raise
+        except BaseException:
+            for p in placed:
+                _os.unlink(p)
+            raise
     return path
+
+
+def read_runs_csv(path):
+    """The runs of a runs.csv (what write_runs_csv and `mbdae sweep` write) as Results, read by
+    the library's reader (RFC 4180 quoting, side files, every field checked: a bad file raises
+    ValueError naming the line).  Their record is what solve()'s was but for "linsys"."""
+    return [_result(run) for run in _mbdae.read_runs_csv(_os.fspath(path))]
 
 
 def table(problem, results):
@@ -286,7 +493,7 @@ def sweep(problems, solvers, tolerances=None, directory=None, append=False, **op
     """Run every solver on every problem at every tolerance (rtol = atol; None: the problem's
     test-set sweep, Tolerances.sweep()), failures kept as rows; write runs.csv to directory when
     given (then `mbdae sweep --report DIR` draws the work-precision diagrams).  Returns the
-    Results."""
+    Results.  Ctrl-C (KeyboardInterrupt) stops it, writing nothing."""
     results = []
     for spec in problems:
         p = spec if isinstance(spec, _mbdae.Problem) else Problem(spec)

@@ -4,12 +4,18 @@
  * Plug-ins are read as the mbdae command reads them (include/mbdae/mbdae.h, "plug-ins"): the file
  * is opened with dlopen(RTLD_NOW | RTLD_LOCAL), must export mbdae_plugin_solvers and may export
  * mbdae_plugin_problems, both called with MBDAE_PLUGIN_ABI; every type is checked
- * (mbdae_solver_type_invalid, mbdae_problem_from_type) and an id already taken is refused.  The
- * loaded set lives as long as the process (a run may still use a type), guarded by the GIL. */
+ * (mbdae_solver_type_invalid, mbdae_problem_from_type) and an id already taken (by a built-in, an
+ * earlier plug-in or an earlier entry of the same one) is refused.  A plug-in need not be linked
+ * with libmbdae, as in the command (whose libmbdae is in the global scope): Python loads this
+ * extension, and with it libmbdae, RTLD_LOCAL, so before the first plug-in the library (or this
+ * extension, when libmbdae is linked in statically) is opened again with RTLD_NOLOAD | RTLD_GLOBAL,
+ * which makes its symbols available to the objects loaded after it.  The loaded set lives as long
+ * as the process (a run may still use a type), guarded by the GIL. */
 #define MBDAE_PY_MODULE_FILE
 #include "_mbdae.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <string.h>
 
 PyObject *mbpy_error;
@@ -176,6 +182,55 @@ static void find_function(void *handle, const char *name, void *fn, size_t size)
   memcpy(fn, &sym, size < sizeof sym ? size : sizeof sym);
 }
 
+/* 1 when one of the first i entries of a plug-in's list has the id. */
+static int earlier_solver(const mbdae_solver_type *const *list, int i, const char *id)
+{
+  for (int k = 0; k < i; k++) {
+    if (strcmp(list[k]->id, id) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int earlier_problem(const mbdae_problem_type *const *list, int i, const char *id)
+{
+  for (int k = 0; k < i; k++) {
+    if (strcmp(list[k]->id, id) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The file libmbdae's code is in (libmbdae.so, or this extension when it is linked in), or NULL. */
+static const char *library_file(void)
+{
+  Dl_info info;
+  void *fn;
+  const char *(*version)(void) = mbdae_version;
+  memcpy(&fn, &version, sizeof fn);
+  return dladdr(fn, &info) && info.dli_fname ? info.dli_fname : NULL;
+}
+
+/* libmbdae's symbols in the global scope, for plug-ins built without -lmbdae; 0, or -1 with
+ * ValueError.  The handle is kept: the library stays loaded with the extension anyway. */
+static int library_global(void)
+{
+  static void *handle; /* guarded by the GIL */
+  const char *file = handle ? NULL : library_file();
+  if (!handle && file) {
+    handle = dlopen(file, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+  }
+  if (!handle) {
+    const char *why = dlerror();
+    PyErr_Format(PyExc_ValueError, "cannot make libmbdae's symbols available to plug-ins: %s",
+                 why ? why : "its file is unknown");
+    return -1;
+  }
+  return 0;
+}
+
 /* The types a plug-in offers, checked; 0, or -1 with ValueError. */
 static int plugin_types(const char *file, void *handle, const mbdae_solver_type *const **solvers,
                         int *ns, const mbdae_problem_type *const **problems, int *np)
@@ -206,7 +261,8 @@ static int plugin_types(const char *file, void *handle, const mbdae_solver_type 
   for (int i = 0; i < *ns; i++) {
     const char *why = mbdae_solver_type_invalid((*solvers)[i]);
     const char *id = why ? "" : (*solvers)[i]->id;
-    if (why || strlen(id) >= MBDAE_RECORD_ID_LEN || mbpy_solver_find(id)) {
+    if (why || strlen(id) >= MBDAE_RECORD_ID_LEN || mbpy_solver_find(id) ||
+        earlier_solver(*solvers, i, id)) {
       PyErr_Format(PyExc_ValueError, "plug-in %s: solver %d: %s", file, i,
                    why ? why : "its id is too long or already taken");
       return -1;
@@ -217,8 +273,9 @@ static int plugin_types(const char *file, void *handle, const mbdae_solver_type 
     mbdae_problem *p = NULL;
     int rc = mbdae_problem_from_type((*problems)[i], NULL, &p, msg, sizeof msg);
     mbdae_problem_destroy(p);
-    if (rc != 0 || strlen((*problems)[i]->id) >= MBDAE_RECORD_ID_LEN ||
-        builtin_problem((*problems)[i]->id) || mbpy_plugin_problem((*problems)[i]->id)) {
+    const char *id = rc ? "" : (*problems)[i]->id;
+    if (rc != 0 || strlen(id) >= MBDAE_RECORD_ID_LEN || builtin_problem(id) ||
+        mbpy_plugin_problem(id) || earlier_problem(*problems, i, id)) {
       PyErr_Format(PyExc_ValueError, "plug-in %s: problem %d: %s", file, i,
                    rc ? msg : "its id is too long or already taken");
       return -1;
@@ -254,6 +311,10 @@ static PyObject *load_plugin(PyObject *self, PyObject *args)
     return PyErr_Format(PyExc_ValueError,
                         "plug-in %s: give a path (./%s), never a name the linker searches for",
                         file, file);
+  }
+  if (library_global() != 0) {
+    Py_DECREF(pathobj);
+    return NULL;
   }
   dlerror();
   void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
@@ -331,14 +392,50 @@ static PyObject *library_path(PyObject *self, PyObject *unused)
 {
   (void)self;
   (void)unused;
-  Dl_info info;
-  void *fn;
-  const char *(*version)(void) = mbdae_version;
-  memcpy(&fn, &version, sizeof fn);
-  if (!dladdr(fn, &info) || !info.dli_fname) {
+  const char *file = library_file();
+  if (!file) {
     Py_RETURN_NONE;
   }
-  return PyUnicode_DecodeFSDefault(info.dli_fname);
+  return PyUnicode_DecodeFSDefault(file);
+}
+
+/* ((name, code, message), ...) of every status code, from the library's one error table. */
+static PyObject *status_table(PyObject *self, PyObject *unused)
+{
+  (void)self;
+  (void)unused;
+#define MBPY_STATUS_ENTRY(name, value, text) {#name, value, text},
+  static const struct {
+    const char *name;
+    int value;
+    const char *text;
+  } table[] = {MBDAE_ERROR_TABLE(MBPY_STATUS_ENTRY)};
+#undef MBPY_STATUS_ENTRY
+  size_t count = sizeof table / sizeof table[0];
+  PyObject *t = PyTuple_New((Py_ssize_t)count);
+  for (size_t k = 0; t && k < count; k++) {
+    PyObject *item = Py_BuildValue("(sis)", table[k].name, table[k].value, table[k].text);
+    if (!item) {
+      Py_CLEAR(t);
+    } else {
+      PyTuple_SET_ITEM(t, (Py_ssize_t)k, item);
+    }
+  }
+  return t;
+}
+
+/* _dense_colptr(n) -> the column pointers of a dense n x n pattern (what pattern() gives). */
+static PyObject *dense_colptr(PyObject *self, PyObject *args)
+{
+  (void)self;
+  Py_ssize_t n;
+  if (!PyArg_ParseTuple(args, "n:_dense_colptr", &n)) {
+    return NULL;
+  }
+  if (n < 0 || n > INT32_MAX) {
+    return PyErr_Format(PyExc_ValueError, "n must be from 0 to 2^31 - 1");
+  }
+  return mbpy_dense_colptr(n);
 }
 
 static PyObject *strcode(PyObject *self, PyObject *args)
@@ -361,17 +458,44 @@ static PyObject *environment(PyObject *self, PyObject *unused)
                        "machine", env.machine, "cpu", env.cpu);
 }
 
+/* use_exceptions(Error, SolverError): the classes the module raises, the package's own (defined
+ * in Python, where help() shows them without the Exception machinery). */
+static PyObject *use_exceptions(PyObject *self, PyObject *args)
+{
+  PyObject *error, *solver_error;
+  if (!PyArg_ParseTuple(args, "O!O!:use_exceptions", &PyType_Type, &error, &PyType_Type,
+                        &solver_error)) {
+    return NULL;
+  }
+  if (!PyType_IsSubtype((PyTypeObject *)error, (PyTypeObject *)PyExc_Exception) ||
+      !PyType_IsSubtype((PyTypeObject *)solver_error, (PyTypeObject *)error)) {
+    return PyErr_Format(PyExc_TypeError, "use_exceptions: an Exception and a subclass of it");
+  }
+  if (PyModule_AddObjectRef(self, "Error", error) < 0 ||
+      PyModule_AddObjectRef(self, "SolverError", solver_error) < 0) {
+    return NULL;
+  }
+  Py_XSETREF(mbpy_error, Py_NewRef(error));
+  Py_XSETREF(mbpy_solver_error, Py_NewRef(solver_error));
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"load_plugin", load_plugin, METH_VARARGS, "load_plugin(path) -> (solver ids, problem ids)"},
     {"problem_ids", problem_ids, METH_NOARGS, "[(id, options)] of every problem"},
     {"solver_ids", solver_ids, METH_NOARGS, "[(id, title, runs_on)] of every solver"},
     {"library_path", library_path, METH_NOARGS, "the path of the libmbdae in use"},
     {"strcode", strcode, METH_VARARGS, "strcode(code) -> (MBDAE_ name, message)"},
+    {"use_exceptions", use_exceptions, METH_VARARGS, "use_exceptions(Error, SolverError)"},
+    {"status_table", status_table, METH_NOARGS, "((MBDAE_ name, code, message), ...)"},
+    {"_dense_colptr", dense_colptr, METH_VARARGS, "the column pointers of a dense pattern"},
     {"environment", environment, METH_NOARGS, "mbdae_environment_get as a dict"},
     {"solve", (PyCFunction)(void (*)(void))mbpy_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats)"},
     {"write_table", mbpy_write_table, METH_VARARGS, "write_table(problem, runs) -> Markdown"},
-    {"write_runs_csv", mbpy_write_runs_csv, METH_VARARGS, "write_runs_csv(path, dir, runs)"},
+    {"runs_csv", mbpy_runs_csv, METH_VARARGS,
+     "runs_csv(runs, side_dir, side_prefix) -> bytes of runs.csv (header and rows)"},
+    {"read_runs_csv", mbpy_read_runs_csv, METH_VARARGS, "read_runs_csv(path) -> [Run]"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,

@@ -3,7 +3,8 @@
  * _mbdae.c     the module: exceptions, argument conversion, plug-ins, the library's path
  * _problem.c   mbdae._mbdae.Problem: a problem instance (mbdae_problem) and its functions
  * _solve.c     mbdae._mbdae.Run and solve(): a run of a built-in or plug-in solver, or of a Python
- *              callable through the harness (mbdae_record_run), and the runs.csv writer
+ *              callable through the harness (mbdae_record_run)
+ * _records.c   runs.csv written to bytes and read back, the run-characteristics table
  * Only the public API of include/mbdae/mbdae.h is used. */
 #ifndef MBDAE_PY_MBDAE_H
 #define MBDAE_PY_MBDAE_H
@@ -24,6 +25,22 @@ typedef struct mbpy_problem {
   int n;
 } mbpy_problem;
 
+/* The record of one run and its outputs (mbdae._mbdae.Run).  Garbage-collected: exception holds
+ * a traceback, whose frames may hold anything, the Run itself included. */
+typedef struct mbpy_run {
+  PyObject_HEAD mbdae_record rec;
+  PyObject *yp;        /* y'(end) from the last accepted state, or None */
+  PyObject *t_out;     /* times of the states asked for (t_eval or the accepted steps), or None */
+  PyObject *y_out;     /* the states there, one row each, or None */
+  PyObject *yp_out;    /* y' at the accepted steps (t_eval="steps"), or None */
+  PyObject *exception; /* what a Python solver raised, or None */
+  PyObject *linsys; /* the iteration matrix's storage (`mbdae run --json`), or None (read back) */
+} mbpy_run;
+/* A new Run with an empty record and every field NULL (tracked once its fields are set). */
+mbpy_run *mbpy_run_new(void);
+/* Track run with the collector and set every field still NULL to None; returns run. */
+PyObject *mbpy_run_finish(mbpy_run *run);
+
 extern PyTypeObject mbpy_problem_type;
 extern PyTypeObject mbpy_run_type;
 extern PyTypeObject mbpy_harness_type;
@@ -42,6 +59,16 @@ int mbpy_vector_in(PyObject *obj, npy_intp n, const char *what, mbpy_vector *v);
 double *mbpy_vector_out(PyObject *obj, npy_intp n, const char *what);
 /* A new float64 array of n values (copied from data unless NULL: zeros). */
 PyObject *mbpy_vector_new(npy_intp n, const double *data);
+/* residual(t, y, yp, out=None) of problem p (n equations) from a vectorcall (args, nargs, kwnames):
+ * F(t, y, y') in a new array or in out; a count or keyword other than these is a TypeError, a
+ * failure of the residual mbdae.Error.  out may share memory with y or yp: F is then computed
+ * into a buffer of its own and copied (as numpy's ufuncs treat out=).  *counted is incremented
+ * when the residual is evaluated (NULL: not counted). */
+PyObject *mbpy_residual(const mbdae_problem *p, int n, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames, long *counted);
+/* The column pointers of a dense n x n compressed-column pattern, j * n for j = 0..n, computed in
+ * 64 bits: an int32 array when n^2 fits one, else int64. */
+PyObject *mbpy_dense_colptr(npy_intp n);
 /* t as a double; -1 with an exception when it is no real number. */
 int mbpy_double(PyObject *obj, const char *what, double *out);
 /* Raise mbdae.Error (or cls) with the code's name and message; returns NULL. */
@@ -54,7 +81,8 @@ const mbdae_solver_type *mbpy_plugin_solver(const char *id);
 const mbdae_solver_type *mbpy_solver_find(const char *id);
 
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs);
-PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args);
+PyObject *mbpy_runs_csv(PyObject *self, PyObject *args);
+PyObject *mbpy_read_runs_csv(PyObject *self, PyObject *args);
 PyObject *mbpy_write_table(PyObject *self, PyObject *args);
 
 #endif

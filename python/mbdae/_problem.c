@@ -7,6 +7,7 @@
  * A callback's failure raises mbdae.Error with the library's code. */
 #include "_mbdae.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static PyObject *problem_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -40,6 +41,56 @@ static void problem_dealloc(mbpy_problem *self)
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* The four arguments of residual(t, y, yp, out=None) from a vectorcall into argv (out: Py_None
+ * when not given); 0, or -1 with TypeError.  Only args[0 .. nargs + nkw - 1] exist. */
+static int residual_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                         PyObject *argv[4])
+{
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; k++) {
+    PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+    if (PyUnicode_CompareWithASCIIString(key, "out") != 0) {
+      PyErr_Format(PyExc_TypeError, "residual() got an unexpected keyword argument '%U'", key);
+      return -1;
+    }
+  }
+  if (nargs < 3 || nargs + nkw > 4) {
+    PyErr_Format(PyExc_TypeError,
+                 "residual(t, y, yp, out=None) takes 3 or 4 arguments (%zd positional, %zd "
+                 "keyword given)",
+                 nargs, nkw);
+    return -1;
+  }
+  for (int k = 0; k < 3; k++) {
+    argv[k] = args[k];
+  }
+  argv[3] = nargs + nkw == 4 ? args[3] : Py_None;
+  return 0;
+}
+
+/* 1 when the n doubles at a and at b overlap. */
+static int overlap(const double *a, const double *b, int n) { return a < b + n && b < a + n; }
+
+/* F(t, y, y') into res (n values), through a buffer of its own when res overlaps y or yp;
+ * the library's code. */
+static int residual_into(const mbdae_problem *p, int n, double t, const double *y, const double *yp,
+                         double *res)
+{
+  if (!overlap(res, y, n) && !overlap(res, yp, n)) {
+    return mbdae_problem_res(p, t, y, yp, res);
+  }
+  double *own = PyMem_Malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  if (!own) {
+    return MBDAE_ERR_NOMEM;
+  }
+  int rc = mbdae_problem_res(p, t, y, yp, own);
+  if (rc == 0) {
+    memcpy(res, own, sizeof(double) * (size_t)n);
+  }
+  PyMem_Free(own);
+  return rc;
+}
+
 /* The failure of a call of the library as mbdae.Error; NULL. */
 static PyObject *call_failed(const char *what, int rc)
 {
@@ -48,49 +99,35 @@ static PyObject *call_failed(const char *what, int rc)
   return mbpy_raise(mbpy_error, rc, msg);
 }
 
-/* residual(t, y, yp, out=None): F(t, y, y'), into out when given (fast path: positional and
- * keyword parsing by hand). */
-static PyObject *problem_residual(mbpy_problem *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames)
+PyObject *mbpy_residual(const mbdae_problem *p, int n, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames, long *counted)
 {
-  PyObject *out = Py_None;
-  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < nkw; k++) {
-    PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-    if (PyUnicode_CompareWithASCIIString(key, "out") != 0) {
-      return PyErr_Format(PyExc_TypeError, "residual() got an unexpected keyword argument '%U'",
-                          key);
-    }
-    out = args[nargs + k];
-  }
-  if (nargs == 4 && nkw == 0) {
-    out = args[3];
-  } else if (nargs != 3 || nkw > 1) {
-    return PyErr_Format(PyExc_TypeError, "residual(t, y, yp, out=None) takes 3 or 4 arguments");
-  }
+  PyObject *argv[4];
   double t;
-  if (mbpy_double(args[0], "t", &t) != 0) {
+  if (residual_args(args, nargs, kwnames, argv) != 0 || mbpy_double(argv[0], "t", &t) != 0) {
     return NULL;
   }
   mbpy_vector y, yp;
-  if (mbpy_vector_in(args[1], self->n, "y", &y) != 0) {
+  if (mbpy_vector_in(argv[1], n, "y", &y) != 0) {
     return NULL;
   }
-  if (mbpy_vector_in(args[2], self->n, "yp", &yp) != 0) {
+  if (mbpy_vector_in(argv[2], n, "yp", &yp) != 0) {
     Py_XDECREF(y.owned);
     return NULL;
   }
-  PyObject *result = NULL;
+  PyObject *out = argv[3], *result = NULL;
   double *res = NULL;
   if (out == Py_None) {
-    result = mbpy_vector_new(self->n, NULL);
+    result = mbpy_vector_new(n, NULL);
     res = result ? (double *)PyArray_DATA((PyArrayObject *)result) : NULL;
-  } else if ((res = mbpy_vector_out(out, self->n, "out")) != NULL) {
-    Py_INCREF(out);
-    result = out;
+  } else if ((res = mbpy_vector_out(out, n, "out")) != NULL) {
+    result = Py_NewRef(out);
   }
   if (res) {
-    int rc = mbdae_problem_res(self->p, t, y.data, yp.data, res);
+    if (counted) {
+      (*counted)++;
+    }
+    int rc = residual_into(p, n, t, y.data, yp.data, res);
     if (rc != 0) {
       Py_CLEAR(result);
       call_failed("the residual", rc);
@@ -99,6 +136,13 @@ static PyObject *problem_residual(mbpy_problem *self, PyObject *const *args, Py_
   Py_XDECREF(y.owned);
   Py_XDECREF(yp.owned);
   return result;
+}
+
+/* residual(t, y, yp, out=None): F(t, y, y'), into out when given. */
+static PyObject *problem_residual(mbpy_problem *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames)
+{
+  return mbpy_residual(self->p, self->n, args, nargs, kwnames, NULL);
 }
 
 /* (t, y, yp) of a method's arguments; 0, or -1 with an exception (release y, yp after success). */
@@ -196,8 +240,45 @@ static PyObject *int_vector(npy_intp n, const int *data)
   return a;
 }
 
+PyObject *mbpy_dense_colptr(npy_intp n)
+{
+  npy_intp n1 = n + 1;
+  int wide = n > 0 && n > INT32_MAX / n; /* n * n does not fit an int32 */
+  PyObject *a = PyArray_ZEROS(1, &n1, wide ? NPY_INT64 : NPY_INT32, 0);
+  if (!a) {
+    return NULL;
+  }
+  void *data = PyArray_DATA((PyArrayObject *)a);
+  for (npy_intp j = 0; j <= n; j++) {
+    int64_t v = (int64_t)j * (int64_t)n;
+    if (wide) {
+      ((int64_t *)data)[j] = v;
+    } else {
+      ((int32_t *)data)[j] = (int32_t)v;
+    }
+  }
+  return a;
+}
+
+/* The row indices of a dense n x n pattern, column after column. */
+static PyObject *dense_rowind(npy_intp n)
+{
+  npy_intp nnz = n * n;
+  PyObject *a = PyArray_ZEROS(1, &nnz, NPY_INT32, 0);
+  if (a) {
+    int32_t *ri = (int32_t *)PyArray_DATA((PyArrayObject *)a);
+    for (npy_intp j = 0; j < n; j++) {
+      for (npy_intp i = 0; i < n; i++) {
+        ri[j * n + i] = (int32_t)i;
+      }
+    }
+  }
+  return a;
+}
+
 /* _pattern() -> (kind name, ml, mu, colptr, rowind): the compressed-column pattern of
- * dF/dy + c dF/dy' (written out in full for a dense problem). */
+ * dF/dy + c dF/dy' (written out in full for a dense problem: colptr in int64 when n^2 does not
+ * fit an int32). */
 static PyObject *problem_pattern(mbpy_problem *self, PyObject *unused)
 {
   (void)unused;
@@ -208,19 +289,8 @@ static PyObject *problem_pattern(mbpy_problem *self, PyObject *unused)
     colptr = int_vector(pat.neq + 1, pat.colptr);
     rowind = int_vector((npy_intp)pat.nnz, pat.rowind);
   } else {
-    npy_intp n = pat.neq, nnz = n * n, n1 = n + 1;
-    colptr = PyArray_ZEROS(1, &n1, NPY_INT32, 0);
-    rowind = PyArray_ZEROS(1, &nnz, NPY_INT32, 0);
-    if (colptr && rowind) {
-      int *cp = (int *)PyArray_DATA((PyArrayObject *)colptr);
-      int *ri = (int *)PyArray_DATA((PyArrayObject *)rowind);
-      for (npy_intp j = 0; j <= n; j++) {
-        cp[j] = (int)(j * n);
-      }
-      for (npy_intp k = 0; k < nnz; k++) {
-        ri[k] = (int)(k % n);
-      }
-    }
+    colptr = mbpy_dense_colptr(pat.neq);
+    rowind = colptr ? dense_rowind(pat.neq) : NULL;
   }
   PyObject *result = colptr && rowind ? Py_BuildValue("(siiOO)", mbdae_jac_kind_name(pat.kind),
                                                       pat.ml, pat.mu, colptr, rowind)

@@ -1,25 +1,33 @@
 /* mbdae._mbdae.solve, Run and Harness: a run of one solver on one problem, through the library's
  * harness and record (mbdae_record_run: the same record, counters, timing, scd, mescd and drift
- * as `mbdae run --json`), and the runs.csv writer (mbdae_record_write_csv_*).
+ * as `mbdae run --json`).
  *
- * A built-in or plug-in solver runs with the GIL released.  A Python callable runs as a
- * mbdae_solver_type whose integrate calls back into Python with the GIL held: the type has no
- * context pointer, so the callable of the run in progress is found through a thread-local
- * variable (one run per thread at a time; nested runs keep their own).  The callable sees a
- * Harness: a residual and Jacobian that count into the run's statistics, on_accept (which feeds
- * the harness's drift measurement and the accepted-state log), and finish(), which hands back the
- * end state and the solver's own counters.  A Harness is valid only during its run. */
+ * A built-in or plug-in solver runs with the GIL released.  So that Ctrl-C stops it, the run's
+ * options.stop (called after every accepted step; a nonzero return ends the run there) looks at a
+ * monotonic clock and, every INTERRUPT_SECONDS, takes the GIL back for PyErr_CheckSignals: when a
+ * signal handler raised (SIGINT: KeyboardInterrupt), the run ends and solve raises that exception
+ * (only in the main thread, where Python runs its signal handlers; not for form=dummy, whose
+ * driver refuses options.stop).  A Python callable runs as a mbdae_solver_type whose integrate
+ * calls back into Python with the GIL held: the type has no context pointer, so the callable of
+ * the run in progress is found through a thread-local variable (one run per thread at a time;
+ * nested runs keep their own).  The callable sees a Harness: a residual and Jacobian that count
+ * into the run's statistics, on_accept (which feeds the harness's drift measurement and the
+ * accepted-state log), and finish(), which hands back the end state and the solver's own
+ * counters, checked as the harness checks a plug-in's report.  An exception of the callable ends
+ * the run as a failure, except a BaseException that is no Exception (KeyboardInterrupt,
+ * SystemExit), which solve raises.  A Harness is valid only during its run. */
 #include "_mbdae.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 /* ---- accepted states ------------------------------------------------------------------------ */
 
 /* What on_accept saw: the last state (y'(tend) is not in the record), and every state when the
- * caller asked for t_eval="steps".  Written with the GIL released: plain C only. */
+ * caller asked for t_eval="steps", after the initial state (as `mbdae run --trajectory`).  Written
+ * with the GIL released: plain C only. */
 typedef struct accept_log {
   int n;
   int keep; /* 1: store every accepted state */
@@ -27,35 +35,56 @@ typedef struct accept_log {
   size_t count, cap;
   double *yp_last;
   int have_last, nomem;
+  int by_time; /* 1: a time not after the last one logged starts a new run (repeats of a C solver)
+                */
 } accept_log;
 
-static void log_accept(void *ctx, double t, const double *y, const double *yp)
+/* Room for one more state; 0, or -1 (out of memory, log->nomem set). */
+static int log_grow(accept_log *log)
 {
-  accept_log *log = ctx;
   size_t n = (size_t)log->n;
-  memcpy(log->yp_last, yp, sizeof(double) * n);
-  log->have_last = 1;
-  if (!log->keep || log->nomem) {
-    return;
+  if (log->count < log->cap) {
+    return 0;
   }
-  if (log->count == log->cap) {
-    size_t cap = log->cap ? 2 * log->cap : 64;
-    double *tt = realloc(log->t, sizeof(double) * cap);
-    log->t = tt ? tt : log->t;
-    double *yy = tt ? realloc(log->y, sizeof(double) * cap * n) : NULL;
-    log->y = yy ? yy : log->y;
-    double *pp = yy ? realloc(log->yp, sizeof(double) * cap * n) : NULL;
-    log->yp = pp ? pp : log->yp;
-    if (!pp) {
-      log->nomem = 1;
-      return;
-    }
-    log->cap = cap;
+  size_t cap = log->cap ? 2 * log->cap : 64;
+  double *tt = realloc(log->t, sizeof(double) * cap);
+  log->t = tt ? tt : log->t;
+  double *yy = tt ? realloc(log->y, sizeof(double) * cap * n) : NULL;
+  log->y = yy ? yy : log->y;
+  double *pp = yy ? realloc(log->yp, sizeof(double) * cap * n) : NULL;
+  log->yp = pp ? pp : log->yp;
+  if (!pp) {
+    log->nomem = 1;
+    return -1;
+  }
+  log->cap = cap;
+  return 0;
+}
+
+static void log_state(accept_log *log, double t, const double *y, const double *yp)
+{
+  size_t n = (size_t)log->n;
+  if (log->nomem || log_grow(log) != 0) {
+    return;
   }
   log->t[log->count] = t;
   memcpy(log->y + log->count * n, y, sizeof(double) * n);
   memcpy(log->yp + log->count * n, yp, sizeof(double) * n);
   log->count++;
+}
+
+static void log_accept(void *ctx, double t, const double *y, const double *yp)
+{
+  accept_log *log = ctx;
+  memcpy(log->yp_last, yp, sizeof(double) * (size_t)log->n);
+  log->have_last = 1;
+  if (!log->keep) {
+    return;
+  }
+  if (log->by_time && log->count > 1 && !(t > log->t[log->count - 1])) {
+    log->count = 1; /* the next repeat: keep the initial state only */
+  }
+  log_state(log, t, y, yp);
 }
 
 static void log_free(accept_log *log)
@@ -68,30 +97,60 @@ static void log_free(accept_log *log)
 
 /* ---- Run: the outcome of solve() ------------------------------------------------------------ */
 
-typedef struct mbpy_run {
-  PyObject_HEAD mbdae_record rec;
-  PyObject *yp;        /* y'(end) from the last accepted state, or None */
-  PyObject *t_out;     /* times of the states asked for (t_eval or the accepted steps), or None */
-  PyObject *y_out;     /* the states there, one row each, or None */
-  PyObject *yp_out;    /* y' at the accepted steps (t_eval="steps"), or None */
-  PyObject *exception; /* what a Python solver raised, or None */
-  PyObject *linsys;    /* the iteration matrix's storage: what `mbdae run --json` adds */
-} mbpy_run;
+static int run_traverse(mbpy_run *self, visitproc visit, void *arg)
+{
+  Py_VISIT(self->yp);
+  Py_VISIT(self->t_out);
+  Py_VISIT(self->y_out);
+  Py_VISIT(self->yp_out);
+  Py_VISIT(self->exception);
+  Py_VISIT(self->linsys);
+  return 0;
+}
+
+static int run_clear(mbpy_run *self)
+{
+  Py_CLEAR(self->yp);
+  Py_CLEAR(self->t_out);
+  Py_CLEAR(self->y_out);
+  Py_CLEAR(self->yp_out);
+  Py_CLEAR(self->exception);
+  Py_CLEAR(self->linsys);
+  return 0;
+}
 
 static void run_dealloc(mbpy_run *self)
 {
+  PyObject_GC_UnTrack(self);
+  run_clear(self);
   mbdae_record_free(&self->rec);
-  Py_XDECREF(self->yp);
-  Py_XDECREF(self->t_out);
-  Py_XDECREF(self->y_out);
-  Py_XDECREF(self->yp_out);
-  Py_XDECREF(self->exception);
-  Py_XDECREF(self->linsys);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+mbpy_run *mbpy_run_new(void)
+{
+  mbpy_run *run = PyObject_GC_New(mbpy_run, &mbpy_run_type);
+  if (run) {
+    memset(&run->rec, 0, sizeof *run - offsetof(mbpy_run, rec));
+  }
+  return run;
+}
+
+PyObject *mbpy_run_finish(mbpy_run *run)
+{
+  PyObject **fields[] = {&run->yp,     &run->t_out,     &run->y_out,
+                         &run->yp_out, &run->exception, &run->linsys};
+  for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+    if (!*fields[k]) {
+      *fields[k] = Py_NewRef(Py_None);
+    }
+  }
+  PyObject_GC_Track(run);
+  return (PyObject *)run;
+}
+
 /* json() -> the record as mbdae_record_write_json writes it, with "linsys" first as `mbdae run
- * --json` prints it. */
+ * --json` prints it (when known: a record read back from runs.csv has none). */
 static PyObject *run_json(mbpy_run *self, PyObject *unused)
 {
   (void)unused;
@@ -103,7 +162,9 @@ static PyObject *run_json(mbpy_run *self, PyObject *unused)
     free(text);
     return PyErr_NoMemory();
   }
-  PyObject *result = PyUnicode_FromFormat("{\"linsys\": \"%U\", %s", self->linsys, text + 1);
+  PyObject *result = self->linsys && self->linsys != Py_None
+                         ? PyUnicode_FromFormat("{\"linsys\": \"%U\", %s", self->linsys, text + 1)
+                         : PyUnicode_FromString(text);
   free(text);
   return result;
 }
@@ -125,8 +186,7 @@ static PyObject *run_field(mbpy_run *self, void *which)
                 : which == (void *)2 ? self->y_out
                 : which == (void *)3 ? self->yp_out
                                      : self->exception;
-  Py_INCREF(f);
-  return f;
+  return Py_NewRef(f ? f : Py_None);
 }
 
 static PyGetSetDef run_getset[] = {
@@ -142,8 +202,10 @@ PyTypeObject mbpy_run_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mbdae._mbdae.Run",
     .tp_basicsize = sizeof(mbpy_run),
     .tp_dealloc = (destructor)run_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The record of one run (mbdae_record) and its outputs; made by solve().",
+    .tp_traverse = (traverseproc)run_traverse,
+    .tp_clear = (inquiry)run_clear,
     .tp_methods = run_methods,
     .tp_getset = run_getset,
 };
@@ -176,46 +238,7 @@ static PyObject *harness_residual(mbpy_harness *self, PyObject *const *args, Py_
   if (!harness_live(self)) {
     return NULL;
   }
-  PyObject *out = Py_None;
-  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  if (nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0) {
-    out = args[nargs];
-  } else if (nkw > 0 || (nargs != 3 && nargs != 4)) {
-    return PyErr_Format(PyExc_TypeError, "residual(t, y, yp, out=None) takes 3 or 4 arguments");
-  }
-  out = nargs == 4 ? args[3] : out;
-  double t;
-  mbpy_vector y, yp;
-  if (mbpy_double(args[0], "t", &t) != 0 || mbpy_vector_in(args[1], self->n, "y", &y) != 0) {
-    return NULL;
-  }
-  if (mbpy_vector_in(args[2], self->n, "yp", &yp) != 0) {
-    Py_XDECREF(y.owned);
-    return NULL;
-  }
-  PyObject *result = out == Py_None ? mbpy_vector_new(self->n, NULL) : out;
-  double *res = NULL;
-  if (out != Py_None) {
-    Py_INCREF(out);
-    res = mbpy_vector_out(out, self->n, "out");
-  } else if (result) {
-    res = (double *)PyArray_DATA((PyArrayObject *)result);
-  }
-  if (res) {
-    self->r->stats.nres++;
-    int rc = mbdae_problem_res(self->p, t, y.data, yp.data, res);
-    if (rc != 0) {
-      Py_CLEAR(result);
-      mbpy_raise(mbpy_error, rc,
-                 rc > 0 ? "the residual cannot be evaluated here (recoverable)"
-                        : "the residual failed");
-    }
-  } else {
-    Py_CLEAR(result);
-  }
-  Py_XDECREF(y.owned);
-  Py_XDECREF(yp.owned);
-  return result;
+  return mbpy_residual(self->p, self->n, args, nargs, kwnames, &self->r->stats.nres);
 }
 
 /* jacobian(t, y, yp) -> (dF/dy, dF/dy') dense, counted in njac (and nres_fd where differenced). */
@@ -309,7 +332,44 @@ static int copy_outputs(mbpy_harness *self, PyObject *obj)
   return 0;
 }
 
-/* finish(status, t, y, yp, message, steps, nlu, nerrfail, nconvfail, y_eval): the outcome. */
+/* What is wrong with an outcome the harness's own check (counters, a finite y at the end) does not
+ * look at, into why; 0 when nothing: a status from the library's table (0 or negative), t a number
+ * in [t0, tend] and tend itself on success, and on success every state at t_eval finite. */
+static int outcome_wrong(const mbpy_harness *self, int status, double t, char *why, size_t len)
+{
+  double t0 = mbdae_problem_t0(self->p), tend = mbdae_problem_tend(self->p);
+  if (status > 0 || strcmp(mbdae_strcode(status), "unknown") == 0) {
+    snprintf(why, len,
+             "the Python solver returned status %d, not 0 or a negative code of "
+             "mbdae.Status",
+             status);
+    return 1;
+  }
+  if (!(t >= t0 && t <= tend)) {
+    snprintf(why, len, "the Python solver ended at t = %.17g, not a time in [t0, tend] = [%g, %g]",
+             t, t0, tend);
+    return 1;
+  }
+  if (status == 0 && t != tend) {
+    snprintf(why, len, "the Python solver reported success at t = %.17g, not at tend = %.17g", t,
+             tend);
+    return 1;
+  }
+  size_t n = (size_t)self->n;
+  for (size_t k = 0; status == 0 && k < (size_t)self->opt->ntout * n; k++) {
+    if (!isfinite(self->opt->yout[k])) {
+      snprintf(why, len,
+               "the Python solver reported success, but y_eval[%zu, %zu] (%s at t = %g) = "
+               "%g is not finite",
+               k / n, k % n, mbdae_problem_component(self->p, (int)(k % n)), self->opt->tout[k / n],
+               self->opt->yout[k]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* finish(status, t, y, yp, message, steps, nlu, nerrfail, nconvfail, h, y_eval): the outcome. */
 static PyObject *harness_finish(mbpy_harness *self, PyObject *args, PyObject *kwargs)
 {
   static char *keywords[] = {"status", "t",        "y",         "yp", "message", "steps",
@@ -324,9 +384,8 @@ static PyObject *harness_finish(mbpy_harness *self, PyObject *args, PyObject *kw
                                  &oyp, &message, &steps, &nlu, &nerrfail, &nconvfail, &h, &oeval)) {
     return NULL;
   }
-  if (status > 0 || steps < -1 || nlu < 0 || nerrfail < 0 || nconvfail < 0) {
-    return PyErr_Format(PyExc_ValueError, "finish: status must be 0 or a negative MBDAE_ code, "
-                                          "counters not negative");
+  if (steps < -1 || nlu < 0 || nerrfail < 0 || nconvfail < 0) {
+    return PyErr_Format(PyExc_ValueError, "finish: counters must not be negative");
   }
   if (copy_vector(oy, self->n, "y", self->y) != 0 ||
       copy_vector(oyp, self->n, "yp", self->yp) != 0) {
@@ -338,6 +397,14 @@ static PyObject *harness_finish(mbpy_harness *self, PyObject *args, PyObject *kw
       message = "the Python solver gave no states at t_eval (y_eval)";
     } else if (copy_outputs(self, oeval) != 0) {
       return NULL;
+    }
+  }
+  char why[sizeof self->r->message];
+  if (outcome_wrong(self, status, t, why, sizeof why)) {
+    status = MBDAE_ERR_SOLVER;
+    message = why;
+    for (size_t k = 0; k < (size_t)self->opt->ntout * (size_t)self->n; k++) {
+      self->opt->yout[k] = NAN; /* nothing of a refused outcome is kept */
     }
   }
   mbdae_stats *st = &self->r->stats;
@@ -407,17 +474,57 @@ PyTypeObject mbpy_harness_type = {
 
 typedef struct python_call {
   PyObject *runner;    /* runner(harness): calls the user's callable, then harness.finish */
-  PyObject *exception; /* what it raised, or NULL */
+  PyObject *exception; /* what it raised (an Exception: the run failed), or NULL */
+  PyObject *fatal;     /* what it raised that is no Exception (KeyboardInterrupt): solve raises */
+  accept_log *log;     /* emptied (but for the initial state) before each repeat */
 } python_call;
 
 static _Thread_local python_call *current_call;
+
+/* The exception being raised, normalized and with its traceback attached (a new reference). */
+static PyObject *fetch_exception(void)
+{
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb && value) {
+    PyException_SetTraceback(value, tb);
+  }
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+}
+
+/* The callable raised: a failed run that says what, or (no Exception) one to end solve with. */
+static void python_raised(python_call *call, mbdae_result *r)
+{
+  PyObject *value = fetch_exception();
+  r->status = MBDAE_ERR_SOLVER;
+  if (value && !PyErr_GivenExceptionMatches(value, PyExc_Exception)) {
+    snprintf(r->message, sizeof r->message, "interrupted (%s)", Py_TYPE(value)->tp_name);
+    Py_XSETREF(call->fatal, value);
+    return;
+  }
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  const char *utf8 = text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : NULL;
+  snprintf(r->message, sizeof r->message, "the Python solver raised %s: %s",
+           value ? Py_TYPE(value)->tp_name : "an exception", utf8 ? utf8 : "");
+  PyErr_Clear();
+  Py_XDECREF(text);
+  Py_XSETREF(call->exception, value);
+}
 
 static int python_integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                             mbdae_result *r)
 {
   python_call *call = current_call;
+  if (!call || call->fatal) { /* a repeat after Ctrl-C does not run */
+    r->status = MBDAE_ERR_SOLVER;
+    snprintf(r->message, sizeof r->message, "interrupted");
+    return r->status;
+  }
   mbpy_harness *h = PyObject_New(mbpy_harness, &mbpy_harness_type);
-  if (!call || !h) {
+  if (!h) {
     PyErr_Clear();
     r->status = MBDAE_ERR_NOMEM;
     return r->status;
@@ -432,24 +539,10 @@ static int python_integrate(const mbdae_problem *p, const mbdae_options *opt, do
                       .t_last = mbdae_problem_t0(p)};
   r->t = mbdae_problem_t0(p);
   r->h = NAN;
+  call->log->count = call->log->count > 0 ? 1 : 0;
   PyObject *out = PyObject_CallOneArg(call->runner, (PyObject *)h);
   if (!out) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    if (tb && value) {
-      PyException_SetTraceback(value, tb);
-    }
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    snprintf(r->message, sizeof r->message, "the Python solver raised %s: %s",
-             type ? ((PyTypeObject *)type)->tp_name : "an exception",
-             text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "");
-    PyErr_Clear();
-    Py_XDECREF(text);
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
-    Py_XSETREF(call->exception, value);
-    r->status = MBDAE_ERR_SOLVER;
+    python_raised(call, r);
   } else if (!h->finished) {
     snprintf(r->message, sizeof r->message, "the Python solver returned without an outcome");
     r->status = MBDAE_ERR_SOLVER;
@@ -460,7 +553,56 @@ static int python_integrate(const mbdae_problem *p, const mbdae_options *opt, do
   return r->status;
 }
 
+/* ---- Ctrl-C during a C solver's run --------------------------------------------------------- */
+
+#define INTERRUPT_SECONDS 0.05 /* how often a run with the GIL released looks for a signal */
+
+typedef struct interrupt_check {
+  PyThreadState *saved; /* the thread state while the GIL is released */
+  double next;          /* the monotonic time of the next look */
+  PyObject *raised;     /* what a signal handler raised, or NULL */
+} interrupt_check;
+
+static double monotonic_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* options.stop: nonzero (end the run) once a signal handler has raised. */
+static int interrupt_stop(void *ctx, double t, const double *y, const double *yp)
+{
+  (void)t;
+  (void)y;
+  (void)yp;
+  interrupt_check *ic = ctx;
+  double now = monotonic_seconds();
+  if (ic->raised || now < ic->next) {
+    return ic->raised != NULL;
+  }
+  ic->next = now + INTERRUPT_SECONDS;
+  PyEval_RestoreThread(ic->saved);
+  if (PyErr_CheckSignals() != 0) {
+    ic->raised = fetch_exception();
+  }
+  ic->saved = PyEval_SaveThread();
+  return ic->raised != NULL;
+}
+
 /* ---- solve ---------------------------------------------------------------------------------- */
+
+/* A float64 array of the logged states (rows of n values when n > 0, else the times). */
+static PyObject *log_array(const accept_log *log, const double *data, int rows_of_n)
+{
+  npy_intp nt = (npy_intp)log->count, dims[2] = {nt, log->n};
+  PyObject *a = PyArray_SimpleNew(rows_of_n ? 2 : 1, dims, NPY_DOUBLE);
+  if (a && nt > 0) {
+    memcpy(PyArray_DATA((PyArrayObject *)a), data,
+           sizeof(double) * (size_t)nt * (rows_of_n ? (size_t)log->n : 1));
+  }
+  return a;
+}
 
 /* The output arrays of a run into the Run object; 0, or -1 with an exception. */
 static int run_outputs(mbpy_run *run, const accept_log *log, PyObject *tout, const double *yout)
@@ -475,33 +617,22 @@ static int run_outputs(mbpy_run *run, const accept_log *log, PyObject *tout, con
       memcpy(PyArray_DATA((PyArrayObject *)run->y_out), yout,
              sizeof(double) * (size_t)(dims[0] * n));
     }
-    run->yp_out = Py_NewRef(Py_None);
   } else if (log->keep) {
-    npy_intp nt = (npy_intp)log->count, dims[2] = {nt, n};
-    run->t_out = PyArray_SimpleNew(1, &nt, NPY_DOUBLE);
-    run->y_out = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-    run->yp_out = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-    if (run->t_out && run->y_out && run->yp_out && nt > 0) {
-      memcpy(PyArray_DATA((PyArrayObject *)run->t_out), log->t, sizeof(double) * (size_t)nt);
-      memcpy(PyArray_DATA((PyArrayObject *)run->y_out), log->y, sizeof(double) * (size_t)(nt * n));
-      memcpy(PyArray_DATA((PyArrayObject *)run->yp_out), log->yp,
-             sizeof(double) * (size_t)(nt * n));
+    run->t_out = log_array(log, log->t, 0);
+    run->y_out = log_array(log, log->y, 1);
+    run->yp_out = log_array(log, log->yp, 1);
+    if (!run->yp_out) {
+      return -1;
     }
-  } else {
-    run->t_out = Py_NewRef(Py_None);
-    run->y_out = Py_NewRef(Py_None);
-    run->yp_out = Py_NewRef(Py_None);
   }
-  if (!run->exception) {
-    run->exception = Py_NewRef(Py_None);
-  }
-  return run->yp && run->t_out && run->y_out && run->yp_out ? 0 : -1;
+  int arrays = (tout == Py_None && !log->keep) || (run->t_out && run->y_out);
+  return run->yp && arrays ? 0 : -1;
 }
 
-/* The record of the run (mbdae_record_run) with the GIL released for a C solver, held for a
- * Python one. */
+/* The record of the run (mbdae_record_run) with the GIL released for a C solver (options.stop
+ * looking for signals when ic is not NULL), held for a Python one. */
 static int record_run(mbpy_run *run, const mbdae_problem *p, const mbdae_solver_type *type,
-                      const mbdae_options *opt, int repeats, python_call *call)
+                      mbdae_options *opt, int repeats, python_call *call, interrupt_check *ic)
 {
   int rc;
   if (call) {
@@ -510,76 +641,126 @@ static int record_run(mbpy_run *run, const mbdae_problem *p, const mbdae_solver_
     rc = mbdae_record_run(&run->rec, p, type, opt, repeats);
     current_call = outer;
     run->exception = call->exception;
+    call->exception = NULL;
   } else {
-    Py_BEGIN_ALLOW_THREADS rc = mbdae_record_run(&run->rec, p, type, opt, repeats);
-    Py_END_ALLOW_THREADS
+    if (ic) {
+      ic->next = monotonic_seconds() + INTERRUPT_SECONDS;
+      opt->stop = interrupt_stop;
+      opt->stop_ctx = ic;
+    }
+    PyThreadState *saved = PyEval_SaveThread();
+    if (ic) {
+      ic->saved = saved;
+    }
+    rc = mbdae_record_run(&run->rec, p, type, opt, repeats);
+    PyEval_RestoreThread(ic ? ic->saved : saved);
   }
   return rc;
+}
+
+/* The log of a run of p: the initial state first when every state is kept; 0, or -1 with an
+ * exception. */
+static int log_start(accept_log *log, const mbdae_problem *p)
+{
+  log->yp_last = malloc(sizeof(double) * (size_t)log->n);
+  double *y0 = malloc(sizeof(double) * 2 * (size_t)log->n);
+  if (!log->yp_last || !y0) {
+    free(y0);
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (log->keep && mbdae_problem_init(p, y0, y0 + log->n) == 0) {
+    log_state(log, mbdae_problem_t0(p), y0, y0 + log->n);
+  }
+  free(y0);
+  return 0;
+}
+
+/* The exception a run ends with instead of its Run (Ctrl-C, SystemExit), restored; 1, or 0 when
+ * there is none. */
+static int raise_instead(PyObject *value)
+{
+  if (!value) {
+    return 0;
+  }
+  PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(value)), value, PyException_GetTraceback(value));
+  return 1;
 }
 
 /* Run type on prob at opt (tout: a float64 vector or None), keeping y' at the end, the states at
  * tout or (steps) at every accepted step; the Run, or NULL with an exception. */
 static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *type,
                                 mbdae_options *opt, PyObject *tout, int steps, int repeats,
-                                PyObject *runner)
+                                PyObject *runner, int interruptible)
 {
   int n = prob->n;
-  accept_log log = {.n = n, .keep = steps && tout == Py_None};
-  log.yp_last = malloc(sizeof(double) * (size_t)n);
+  accept_log log = {.n = n, .keep = steps && tout == Py_None, .by_time = runner == Py_None};
   double *yout = NULL;
   if (tout != Py_None) {
     opt->ntout = (int)PyArray_DIM((PyArrayObject *)tout, 0);
     opt->tout = PyArray_DATA((PyArrayObject *)tout);
-    yout = malloc(sizeof(double) * ((size_t)opt->ntout * (size_t)n + 1));
+    size_t count = (size_t)opt->ntout * (size_t)n;
+    yout = malloc(sizeof(double) * (count + 1));
+    for (size_t k = 0; yout && k < count; k++) {
+      yout[k] = NAN; /* what the run does not reach stays NaN */
+    }
     opt->yout = yout;
   }
   opt->on_accept = log_accept;
   opt->on_accept_ctx = &log;
-  mbpy_run *run = PyObject_New(mbpy_run, &mbpy_run_type);
-  if (run) {
-    memset(&run->rec, 0, sizeof *run - offsetof(mbpy_run, rec));
+  mbpy_run *run = NULL;
+  if (log_start(&log, prob->p) != 0 || (tout != Py_None && !yout) || !(run = mbpy_run_new())) {
+    free(yout);
+    log_free(&log);
+    return PyErr_Occurred() ? NULL : PyErr_NoMemory();
   }
+  python_call call = {.runner = runner, .log = &log};
+  const char *spec = mbdae_problem_spec(prob->p);
+  interrupt_check ic = {0};
+  int watch = runner == Py_None && interruptible && !strstr(spec, "form=dummy");
+  int rc = record_run(run, prob->p, type, opt, repeats, runner != Py_None ? &call : NULL,
+                      watch ? &ic : NULL);
+  const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
+  run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
   PyObject *result = NULL;
-  if (!run || !log.yp_last || (tout != Py_None && !yout)) {
+  if (raise_instead(call.fatal) || raise_instead(ic.raised)) {
+    /* Ctrl-C or SystemExit: solve raises it */
+  } else if (rc == MBDAE_ERR_NOMEM || log.nomem) {
     PyErr_NoMemory();
-  } else {
-    python_call call = {.runner = runner, .exception = NULL};
-    int rc = record_run(run, prob->p, type, opt, repeats, runner != Py_None ? &call : NULL);
-    const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
-    run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
-    if (rc == MBDAE_ERR_NOMEM || log.nomem) {
-      PyErr_NoMemory();
-    } else if (rc == MBDAE_ERR_ARG) { /* options the harness refused before any run */
-      PyErr_Format(PyExc_ValueError, "%s",
-                   run->rec.message[0] ? run->rec.message : mbdae_strerror(rc));
-    } else if (run->linsys && run_outputs(run, &log, tout, yout) == 0) {
-      result = Py_NewRef((PyObject *)run);
-    }
+  } else if (rc == MBDAE_ERR_ARG) { /* options the harness refused before any run */
+    PyErr_Format(PyExc_ValueError, "%s",
+                 run->rec.message[0] ? run->rec.message : mbdae_strerror(rc));
+  } else if (run->linsys && run_outputs(run, &log, tout, yout) == 0) {
+    result = Py_NewRef(mbpy_run_finish(run));
   }
-  Py_XDECREF(run);
+  if (!result) {
+    mbpy_run_finish(run); /* tracked, so that its dealloc may untrack it */
+  }
+  Py_DECREF(run);
   free(yout);
   log_free(&log);
   return result;
 }
 
 /* solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats, runner,
- * title): solver is an id, or (runner given) the id of a Python solver that runner runs. */
+ * title, interruptible): solver is an id, or (runner given) the id of a Python solver that runner
+ * runs; interruptible: look for signals during a C solver's run (the caller is the main thread). */
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
   (void)self;
-  static char *keywords[] = {"problem", "solver",    "rtol",   "atol", "h0",
-                             "hmax",    "max_steps", "linsys", "tout", "steps",
-                             "repeats", "runner",    "title",  NULL};
+  static char *keywords[] = {"problem", "solver",    "rtol",   "atol",          "h0",
+                             "hmax",    "max_steps", "linsys", "tout",          "steps",
+                             "repeats", "runner",    "title",  "interruptible", NULL};
   mbpy_problem *prob;
   const char *solver, *title = NULL;
   mbdae_options opt;
   mbdae_options_default(&opt);
   PyObject *tout = Py_None, *runner = Py_None;
-  int steps = 0, repeats = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!sdddd|liOpiOz:solve", keywords,
+  int steps = 0, repeats = 1, interruptible = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!sdddd|liOpiOzp:solve", keywords,
                                    &mbpy_problem_type, &prob, &solver, &opt.rtol, &opt.atol,
                                    &opt.h0, &opt.hmax, &opt.max_steps, &opt.linsys, &tout, &steps,
-                                   &repeats, &runner, &title)) {
+                                   &repeats, &runner, &title, &interruptible)) {
     return NULL;
   }
   mbdae_solver_type python_type = {.size = sizeof(mbdae_solver_type),
@@ -596,96 +777,14 @@ PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
   if (tout != Py_None && !(tout = PyArray_FROMANY(tout, NPY_DOUBLE, 1, 1, NPY_ARRAY_CARRAY))) {
     return NULL;
   }
-  PyObject *result = run_collecting(prob, type, &opt, tout, steps, repeats, runner);
+  PyObject *result = NULL;
+  if (tout != Py_None && PyArray_DIM((PyArrayObject *)tout, 0) > INT_MAX / (prob->n + 1)) {
+    PyErr_SetString(PyExc_ValueError, "t_eval: too many output times");
+  } else {
+    result = run_collecting(prob, type, &opt, tout, steps, repeats, runner, interruptible);
+  }
   if (tout != Py_None) {
     Py_DECREF(tout);
   }
-  return result;
-}
-
-static unsigned long side_files; /* side files written by this process (under the GIL) */
-
-/* write_runs_csv(path, dir, runs, append): runs.csv as a sweep writes it (header with the
- * environment, a row per run, large final vectors in side files dir/<stem>-<k>.vec). */
-PyObject *mbpy_write_runs_csv(PyObject *self, PyObject *args)
-{
-  (void)self;
-  PyObject *pathobj, *dirobj, *runs;
-  int append;
-  if (!PyArg_ParseTuple(args, "O&O&O!p:write_runs_csv", PyUnicode_FSConverter, &pathobj,
-                        PyUnicode_FSConverter, &dirobj, &PyList_Type, &runs, &append)) {
-    return NULL;
-  }
-  for (Py_ssize_t k = 0; k < PyList_GET_SIZE(runs); k++) {
-    if (!PyObject_TypeCheck(PyList_GET_ITEM(runs, k), &mbpy_run_type)) {
-      Py_DECREF(pathobj);
-      Py_DECREF(dirobj);
-      return PyErr_Format(PyExc_TypeError, "runs[%zd] is not a run of mbdae.solve", k);
-    }
-  }
-  FILE *out = fopen(PyBytes_AS_STRING(pathobj), append ? "a" : "w");
-  int rc = out ? 0 : -1, err = out ? 0 : errno;
-  mbdae_environment env;
-  mbdae_environment_get(&env);
-  if (out && mbdae_record_write_csv_header(out, &env) != 0) {
-    rc = -1;
-  }
-  for (Py_ssize_t k = 0; out && rc == 0 && k < PyList_GET_SIZE(runs); k++) {
-    char side[64]; /* unique over the process's calls (append=True adds to the same folder) */
-    snprintf(side, sizeof side, "python-%ld-%lu.vec", (long)getpid(), ++side_files);
-    rc = mbdae_record_write_csv_row_side(out, &((mbpy_run *)PyList_GET_ITEM(runs, k))->rec,
-                                         PyBytes_AS_STRING(dirobj), side);
-  }
-  if (out && fclose(out) != 0) {
-    rc = -1;
-  }
-  err = err ? err : errno;
-  PyObject *result = NULL;
-  if (rc != 0) {
-    errno = err ? err : EIO;
-    PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, pathobj);
-  } else {
-    result = Py_NewRef(Py_None);
-  }
-  Py_DECREF(pathobj);
-  Py_DECREF(dirobj);
-  return result;
-}
-
-/* write_table(problem, runs) -> the run-characteristics table of problem in Markdown
- * (mbdae_record_write_table: the test set's layout, rows at its table tolerances, then failures).
- */
-PyObject *mbpy_write_table(PyObject *self, PyObject *args)
-{
-  (void)self;
-  mbpy_problem *prob;
-  PyObject *runs;
-  if (!PyArg_ParseTuple(args, "O!O!:write_table", &mbpy_problem_type, &prob, &PyList_Type, &runs)) {
-    return NULL;
-  }
-  Py_ssize_t n = PyList_GET_SIZE(runs);
-  mbdae_record *recs = PyMem_Calloc((size_t)n + 1, sizeof *recs);
-  if (!recs) {
-    return PyErr_NoMemory();
-  }
-  for (Py_ssize_t k = 0; k < n; k++) {
-    PyObject *run = PyList_GET_ITEM(runs, k);
-    if (!PyObject_TypeCheck(run, &mbpy_run_type)) {
-      PyMem_Free(recs);
-      return PyErr_Format(PyExc_TypeError, "runs[%zd] is not a run of mbdae.solve", k);
-    }
-    recs[k] = ((mbpy_run *)run)->rec; /* a shallow copy: the writer only reads */
-  }
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
-  int rc = mem ? mbdae_record_write_table(mem, prob->p, recs, (size_t)n) : -1;
-  PyMem_Free(recs);
-  if (!mem || fclose(mem) != 0 || rc != 0) {
-    free(text);
-    return PyErr_NoMemory();
-  }
-  PyObject *result = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
-  free(text);
   return result;
 }

@@ -12,8 +12,7 @@ own count.
 """
 import numpy as np
 
-ERR_MAX_STEPS = -7
-ERR_SOLVER = -12
+from . import Status
 
 
 def _step_options(call):
@@ -28,7 +27,7 @@ def _drive(call, solver, yp_of):
     """Step solver to tend: on_accept after every step, dense output at call.t_eval."""
     n = call.y0.size
     t_eval = call.t_eval
-    y_eval = np.empty((len(t_eval), n))
+    y_eval = np.full((len(t_eval), n), np.nan)  # NaN where a failed run did not reach
     k = 0
     while k < len(t_eval) and t_eval[k] <= call.t0:
         y_eval[k] = call.y0
@@ -37,12 +36,12 @@ def _drive(call, solver, yp_of):
     steps = 0
     while solver.status == "running":
         if steps >= limit:
-            return _end(call, solver, yp_of, steps, ERR_MAX_STEPS,
+            return _end(call, solver, yp_of, steps, Status.MAX_STEPS,
                         f"t = {solver.t:.16e}: {steps} steps, the limit (max_steps)", y_eval)
         message = solver.step()
         steps += 1
         if solver.status == "failed":
-            return _end(call, solver, yp_of, steps, ERR_SOLVER,
+            return _end(call, solver, yp_of, steps, Status.SOLVER,
                         f"t = {solver.t:.16e}: {message}", y_eval)
         if k < len(t_eval) and t_eval[k] <= solver.t:
             dense = solver.dense_output()

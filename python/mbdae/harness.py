@@ -8,19 +8,21 @@ The callable receives one SolverCall and returns the end state:
         call.on_accept(t, y, yp)             # call.jacobian(t, y, yp) (counted)
         return y, yp                         # or a dict (below)
 
-A dict may carry y, yp, t (where it ended: tend), status (0 or a negative MBDAE_ code),
-message, the solver's own counters steps (attempted), nlu, nerrfail, nconvfail, h (the last
-step size) and y_eval (the states at call.t_eval, one row each; required when t_eval was
-given).  The harness counts residuals, Jacobians and accepted states (on_accept) itself, times
-the call, measures scd, mescd and the constraint drift, and makes the same record as for a C
-solver.  An exception in the callable ends the run as MBDAE_ERR_SOLVER (solve() raises
-SolverError from it); a return value it cannot read does too.
+A dict may carry y, yp, t (where it ended: tend on success), status (mbdae.Status.OK or a
+negative code: Status.CONV, Status.MAX_STEPS, ...), message, the solver's own counters steps
+(attempted), nlu, nerrfail, nconvfail, h (the last step size) and y_eval (the states at
+call.t_eval, one row each; required when t_eval was given).  The harness counts residuals,
+Jacobians and accepted states (on_accept) itself, times the call, measures scd, mescd and the
+constraint drift, and makes the same record as for a C solver.  It checks the outcome as it
+checks a plug-in's: a status not in mbdae.Status, a t that is not tend on success (or NaN, or
+outside the interval), a non-finite y at the end or in y_eval on success, a negative counter
+make the run a failure (Status.SOLVER) whose message says which.  An exception in the callable
+ends the run as Status.SOLVER (solve() raises SolverError from it), and so does a return value it
+cannot read; KeyboardInterrupt and SystemExit (no Exception) are raised by solve() instead.
 """
 import dataclasses
 
 import numpy as np
-
-ERR_SOLVER = -12
 
 
 @dataclasses.dataclass

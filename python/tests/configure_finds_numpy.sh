@@ -1,7 +1,7 @@
 #!/bin/sh
 # The configure takes the python3 that imports NumPy when one without NumPy comes first on PATH
-# (as a pyenv shim does), says which one it took, and MBDAE_PYTHON=ON names the packages when
-# there is none.  Usage: configure_finds_numpy.sh SOURCE_DIR CMAKE WANTED_PYTHON
+# (as a pyenv shim does), says which one it took and writes the launcher build/mbdae-python for
+# it, and MBDAE_PYTHON=ON names the packages when there is none.  Usage: configure_finds_numpy.sh SOURCE_DIR CMAKE WANTED_PYTHON
 set -eu
 src=$1 cmake=$2 wanted=$3
 work=$(mktemp -d)
@@ -16,6 +16,11 @@ PATH="$work/shim:$PATH" "$cmake" -S "$src" -B "$work/build" -DMBDAE_BUILD_TESTS=
 grep -F "mbdae Python module: $wanted (" "$work/log" || {
   echo "configure did not take $wanted past the shim:"
   grep -i python "$work/log"
+  exit 1
+}
+grep -qF "exec '$wanted' \"\$@\"" "$work/build/mbdae-python" || {
+  echo "the launcher build/mbdae-python does not run $wanted:"
+  cat "$work/build/mbdae-python"
   exit 1
 }
 if "$cmake" -S "$src" -B "$work/build-on" -DMBDAE_BUILD_TESTS=OFF -DMBDAE_PYTHON=ON \

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mbdae
-from conftest import SANITIZED
+from conftest import SANITIZED, SPECS
 
 
 @pytest.fixture
@@ -111,12 +111,20 @@ def test_memory_flat_over_1e5_calls(car):
     for _ in range(1000):  # warm up the allocators
         car.residual(0.0, y, yp)
     before = rss_kib()
-    for _ in range(100000):
+    ro = y.copy()
+    ro.flags.writeable = False
+    alias = y.copy()
+    wrong = (((0.0, bad, yp), {}), ((0.0, y), {"out": out}),
+             ((0.0, y, np.zeros(10, complex)), {}), ((0.0, y, yp), {"out": ro}))
+    for k in range(100000):
         car.residual(0.0, y, yp)
         car.residual(0.0, list(y), yp, out=out)
+        alias[:] = y
+        car.residual(0.0, alias, yp, out=alias)  # through a buffer of its own
+        args, kw = wrong[k % 4]  # each wrong call 25000 times
         try:
-            car.residual(0.0, bad, yp)
-        except ValueError:
+            car.residual(*args, **kw)
+        except (ValueError, TypeError):
             pass
     for _ in range(10000):
         car.jacobian(0.0, y, yp)
@@ -125,3 +133,47 @@ def test_memory_flat_over_1e5_calls(car):
         car.scd(y)
     grown = rss_kib() - before
     assert grown < 4096, f"resident set grew by {grown} KiB over 10^5 calls"
+
+
+@pytest.mark.skipif(SANITIZED, reason="ASan's quarantine grows the resident set")
+def test_memory_flat_over_1e5_calls_in_a_python_solver():
+    def rss_kib():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4
+
+    def solver(call):
+        y, yp, out = call.y0, call.yp0, np.empty(call.y0.size)
+        for k in range(100000):
+            call.residual(call.t0, y, yp, out=out)
+            call.residual(call.t0, y, yp)
+            try:
+                call.residual(call.t0, y, out=out)
+            except TypeError:
+                pass
+            if k == 1000:
+                solver.before = rss_kib()
+        solver.after = rss_kib()
+        return y, yp
+
+    r = mbdae.solve("caraxis", solver)
+    assert r.stats.nres == 200000
+    assert solver.after - solver.before < 4096, solver.after - solver.before
+
+
+@pytest.mark.parametrize("spec", SPECS + ["fekete", "wheelset"])
+def test_out_may_alias_an_input(spec):
+    """out= sharing memory with y or yp gives F as without out= (it gave another F on six
+    problems: the residual read y after writing F into it)."""
+    p = mbdae.Problem(spec)
+    y0, yp0 = p.init()
+    rng = np.random.default_rng(7)
+    y, yp = y0 + 0.1 * rng.standard_normal(p.n), yp0 + 0.1 * rng.standard_normal(p.n)
+    want = p.residual(p.t0, y, yp)
+    a, b = y.copy(), yp.copy()
+    assert np.array_equal(p.residual(p.t0, a, yp, out=a), want)
+    assert np.array_equal(p.residual(p.t0, y, b, out=b), want)
+    c = y.copy()
+    assert np.array_equal(p.residual(p.t0, c, c, out=c), p.residual(p.t0, y, y))
+    if p.n > 1:  # a partial overlap: out one value into y
+        buf = np.concatenate([y, [0.0]])
+        assert np.array_equal(p.residual(p.t0, buf[:-1], yp, out=buf[1:]), want)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import mbdae
+from conftest import SANITIZED
 from mbdae import harness as mh
 
 NSTEPS = 400
@@ -67,7 +68,11 @@ def test_harness_counts_and_measures():
 def test_accepted_steps_and_outputs():
     p = mbdae.Problem("pendulum:form=index1")
     r = mbdae.solve(p, implicit_euler, rtol=1e-4, t_eval="steps")
-    assert len(r.t) == NSTEPS and np.array_equal(r.y_eval[-1], r.y)
+    assert len(r.t) == NSTEPS + 1 and np.array_equal(r.y_eval[-1], r.y)
+    y0, yp0 = p.init()  # t0 first, as `mbdae run --trajectory`
+    assert r.t[0] == p.t0 and np.array_equal(r.y_eval[0], y0) and np.array_equal(r.yp_eval[0], yp0)
+    r2 = mbdae.solve(p, implicit_euler, rtol=1e-4, t_eval="steps", repeats=3)  # the last run's
+    assert np.array_equal(r2.t, r.t) and np.array_equal(r2.y_eval, r.y_eval)
     with pytest.raises(mbdae.SolverError, match="y_eval") as e:
         mbdae.solve(p, implicit_euler, t_eval=[1.0, 2.0])
     assert e.value.name == "MBDAE_ERR_UNSUPPORTED"
@@ -144,6 +149,10 @@ def test_records_in_runs_csv_and_sweep_report(tmp_path):
     assert [row["nres"] for row in ours_rows] == [r.stats.nres for r in ours]
     table = next(d.glob("pendulum*-table.md")).read_text()
     assert "implicit_euler" in table and "radau5" in table
+    back = mbdae.read_runs_csv(d / "runs.csv")  # the command's rows and ours
+    assert [b.solver for b in back] == ["radau5", "radau5", "implicit_euler", "implicit_euler"]
+    assert [b.record for b in back[2:]] == [
+        {k: v for k, v in r.record.items() if k != "linsys"} for r in ours]
 
 
 def test_python_and_c_solvers_in_threads():
@@ -166,3 +175,173 @@ def test_python_and_c_solvers_in_threads():
     for t in threads:
         t.join()
     assert got == alone
+
+
+def test_residual_argument_counts():
+    """call.residual with out= and fewer than three positional arguments read past its argument
+    array (a crash); call.residual(t, y, out=r) took r for yp.  Both are TypeErrors, as in
+    Problem.residual, and so is out given twice."""
+    seen = []
+
+    def solver(call):
+        y, yp, r = call.y0, call.yp0, np.empty(call.y0.size)
+        bad = [lambda: call.residual(out=r), lambda: call.residual(out=1.0),
+               lambda: call.residual(0.0, out=r), lambda: call.residual(0.0, y, out=r),
+               lambda: call.residual(0.0, y, yp, r, out=r), lambda: call.residual(),
+               lambda: call.residual(0.0, y, yp, bogus=r),
+               lambda: call.residual(0.0, y, yp, r, r)]
+        for _ in range(200):
+            for f in bad:
+                with pytest.raises(TypeError):
+                    f()
+        seen.append(call.residual(0.0, y, yp, out=r) is r)
+        seen.append(call.residual(0.0, y, yp, r) is r)
+        return y, yp
+
+    r = mbdae.solve("pendulum", solver)
+    assert seen == [True, True] and r.stats.nres == 2
+    p = mbdae.Problem("pendulum")
+    y, yp = p.init()
+    for args, kw in [((), {"out": np.empty(6)}), ((0.0,), {"out": np.empty(6)}),
+                     ((0.0, y), {"out": np.empty(6)}), ((0.0, y, yp, np.empty(6)),
+                                                        {"out": np.empty(6)})]:
+        with pytest.raises(TypeError, match="3 or 4 arguments"):
+            p.residual(*args, **kw)
+
+
+def test_harness_residual_bad_arrays():
+    """Wrong lengths, dtypes and read-only outputs in a Python solver's residual: exceptions."""
+    errors = []
+
+    def solver(call):
+        y, yp = call.y0, call.yp0
+        ro = np.zeros(y.size)
+        ro.flags.writeable = False
+        for args, kw, exc in [((0.0, y[:3], yp), {}, ValueError),
+                              ((0.0, y, np.zeros(6, complex)), {}, TypeError),
+                              ((0.0, y, yp), {"out": ro}, ValueError),
+                              ((0.0, y, yp), {"out": np.zeros(6, np.float32)}, TypeError),
+                              ((0.0, y, yp), {"out": np.zeros(7)}, ValueError),
+                              (("t", y, yp), {}, TypeError)]:
+            try:
+                call.residual(*args, **kw)
+            except exc:
+                errors.append(exc)
+        return y, yp
+
+    assert mbdae.solve("pendulum", solver).success and len(errors) == 6
+
+
+def big_and_raises(call):
+    call.kept = np.ones(100_000)  # 800 kB, reachable from the traceback's frames
+    raise RuntimeError("boom")
+
+
+def rss_kib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4
+
+
+@pytest.mark.skipif(SANITIZED, reason="ASan's quarantine grows the resident set")
+def test_failed_runs_do_not_leak():
+    """A failed Python run held its exception (traceback, frames, an array) in a cycle through
+    its Run, which the collector did not see: with 8 MB arrays 100 runs grew RSS by 760 MB.  Here
+    1000 runs of 800 kB would grow it by 800 MB; the cycles pending collection hold a few."""
+    import gc
+    for _ in range(20):
+        mbdae.solve("pendulum", big_and_raises, raise_on_failure=False)
+        with pytest.raises(mbdae.SolverError):
+            mbdae.solve("pendulum", big_and_raises)
+    gc.collect()
+    before = rss_kib()
+    for _ in range(500):
+        r = mbdae.solve("pendulum", big_and_raises, raise_on_failure=False)
+        assert isinstance(r._run.exception, RuntimeError)
+        try:
+            mbdae.solve("pendulum", big_and_raises)
+        except mbdae.SolverError:
+            pass
+    gc.collect()
+    grown = rss_kib() - before
+    assert grown < 80 * 1024, f"RSS grew by {grown} KiB over 1000 failed runs (800 kB each)"
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt, SystemExit])
+def test_interrupts_propagate(exc):
+    """KeyboardInterrupt and SystemExit in a Python solver are raised by solve (and end a sweep),
+    never a failed run, also with raise_on_failure=False."""
+    calls = []
+
+    def solver(call):
+        calls.append(1)
+        call.residual(call.t0, call.y0, call.yp0)
+        raise exc()
+
+    with pytest.raises(exc):
+        mbdae.solve("pendulum", solver)
+    with pytest.raises(exc):
+        mbdae.solve("pendulum", solver, raise_on_failure=False, repeats=3)
+    calls.clear()
+    with pytest.raises(exc):
+        mbdae.sweep(["pendulum", "caraxis"], [solver, "radau5"], [1e-4, 1e-5])
+    assert calls == [1]
+
+
+def finishing(**fields):
+    def solver(call):
+        out = {"y": call.y0.copy(), "yp": call.yp0.copy()}
+        out.update(fields)
+        if "y_eval" in out and out["y_eval"] == "tile":
+            out["y_eval"] = np.tile(call.y0, (len(call.t_eval), 1))
+        return out
+    return solver
+
+
+@pytest.mark.parametrize("fields,why", [
+    ({"t": np.nan}, "ended at t = nan"),
+    ({"t": 1.0}, "reported success at t = 1, not at tend = 100"),
+    ({"t": 101.0, "status": mbdae.Status.CONV}, "ended at t = 101"),
+    ({"status": -999}, "status -999"),
+    ({"status": 1}, "status 1"),
+    ({"y": np.full(5, np.nan)}, "y_1 (x) = nan at the end is not finite"),
+    ({"nlu": -1}, "counters"),
+])
+def test_outcome_checked_as_a_plugins(fields, why):
+    r = mbdae.solve("pendulum", finishing(**fields), raise_on_failure=False, name="liar")
+    assert r.status == mbdae.Status.SOLVER and r.code == "MBDAE_ERR_SOLVER"
+    assert why in r.message and np.isnan(r.scd)
+
+
+def test_outcome_y_eval_checked():
+    def nan_eval(call):
+        y_eval = np.tile(call.y0, (len(call.t_eval), 1))
+        y_eval[1, 2] = np.inf
+        return {"y": call.y0.copy(), "yp": call.yp0.copy(), "y_eval": y_eval}
+
+    r = mbdae.solve("pendulum", nan_eval, t_eval=[0.0, 1.0, 3.0], raise_on_failure=False)
+    assert r.status == mbdae.Status.SOLVER and "y_eval[1, 2]" in r.message
+    assert "inf is not finite" in r.message and np.isnan(r.y_eval).all()
+    ok = mbdae.solve("pendulum", finishing(y_eval="tile"), t_eval=[0.0, 1.0, 3.0])
+    assert ok.success and np.isfinite(ok.y_eval).all()
+
+
+def test_status_names_a_python_solver_returns():
+    r = mbdae.solve("pendulum", finishing(status=mbdae.Status.CONV, t=1.5, message="stuck"),
+                    raise_on_failure=False, name="stuck")
+    assert r.status == mbdae.Status.CONV == -9 and r.code == "MBDAE_ERR_CONV"
+    assert r.message == "stuck" and r.t_end == 1.5 and isinstance(r.status, mbdae.Status)
+    assert mbdae.Status.CONV.code == "MBDAE_ERR_CONV" and "convergence" in mbdae.Status.CONV.text
+    table = {code: name for name, code, _ in mbdae._mbdae.status_table()}
+    assert {s.value: s.code for s in mbdae.Status} == table
+    assert table[0] == "MBDAE_OK" and table[-15] == "MBDAE_ERR_TIMEOUT"
+
+
+def test_solver_ids_of_callables():
+    import functools
+    assert mbdae.solve("pendulum", lambda call: (call.y0, call.yp0)).solver == "python"
+    partial = functools.partial(keeps_the_call)
+    assert mbdae.solve("pendulum", partial).solver == "python"
+    assert mbdae.solve("pendulum", keeps_the_call).solver == "keeps_the_call"
+    assert mbdae.solve("pendulum", keeps_the_call, name="mine").solver == "mine"
+    with pytest.raises(ValueError, match="solver 'my solver'"):
+        mbdae.solve("pendulum", keeps_the_call, name="my solver")

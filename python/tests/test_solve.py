@@ -70,7 +70,11 @@ def test_t_eval_and_steps():
     assert np.array_equal(r.y_eval[-1], r.y) or np.allclose(r.y_eval[-1], r.y, atol=1e-12)
     assert np.array_equal(r.y_eval[0], p.init()[0])
     s = mbdae.solve(p, "radau5", rtol=1e-8, t_eval="steps")
-    assert len(s.t) == s.stats.accepted and s.t[-1] == p.tend
+    assert len(s.t) == s.stats.accepted + 1 and s.t[-1] == p.tend
+    assert s.t[0] == p.t0 and np.array_equal(s.y_eval[0], p.init()[0])
+    assert np.array_equal(s.yp_eval[0], p.init()[1])
+    three = mbdae.solve(p, "radau5", rtol=1e-8, t_eval="steps", repeats=3)  # the last run's
+    assert np.array_equal(three.t, s.t) and np.array_equal(three.y_eval, s.y_eval)
     assert np.array_equal(s.y_eval[-1], s.y) and np.array_equal(s.yp_eval[-1], s.yp)
     assert np.all(np.diff(s.t) > 0)
     with pytest.raises(ValueError, match="steps"):
@@ -203,3 +207,29 @@ def test_the_gil_is_released_during_a_built_in_run():
     worker.join()
     assert done and done[0].success
     assert turns > 100, turns
+
+
+@pytest.mark.parametrize("solver", ["radau5", "radau", "bdf", "mebdf", "ida", "spm"])
+def test_y_eval_of_a_failed_run_is_nan_where_not_reached(solver):
+    """The states at output times a failed run never reached were uninitialised memory
+    (6.9e-310); they are NaN, in the Result and in SolverError.result alike."""
+    spec = "caraxis:form=index1"
+    times = [0.0, 1e-3, 1.0, 2.0, 3.0]
+    r = mbdae.solve(spec, solver, rtol=1e-7, max_steps=5, t_eval=times, raise_on_failure=False)
+    assert not r.success
+    reached = [k for k, t in enumerate(times) if t <= r.t_end]
+    assert reached == [0] or solver == "spm"
+    assert np.array_equal(r.y_eval[0], mbdae.Problem(spec).init()[0]) or solver == "spm"
+    assert np.isnan(r.y_eval[len(reached):]).all() and np.isfinite(r.y_eval[:len(reached)]).all()
+    with pytest.raises(mbdae.SolverError) as e:
+        mbdae.solve(spec, solver, rtol=1e-7, max_steps=5, t_eval=times)
+    assert np.array_equal(e.value.result.y_eval, r.y_eval, equal_nan=True)
+
+
+def test_rtol_below_one():
+    for rtol in (1.0, 2.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="rtol must be below 1"):
+            mbdae.solve("caraxis", "radau5", rtol=rtol)
+    with pytest.raises(ValueError, match="rtol must be below 1"):
+        mbdae.sweep(["caraxis"], ["radau5"], [1e-4, 1.5])
+    assert mbdae.solve("pendulum", "radau5", rtol=0.5, raise_on_failure=False).record["rtol"] == 0.5
