@@ -70,6 +70,23 @@ contains
     same = all(transfer(a, 1_c_int64_t, size(a)) == transfer(b, 1_c_int64_t, size(b)))
   end function same
 
+  ! Whether spec is one of the published configurations (the same canonical spec).
+  logical function published(spec)
+    character(*), intent(in) :: spec
+    character(len=24), parameter :: ids(4) = [character(len=24) :: 'caraxis', 'andrews', &
+                                               'andrews:jac=approx', 'crank']
+    type(mbdae_problem) :: p, q
+    integer :: st, k
+    published = .false.
+    call mbdae_problem_create(p, spec, st)
+    do k = 1, size(ids)
+      call mbdae_problem_create(q, trim(ids(k)), st)
+      if (mbdae_problem_spec(p) == mbdae_problem_spec(q)) published = .true.
+      call mbdae_problem_destroy(q)
+    end do
+    call mbdae_problem_destroy(p)
+  end function published
+
   subroutine call_prob(name, type, neqn, numjac, mljac, mujac, mlmas, mumas, ind, t)
     character(len=80), intent(out) :: name
     character(len=3), intent(out) :: type
@@ -158,15 +175,23 @@ contains
     call expect(all(m == cjyp), 'meval = dF/dyp: '//spec)
     if (type == 'DAE') then
       ! f = -F(t, y, 0) bit for bit, and M y' - f = F(t, y, y') to rounding (F may group
-      ! y' - v - G^T mu otherwise than M y' - (v + G^T mu)).
+      ! y' - v - G^T mu otherwise than M y' - (v + G^T mu)).  The published configurations' f is
+      ! the test set's arithmetic (to 1e-14 of the C residual), and the crank's algebraic rows
+      ! carry the sign crank.f gives them, the opposite of the C residual's (0 = -g or 0 = g):
+      ! compared in magnitude where M's row is zero.
       rc = c_side_eval(spec//c_null_char, tt, y, 0 * yp, cy0, cyp0, f0, cjy, cjyp)
-      if (spec == 'caraxis' .or. spec(1:min(7, len(spec))) == 'andrews' .and. &
-          index(spec, 'form') == 0) then
+      fm = matmul(m, yp) - f
+      if (published(spec)) then
+        do i = 1, n
+          if (all(m(i, :) == 0)) then
+            f0(i) = sign(f0(i), -f(i))
+            cres(i) = sign(cres(i), fm(i))
+          end if
+        end do
         call expect(maxval(abs(f + f0)) <= 1d-14 * maxval(abs(f0)), 'f of '//spec)
       else
         call expect(same(f, -f0), 'f = -F(t, y, 0) bit for bit: '//spec)
       end if
-      fm = matmul(m, yp) - f
       call expect(maxval(abs(fm - cres)) <= 1d-12 * max(1d0, maxval(abs(cres))), &
                   'M yp - f = F: '//spec)
       jf = -jf
