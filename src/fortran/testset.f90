@@ -321,6 +321,11 @@ subroutine jeval(ldim, neqn, t, y, yprime, dfdy, ierr, rpar, ipar)
   if (ts_dae) then
     call mbdae_problem_jac(ts_prob, t, y, zero, st, dfdy=j)
     j = -j
+    if (ts_crank) then ! crank.f's algebraic rows are +F (see crank_f)
+      do r = 1, neqn
+        if (all(ts_mass(r, :) == 0)) j(r, :) = -j(r, :)
+      end do
+    end if
   else
     call mbdae_problem_jac(ts_prob, t, y, yprime, st, dfdy=j)
   end if
