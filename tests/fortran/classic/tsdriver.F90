@@ -4,16 +4,43 @@
 ! mbdae's problems (MBDAE_TESTSET_SPEC), linked with a test-set problem file that problem.
 !
 !   tsdriver_radau5 TOL H0      RADAU5 (Hairer & Wanner), built with radau5.f and decsol.f
-!   tsdriver_mebdfi TOL H0      MEBDFI (Cash), built with mebdfi.f
+!   tsdriver_radau TOL H0       RADAU (Hairer & Wanner, orders 5, 9, 13), built with radau.f,
+!                               decsol.f and dc_decsol.f (-DRADAU)
+!   tsdriver_mebdfi TOL H0      MEBDFI (Cash), built with mebdfi.f (-DMEBDFI)
 !
 ! rtol = atol = TOL (scalars), initial step H0 (read as the decimal literal), the Jacobian the
 ! problem gives (numjac: the solver's differences), the mass matrix from meval (banded), the index
-! counts in IWORK(5..7) (RADAU5) or IWORK(1..3) (MEBDFI), every other option at the solver's
-! default, the documented minimum workspace.  Prints one line:
+! counts in IWORK(5..7) (RADAU5, RADAU) or IWORK(1..3) (MEBDFI), every other option at the
+! solver's default, the documented minimum workspace.  Prints one line:
 !   steps accepted nf njac nlu idid
 ! then y(tend), one component a line.  The solver is chosen at build time (the preprocessor
 ! symbol MEBDFI): the two codes cannot be linked together (both define DEC and SOL).
+module tsdriver_shape
+  implicit none
+  integer :: jac_ml = 0, jac_mu = 0 ! prob's mljac, mujac: jeval's storage
+contains
+  ! df/dy as a full ldfy x n matrix, whatever storage jeval uses (band when jac_ml < n).
+  subroutine full_jac(n, x, y, dfy, ldfy, rpar, ipar)
+    integer :: n, ldfy, ipar(*), ierr, i, j
+    double precision :: x, y(n), dfy(ldfy, n), rpar(*), yp(n)
+    double precision :: jb(jac_ml + jac_mu + 1, n)
+    yp = 0
+    if (jac_ml >= n) then
+      call jeval(ldfy, n, x, y, yp, dfy, ierr, rpar, ipar)
+      return
+    end if
+    call jeval(size(jb, 1), n, x, y, yp, jb, ierr, rpar, ipar)
+    dfy(1:n, 1:n) = 0
+    do j = 1, n
+      do i = max(1, j - jac_mu), min(n, j + jac_ml)
+        dfy(i, j) = jb(i - j + jac_mu + 1, j)
+      end do
+    end do
+  end subroutine full_jac
+end module tsdriver_shape
+
 program tsdriver
+  use tsdriver_shape
   implicit none
   integer, parameter :: nmax = 400
   character(len=80) :: fullnm, problm, arg
@@ -31,6 +58,12 @@ program tsdriver
     print '(2a)', 'tsdriver: no problem: ', trim(fullnm)
     stop 2
   end if
+  if (type /= 'DAE' .or. mlmas /= 0 .or. mumas /= 0) then
+    print '(3a)', 'tsdriver: type ', type, ': this driver runs DAEs with a diagonal mass matrix'
+    stop 3
+  end if
+  jac_ml = mljac
+  jac_mu = mujac
   call init(neqn, t(0), y, yp, consis)
   rtol(1) = tol
   atol(1) = tol
@@ -53,14 +86,24 @@ contains
     double precision, intent(inout) :: y(n), yp(n), rtol(*), atol(*)
     logical, intent(in) :: numjac
     integer, intent(out) :: istat(5), idid
-    external :: radau5, r5fcn, r5jac, r5mas, r5out
+    external :: r5fcn, r5jac, r5mas, r5out
+#ifdef RADAU
+    external :: radau
+#else
+    external :: radau5
+#endif
     double precision, allocatable :: work(:)
     integer, allocatable :: iwork(:)
     integer :: lwork, liwork, ijac
     double precision :: x, h, rpar(1)
     integer :: ipar(1)
+#ifdef RADAU
+    lwork = n * (8 * n + 25) + 20 ! NSMAX = 7
+    liwork = 5 * n + 20
+#else
     lwork = n * (4 * n + 13) + 20
     liwork = 3 * n + 20
+#endif
     allocate (work(lwork), iwork(liwork))
     work = 0
     iwork = 0
@@ -69,8 +112,13 @@ contains
     if (numjac) ijac = 0
     x = t(0)
     h = h0
+#ifdef RADAU
+    call radau(n, r5fcn, x, y, t(1), h, rtol, atol, 0, r5jac, ijac, n, n, r5mas, 1, mlmas, &
+               mumas, r5out, 0, work, lwork, iwork, liwork, rpar, ipar, idid)
+#else
     call radau5(n, r5fcn, x, y, t(1), h, rtol, atol, 0, r5jac, ijac, n, n, r5mas, 1, mlmas, &
                 mumas, r5out, 0, work, lwork, iwork, liwork, rpar, ipar, idid)
+#endif
     istat = [iwork(16), iwork(17), iwork(14), iwork(15), iwork(19)]
     if (.false.) yp(1) = 0
   end subroutine run
@@ -126,11 +174,11 @@ end subroutine r5fcn
 
 ! RADAU5's JAC(N, X, Y, DFY, LDFY, RPAR, IPAR): df/dy, full.
 subroutine r5jac(n, x, y, dfy, ldfy, rpar, ipar)
+  use tsdriver_shape
   implicit none
-  integer :: n, ldfy, ipar(*), ierr
-  double precision :: x, y(n), dfy(ldfy, n), rpar(*), yp(n)
-  yp = 0
-  call jeval(ldfy, n, x, y, yp, dfy, ierr, rpar, ipar)
+  integer :: n, ldfy, ipar(*)
+  double precision :: x, y(n), dfy(ldfy, n), rpar(*)
+  call full_jac(n, x, y, dfy, ldfy, rpar, ipar)
 end subroutine r5jac
 
 ! RADAU5's MAS(N, AM, LMAS, RPAR, IPAR): the mass matrix, banded.
@@ -165,10 +213,11 @@ end subroutine meres
 
 ! MEBDFI's PDERV(T, Y, PD, N, YPRIME, MBND4, CON, IPAR, RPAR, IERR): -df/dy + M / con.
 subroutine mejac(t, y, pd, n, yprime, mbnd4, con, ipar, rpar, ierr)
+  use tsdriver_shape
   implicit none
   integer :: n, mbnd4, ipar(*), ierr, j
   double precision :: t, y(n), pd(mbnd4, n), yprime(n), con, rpar(*), am(1, n)
-  call jeval(mbnd4, n, t, y, yprime, pd, ierr, rpar, ipar)
+  call full_jac(n, t, y, pd, mbnd4, rpar, ipar)
   call meval(1, n, t, y, yprime, am, ierr, rpar, ipar)
   pd(1:n, 1:n) = -pd(1:n, 1:n)
   do j = 1, n
