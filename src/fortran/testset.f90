@@ -21,7 +21,9 @@
 ! with the widths of M's nonzeros), f = -F(t, y, 0) and df/dy = -dF/dy; otherwise 'IDE'
 ! (f = F(t, y, y'), jeval dF/dy, meval dF/dy', full).  ind(1..3): the numbers of variables of
 ! index 0 or 1, 2 and 3, as the test set's drivers read them (RADAU5, MEBDFI: the variables
-! ordered by index); mbdae_testset_index gives the index of each variable.
+! ordered by index).  Where a problem lists them otherwise (the chains: each link's position,
+! velocity and force together), the interface orders them by index (stable) in every routine;
+! mbdae_testset_index gives the index of each variable in the interface's order.
 !
 ! The published configurations keep the test set's problem files' behaviour: caraxis and crank
 ! have numjac = .true. (the files give no Jacobian; the drivers difference f), andrews' Jacobian
@@ -40,13 +42,17 @@ module mbdae_testset
   private
   public :: mbdae_testset_setup, mbdae_testset_index, mbdae_testset_status
   public :: ts_prob, ts_spec, ts_dae, ts_mass, ts_caraxis, ts_status, ts_msg
-  public :: widths, jac_shape, ts_andrews, ts_crank
+  public :: widths, jac_shape, ts_andrews, ts_crank, ts_perm, ts_permuted
 
   type(mbdae_problem), save :: ts_prob
   character(len=:), allocatable, save :: ts_spec ! set by mbdae_testset_set_spec
   logical, save :: ts_dae = .false., ts_caraxis = .false., ts_andrews = .false.
   logical, save :: ts_numjac = .false., ts_crank = .false.
-  real(c_double), allocatable, save :: ts_mass(:, :)
+  real(c_double), allocatable, save :: ts_mass(:, :) ! M, in the interface's order
+  ! The interface's variable k is the problem's ts_perm(k): the variables ordered by index
+  ! (stable), as the test set's drivers need them; the identity where the problem has them so.
+  integer, allocatable, save :: ts_perm(:)
+  logical, save :: ts_permuted = .false.
   integer, save :: ts_status = 0
   character(len=512), save :: ts_msg = ''
 
@@ -124,13 +130,38 @@ contains
     t = 0.5d0 * (mbdae_problem_t0(ts_prob) + mbdae_problem_tend(ts_prob))
     call mbdae_problem_jac(ts_prob, t, y, yp, status, dfdyp=m2)
     ts_dae = status == 0 .and. all(m2 == ts_mass)
-    status = 0
+    call order_by_index(n, status)
+    ts_mass = ts_mass(ts_perm, ts_perm)
   end subroutine classify
 
+  ! ts_perm: the variables of index 0 or 1 first, then 2, then 3, each group in the problem's order
+  ! (a chain lists each link's position, velocity and force together).
+  subroutine order_by_index(n, status)
+    integer, intent(in) :: n
+    integer, intent(out) :: status
+    integer :: idx(n), k, level, i
+    call mbdae_problem_index(ts_prob, idx, status)
+    if (allocated(ts_perm)) deallocate (ts_perm)
+    allocate (ts_perm(n))
+    k = 0
+    do level = 1, 3
+      do i = 1, n
+        if (max(idx(i), 1) == level) then
+          k = k + 1
+          ts_perm(k) = i
+        end if
+      end do
+    end do
+    ts_permuted = any(ts_perm /= [(i, i = 1, n)])
+  end subroutine order_by_index
+
+  ! The index of each variable, in the interface's order.
   subroutine mbdae_testset_index(ind, status)
     integer, intent(out) :: ind(:)
     integer, intent(out) :: status
-    call mbdae_problem_index(ts_prob, ind, status)
+    integer :: idx(size(ts_perm))
+    call mbdae_problem_index(ts_prob, idx, status)
+    if (status == 0) ind(1:size(idx)) = idx(ts_perm)
   end subroutine mbdae_testset_index
 
   ! The status and message of the last prob (0 and '' when the problem was created).
@@ -167,7 +198,7 @@ contains
     n = mbdae_problem_neq(ts_prob)
     numjac = ts_numjac
     call mbdae_problem_jac_pattern(ts_prob, kind, mljac, mujac, nnz, colptr, rowind, st)
-    if (kind /= mbdae_jac_band) then
+    if (kind /= mbdae_jac_band .or. ts_permuted) then
       mljac = n
       mujac = n
     end if
@@ -228,7 +259,7 @@ subroutine prob(fullnm, problm, type, neqn, ndisc, t, numjac, mljac, mujac, numm
     call widths(ts_mass, mlmas, mumas)
   end if
   allocate (idx(n))
-  call mbdae_testset_index(idx, st)
+  call mbdae_problem_index(ts_prob, idx, st)
   do i = 1, n
     ind(max(idx(i), 1)) = ind(max(idx(i), 1)) + 1
   end do
@@ -242,8 +273,11 @@ subroutine init(neqn, t, y, yprime, consis)
   double precision, intent(in) :: t
   double precision, intent(out) :: y(neqn), yprime(neqn)
   logical, intent(out) :: consis
+  double precision :: y0(neqn), yp0(neqn)
   integer :: st
-  call mbdae_problem_init(ts_prob, y, yprime, st)
+  call mbdae_problem_init(ts_prob, y0, yp0, st)
+  y = y0(ts_perm)
+  yprime = yp0(ts_perm)
   consis = st == 0
 end subroutine init
 
@@ -280,7 +314,7 @@ subroutine feval(neqn, t, y, yprime, f, ierr, rpar, ipar)
   integer, intent(out) :: ierr
   double precision :: rpar(*)
   integer :: ipar(*)
-  double precision :: zero(neqn)
+  double precision :: zero(neqn), yo(neqn), ypo(neqn), fo(neqn)
   integer :: st
   ierr = 0
   if (ts_caraxis) then
@@ -293,13 +327,16 @@ subroutine feval(neqn, t, y, yprime, f, ierr, rpar, ipar)
     call crank_f(y, f)
     return
   end if
+  yo(ts_perm) = y
   if (ts_dae) then
     zero = 0d0
-    call mbdae_problem_res(ts_prob, t, y, zero, f, st)
-    f = -f
+    call mbdae_problem_res(ts_prob, t, yo, zero, fo, st)
+    fo = -fo
   else
-    call mbdae_problem_res(ts_prob, t, y, yprime, f, st)
+    ypo(ts_perm) = yprime
+    call mbdae_problem_res(ts_prob, t, yo, ypo, fo, st)
   end if
+  f = fo(ts_perm)
   if (st /= 0) ierr = -1
 end subroutine feval
 
@@ -313,13 +350,15 @@ subroutine jeval(ldim, neqn, t, y, yprime, dfdy, ierr, rpar, ipar)
   integer, intent(out) :: ierr
   double precision :: rpar(*)
   integer :: ipar(*)
-  double precision :: j(neqn, neqn), zero(neqn)
+  double precision :: j(neqn, neqn), zero(neqn), yo(neqn), ypo(neqn)
   integer :: st, kind, ml, mu, nnz, c, r
   integer, allocatable :: colptr(:), rowind(:)
   ierr = 0
   zero = 0d0
+  yo(ts_perm) = y
+  ypo(ts_perm) = yprime
   if (ts_dae) then
-    call mbdae_problem_jac(ts_prob, t, y, zero, st, dfdy=j)
+    call mbdae_problem_jac(ts_prob, t, yo, zero, st, dfdy=j)
     j = -j
     if (ts_crank) then ! crank.f's algebraic rows are +F (see crank_f)
       do r = 1, neqn
@@ -327,11 +366,12 @@ subroutine jeval(ldim, neqn, t, y, yprime, dfdy, ierr, rpar, ipar)
       end do
     end if
   else
-    call mbdae_problem_jac(ts_prob, t, y, yprime, st, dfdy=j)
+    call mbdae_problem_jac(ts_prob, t, yo, ypo, st, dfdy=j)
   end if
   if (st /= 0) ierr = -1
+  if (ts_permuted) j = j(ts_perm, ts_perm)
   call mbdae_problem_jac_pattern(ts_prob, kind, ml, mu, nnz, colptr, rowind, st)
-  if (kind /= mbdae_jac_band) then
+  if (kind /= mbdae_jac_band .or. ts_permuted) then
     dfdy(1:neqn, 1:neqn) = j
     return
   end if
@@ -353,9 +393,13 @@ subroutine meval(ldim, neqn, t, y, yprime, dfddy, ierr, rpar, ipar)
   double precision :: rpar(*)
   integer :: ipar(*)
   integer :: st, ml, mu, c, r
+  double precision :: m(neqn, neqn), yo(neqn), ypo(neqn)
   ierr = 0
   if (.not. ts_dae) then
-    call mbdae_problem_jac(ts_prob, t, y, yprime, st, dfdyp=dfddy(1:neqn, 1:neqn))
+    yo(ts_perm) = y
+    ypo(ts_perm) = yprime
+    call mbdae_problem_jac(ts_prob, t, yo, ypo, st, dfdyp=m)
+    dfddy(1:neqn, 1:neqn) = m(ts_perm, ts_perm)
     if (st /= 0) ierr = -1
     return
   end if
@@ -383,6 +427,8 @@ subroutine solut(neqn, t, y)
   integer, intent(in) :: neqn
   double precision, intent(in) :: t
   double precision, intent(out) :: y(neqn)
+  double precision :: yo(neqn)
   integer :: st
-  call mbdae_problem_ref(ts_prob, y, st)
+  call mbdae_problem_ref(ts_prob, yo, st)
+  y = yo(ts_perm)
 end subroutine solut

@@ -8,7 +8,7 @@
 program test_fortran_testset
   use, intrinsic :: iso_c_binding
   use mbdae
-  use mbdae_testset, only: mbdae_testset_status
+  use mbdae_testset, only: mbdae_testset_status, mbdae_testset_index, ts_perm
   implicit none
   interface
     integer(c_int) function c_side_eval(spec, t, y, yp, y0, yp0, res, dfdy, dfdyp) bind(c)
@@ -87,6 +87,19 @@ contains
     call mbdae_problem_destroy(p)
   end function published
 
+  ! The interface's variables come ordered by index, ind(1) of index 0 or 1 first.
+  subroutine check_order(n, ind, spec)
+    integer, intent(in) :: n, ind(3)
+    character(*), intent(in) :: spec
+    integer :: idx(n), st, k
+    call mbdae_testset_index(idx, st)
+    idx = max(idx, 1)
+    call expect(st == 0 .and. all(idx(2:n) >= idx(1:n - 1)), 'ordered by index: '//spec)
+    do k = 1, 3
+      call expect(count(idx == k) == ind(k), 'ind agrees with the order: '//spec)
+    end do
+  end subroutine check_order
+
   subroutine call_prob(name, type, neqn, numjac, mljac, mujac, mlmas, mumas, ind, t)
     character(len=80), intent(out) :: name
     character(len=3), intent(out) :: type
@@ -140,6 +153,7 @@ contains
     double precision :: t(0:1), tt
     double precision, allocatable :: y(:), yp(:), f(:), fm(:), jf(:, :), mb(:, :), m(:, :)
     double precision, allocatable :: cy0(:), cyp0(:), cres(:), cjy(:, :), cjyp(:, :), f0(:)
+    double precision, allocatable :: yo(:), ypo(:)
     double precision :: rpar(1)
     integer :: ipar(1)
     logical, allocatable :: flip(:)
@@ -148,10 +162,11 @@ contains
     call expect(n > 0 .and. (type == 'DAE' .or. type == 'IDE'), 'prob '//spec//' '//type)
     if (n == 0) return
     call expect(sum(ind) == n, 'ind counts every variable: '//spec)
+    call check_order(n, ind, spec)
     ld = n
     if (mljac < n) ld = mljac + mujac + 1
     allocate (y(n), yp(n), f(n), fm(n), jf(ld, n), m(n, n), mb(mlmas + mumas + 1, n))
-    allocate (cy0(n), cyp0(n), cres(n), cjy(n, n), cjyp(n, n), f0(n), flip(n))
+    allocate (cy0(n), cyp0(n), cres(n), cjy(n, n), cjyp(n, n), f0(n), flip(n), yo(n), ypo(n))
     flip = .false.
     call init(n, t(0), y, yp, consis)
     do i = 1, n
@@ -159,8 +174,14 @@ contains
       yp(i) = yp(i) * (1d0 - 1d-3 * cos(real(i, c_double))) + 1d-4 * sin(real(i, c_double))
     end do
     tt = 0.3d0 * t(1) + 0.7d0 * t(0)
-    rc = c_side_eval(spec//c_null_char, tt, y, yp, cy0, cyp0, cres, cjy, cjyp)
+    ! The C side in the problem's order (yo, ypo), its results in the interface's (ts_perm).
+    yo(ts_perm) = y
+    ypo(ts_perm) = yp
+    rc = c_side_eval(spec//c_null_char, tt, yo, ypo, cy0, cyp0, cres, cjy, cjyp)
     call expect(rc == 0, 'C side of '//spec)
+    cres = cres(ts_perm)
+    cjy = cjy(ts_perm, ts_perm)
+    cjyp = cjyp(ts_perm, ts_perm)
     call feval(n, tt, y, yp, f, ierr, rpar, ipar)
     call jeval(ld, n, tt, y, yp, jf, ierr, rpar, ipar)
     call meval(mlmas + mumas + 1, n, tt, y, yp, mb, ierr, rpar, ipar)
@@ -181,7 +202,10 @@ contains
       ! the test set's arithmetic (to 1e-14 of the C residual), and the crank's algebraic rows
       ! carry the sign crank.f gives them, the opposite of the C residual's (0 = -g or 0 = g):
       ! compared in magnitude where M's row is zero.
-      rc = c_side_eval(spec//c_null_char, tt, y, 0 * yp, cy0, cyp0, f0, cjy, cjyp)
+      rc = c_side_eval(spec//c_null_char, tt, yo, 0 * yp, cy0, cyp0, f0, cjy, cjyp)
+      f0 = f0(ts_perm)
+      cjy = cjy(ts_perm, ts_perm)
+      cjyp = cjyp(ts_perm, ts_perm)
       fm = matmul(m, yp) - f
       if (published(spec)) then
         do i = 1, n
