@@ -42,7 +42,13 @@ def classic(spec, solver, tol):
     if not ok:
         return "IDID %d" % idid
     y = [float(v) for v in lines[1:] if v.strip()]
-    return "%.2f / %d / %d" % (mbdae.Problem(spec).scd(y), steps, nf)
+    p = mbdae.Problem(spec)
+    # The interface lists the variables ordered by index (stable); back to the problem's order.
+    order = sorted(range(len(y)), key=lambda i: max(int(p.index[i]), 1))
+    yp = [0.0] * len(y)
+    for k, i in enumerate(order):
+        yp[i] = y[k]
+    return "%.2f / %d / %d" % (p.scd(yp), steps, nf)
 
 
 def ours(spec, solver, tol):
