@@ -43,6 +43,7 @@ program test_fortran_module
     end do
   end do
   call expect(checked >= 30, 'at least 30 problem forms compared')
+  deallocate (spec) ! a main program's variables are never freed (LeakSanitizer)
   print '(a,i0,a)', 'test_fortran_module: ', checked, ' problem forms equal C bit for bit'
   call check_errors()
   call check_solve()

@@ -47,6 +47,7 @@ program test_fortran_testset
   call mbdae_testset_set_spec('andrews:jac=approx', ierr)
   call check_problem('andrews:jac=approx')
   call expect(checked >= 25, 'at least 25 problem forms through the test-set interface')
+  deallocate (spec) ! a main program's variables are never freed (LeakSanitizer)
   print '(a,i0,a)', 'test_fortran_testset: ', checked, ' problem forms equal the C residual'
   if (failures > 0) then
     print '(a,i0,a)', 'test_fortran_testset: ', failures, ' failures'
