@@ -15,7 +15,9 @@
  * order), so on x86-64 without FMA contraction the factors and solutions are its bits: the pinned
  * band runs kept theirs when dgbtrf/dgbtrs and zgbtrf/zgbtrs were replaced.  Complex products are
  * (ac - bd) + (ad + bc) i, and complex quotients Smith's algorithm (R. L. Smith, CACM 5 (1962)
- * 435) as gfortran expands Fortran's complex division. */
+ * 435) as gfortran expands Fortran's complex division.  No argument checking or BLAS calls per
+ * column: the chain's band runs take 15-16% fewer instructions than through the reference
+ * dgbtrf/dgbtrs and zgbtrf/zgbtrs (callgrind, radau5 and bdf, 3 and 40 links). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
