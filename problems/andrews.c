@@ -738,6 +738,9 @@ static int set_option(void *params, const char *key, const char *value, char *ms
 static void format_options(const void *params, char *buf, size_t len)
 {
   const andrews_params *a = params;
+  if (len == 0) {
+    return; /* nothing may be written (nor read back: buf holds no string) */
+  }
   mbdae_mech_format_options(&a->mech, buf, len);
   size_t used = strlen(buf);
   snprintf(buf + used, len - used, ",jac=%s", a->jac == JAC_EXACT ? "exact" : "approx");

@@ -984,6 +984,9 @@ static void format_options(const void *params, char *buf, size_t len)
   const crank_params *par = params;
   int test_set_index = mbdae_mech_form_info(par->mech.form)->test_set_index;
   int used = 0;
+  if (len == 0) {
+    return; /* nothing may be written (nor read back: buf holds no string) */
+  }
   if (test_set_index > 0) {
     used = snprintf(buf, len, "index=%d", test_set_index);
   } else {

@@ -502,7 +502,10 @@ static void format_options(const void *params, char *buf, size_t len)
         break;
       }
     }
-    used = n >= 0 && used + (size_t)n < len ? used + (size_t)n : used;
+    if (n < 0 || used + (size_t)n >= len) {
+      return; /* full: the text ends where snprintf truncated it, a prefix of the whole */
+    }
+    used += (size_t)n;
   }
   mbdae_mech_format_options(params, buf + used, len - used);
 }

@@ -1,13 +1,15 @@
 /* The iteration matrices of every kind (solvers/linsys.h): a storage (solvers/matstore.h) and the
  * factor/solve operations of one factorization, an mbdae_factor_ops table chosen at creation.
  * The kernel forms its own storage while it condenses, or without condensation E's real and
- * imaginary parts apart; LAPACK factors the storage in place; KLU's values are the storage. */
+ * imaginary parts apart; LAPACK (dense, above MBDAE_KERNEL_MAX_N rows) and the band LU
+ * (solvers/bandlu.h) factor the storage in place; KLU's values are the storage. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mbdae/mbdae.h"
+#include "bandlu.h"
 #include "lapack.h"
 #include "linsys.h"
 #include "smalldense.h"
@@ -121,7 +123,7 @@ static const mbdae_factor_ops kernel_dense_ops = {"kernel dense",      kernel_de
                                                   kernel_dense_create, kernel_dense_factor,
                                                   kernel_dense_solve,  kernel_dense_finite};
 
-/* ---- LAPACK, dense and band: the storage factored in place ---------------------------------- */
+/* ---- LAPACK (dense) and the band LU: the storage factored in place -------------------------- */
 
 /* Values, then (complex) an interleaved right-hand side of n entries, then n pivots; the real band
  * keeps the n doubles of the right-hand side too (the layout is the same for both widths). */
@@ -139,7 +141,7 @@ static size_t lapack_dense_bytes(const mbdae_jacobian *jac, int is_complex)
   return lapack_bytes(jac, is_complex, 0);
 }
 
-static size_t lapack_band_bytes(const mbdae_jacobian *jac, int is_complex)
+static size_t band_bytes(const mbdae_jacobian *jac, int is_complex)
 {
   return lapack_bytes(jac, is_complex, 1);
 }
@@ -164,12 +166,12 @@ static int lapack_dense_factor(mbdae_itmat *m, double sr, double si)
                        : mbdae_lu_factor(m->st.n, m->st.v, m->ipiv);
 }
 
-static int lapack_band_factor(mbdae_itmat *m, double sr, double si)
+static int band_factor(mbdae_itmat *m, double sr, double si)
 {
   const mbdae_matstore *st = &m->st;
   mbdae_matstore_form(&m->st, m->jac, sr, si);
-  return m->is_complex ? mbdae_zband_factor(st->n, st->ml, st->mu, (double complex *)st->v, m->ipiv)
-                       : mbdae_band_factor(st->n, st->ml, st->mu, st->v, m->ipiv);
+  return m->is_complex ? mbdae_band_zlu_factor(st->n, st->ml, st->mu, st->v, m->ipiv)
+                       : mbdae_band_lu_factor(st->n, st->ml, st->mu, st->v, m->ipiv);
 }
 
 /* A complex solve through the interleaved right-hand side after the values. */
@@ -178,19 +180,20 @@ static int lapack_solve(const mbdae_itmat *m, double *br, double *bi)
   const mbdae_matstore *st = &m->st;
   int band = st->kind == MBDAE_JAC_BAND;
   if (!bi) {
-    return band ? mbdae_band_solve(st->n, st->ml, st->mu, st->v, m->ipiv, br)
+    return band ? mbdae_band_lu_solve(st->n, st->ml, st->mu, st->v, m->ipiv, br)
                 : mbdae_lu_solve(st->n, st->v, m->ipiv, br);
   }
-  double complex *rhs = (double complex *)m->rhs;
-  const double complex *lu = (const double complex *)st->v;
+  double *rhs = m->rhs;
   for (int k = 0; k < st->n; k++) {
-    rhs[k] = CMPLX(br[k], bi[k]);
+    rhs[2 * k] = br[k];
+    rhs[2 * k + 1] = bi[k];
   }
-  int rc = band ? mbdae_zband_solve(st->n, st->ml, st->mu, lu, m->ipiv, rhs)
-                : mbdae_zlu_solve(st->n, lu, m->ipiv, rhs);
+  int rc =
+      band ? mbdae_band_zlu_solve(st->n, st->ml, st->mu, st->v, m->ipiv, rhs)
+           : mbdae_zlu_solve(st->n, (const double complex *)st->v, m->ipiv, (double complex *)rhs);
   for (int k = 0; k < st->n; k++) {
-    br[k] = creal(rhs[k]);
-    bi[k] = cimag(rhs[k]);
+    br[k] = rhs[2 * k];
+    bi[k] = rhs[2 * k + 1];
   }
   return rc;
 }
@@ -204,9 +207,8 @@ static int lapack_finite(const mbdae_itmat *m)
 static const mbdae_factor_ops lapack_dense_ops = {"lapack dense", lapack_dense_bytes,
                                                   lapack_create,  lapack_dense_factor,
                                                   lapack_solve,   lapack_finite};
-static const mbdae_factor_ops lapack_band_ops = {"lapack band", lapack_band_bytes,
-                                                 lapack_create, lapack_band_factor,
-                                                 lapack_solve,  lapack_finite};
+static const mbdae_factor_ops band_ops = {"band",      band_bytes,   lapack_create,
+                                          band_factor, lapack_solve, lapack_finite};
 
 /* ---- KLU (solvers/sparselu.h): the storage's values are KLU's ---------------------------------
  */
@@ -258,7 +260,7 @@ static const mbdae_factor_ops *ops_for(const mbdae_jacobian *jac)
     }
     return jac->n <= MBDAE_KERNEL_MAX_N ? &kernel_dense_ops : &lapack_dense_ops;
   case MBDAE_JAC_BAND:
-    return &lapack_band_ops;
+    return &band_ops;
   default:
     return &klu_ops;
   }

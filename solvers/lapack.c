@@ -1,4 +1,4 @@
-/* LAPACK wrappers: dgetrf/dgetrs, zgetrf/zgetrs, dgbtrf/dgbtrs, zgbtrf/zgbtrs and dggev (reference
+/* LAPACK wrappers: dgetrf/dgetrs, zgetrf/zgetrs and dggev (reference
  * LAPACK, Fortran calling convention: arguments by reference, a hidden length argument after
  * character arguments). */
 #include <stddef.h>
@@ -16,16 +16,6 @@ extern void zgetrf_(const int *m, const int *n, double complex *a, const int *ld
 extern void zgetrs_(const char *trans, const int *n, const int *nrhs, const double complex *a,
                     const int *lda, const int *ipiv, double complex *b, const int *ldb, int *info,
                     size_t trans_len);
-extern void dgbtrf_(const int *m, const int *n, const int *kl, const int *ku, double *ab,
-                    const int *ldab, int *ipiv, int *info);
-extern void dgbtrs_(const char *trans, const int *n, const int *kl, const int *ku, const int *nrhs,
-                    const double *ab, const int *ldab, const int *ipiv, double *b, const int *ldb,
-                    int *info, size_t trans_len);
-extern void zgbtrf_(const int *m, const int *n, const int *kl, const int *ku, double complex *ab,
-                    const int *ldab, int *ipiv, int *info);
-extern void zgbtrs_(const char *trans, const int *n, const int *kl, const int *ku, const int *nrhs,
-                    const double complex *ab, const int *ldab, const int *ipiv, double complex *b,
-                    const int *ldb, int *info, size_t trans_len);
 extern void dggev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
                    double *b, const int *ldb, double *alphar, double *alphai, double *beta,
                    double *vl, const int *ldvl, double *vr, const int *ldvr, double *work,
@@ -73,35 +63,6 @@ int mbdae_zlu_solve(int n, const double complex *lu, const int *ipiv, double com
 {
   int info = 0, one = 1;
   zgetrs_("N", &n, &one, lu, &n, ipiv, b, &n, &info, 1);
-  return map_info(info);
-}
-
-int mbdae_band_factor(int n, int ml, int mu, double *ab, int *ipiv)
-{
-  int info = 0, ldab = 2 * ml + mu + 1;
-  dgbtrf_(&n, &n, &ml, &mu, ab, &ldab, ipiv, &info);
-  return map_info(info);
-}
-
-int mbdae_band_solve(int n, int ml, int mu, const double *ab, const int *ipiv, double *b)
-{
-  int info = 0, one = 1, ldab = 2 * ml + mu + 1;
-  dgbtrs_("N", &n, &ml, &mu, &one, ab, &ldab, ipiv, b, &n, &info, 1);
-  return map_info(info);
-}
-
-int mbdae_zband_factor(int n, int ml, int mu, double complex *ab, int *ipiv)
-{
-  int info = 0, ldab = 2 * ml + mu + 1;
-  zgbtrf_(&n, &n, &ml, &mu, ab, &ldab, ipiv, &info);
-  return map_info(info);
-}
-
-int mbdae_zband_solve(int n, int ml, int mu, const double complex *ab, const int *ipiv,
-                      double complex *b)
-{
-  int info = 0, one = 1, ldab = 2 * ml + mu + 1;
-  zgbtrs_("N", &n, &ml, &mu, &one, ab, &ldab, ipiv, b, &n, &info, 1);
   return map_info(info);
 }
 

@@ -1,4 +1,7 @@
-/* The one door to LAPACK (private).  Dense column-major and band matrices, one right-hand side.
+/* The one door to LAPACK (private): dense column-major LU above linsys.h's MBDAE_KERNEL_MAX_N
+ * rows and the generalized eigenvalues of bdf's and mebdf's stability limit, one right-hand side.
+ * Band matrices have their own LU (solvers/bandlu.h).  doc/design.md says which results may
+ * depend on the LAPACK installed.
  * info > 0 from a factorization becomes MBDAE_ERR_SINGULAR, info < 0 MBDAE_ERR_INTERNAL, as
  * SUNDIALS' LAPACK linear solver maps them. */
 #ifndef MBDAE_LAPACK_H
@@ -14,17 +17,6 @@ int mbdae_lu_solve(int n, const double *lu, const int *ipiv, double *b);
 /* The same for complex matrices (zgetrf / zgetrs). */
 int mbdae_zlu_factor(int n, double complex *a, int *ipiv);
 int mbdae_zlu_solve(int n, const double complex *lu, const int *ipiv, double complex *b);
-
-/* Band LU with partial pivoting (dgbtrf / zgbtrf) of the n x n matrix with ml sub- and mu
- * super-diagonals in LAPACK's band storage: entry (i, j) at ab[ml + mu + i - j + j * ldab],
- * ldab = 2 ml + mu + 1 (the first ml rows hold the fill-in of the pivoting); in place. */
-int mbdae_band_factor(int n, int ml, int mu, double *ab, int *ipiv);
-/* Solve with the factors from mbdae_band_factor (dgbtrs); b is overwritten by x. */
-int mbdae_band_solve(int n, int ml, int mu, const double *ab, const int *ipiv, double *b);
-/* The same for complex band matrices (zgbtrf / zgbtrs). */
-int mbdae_zband_factor(int n, int ml, int mu, double complex *ab, int *ipiv);
-int mbdae_zband_solve(int n, int ml, int mu, const double complex *ab, const int *ipiv,
-                      double complex *b);
 
 /* Generalized eigenvalues of the pencil (A, B), A x = lambda B x, without eigenvectors (dggev):
  * lambda_j = (alphar[j] + i alphai[j]) / beta[j], beta[j] = 0 for an infinite eigenvalue; complex

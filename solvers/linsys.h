@@ -85,15 +85,16 @@ int mbdae_linsys_solve_shift(const mbdae_linsys *ls, double *br, double *bi);
  *   kernel dense  DENSE, MBDAE_CONDENSE_MAX_N < n <= MBDAE_KERNEL_MAX_N: the kernel on E formed
  *                 with its real and imaginary parts apart (mbdae_kernel_factor), no condensation;
  *   lapack dense  DENSE above: the dense storage factored in place by dgetrf/zgetrf;
- *   lapack band   BAND: the band storage factored in place by dgbtrf/zgbtrf, (2 ml + mu + 1) n
- *                 doubles (complex: twice);
+ *   band          BAND: the band storage factored in place by our band LU (solvers/bandlu.h,
+ *                 the bits of the reference dgbtrf/zgbtrf whatever LAPACK is linked),
+ *                 (2 ml + mu + 1) n doubles (complex: twice);
  *   klu           SPARSE: the pattern analysed once, the storage's values refactored per matrix
  *                 (solvers/sparselu.h); O(nnz + fill). */
 struct mbdae_klu;
 struct mbdae_itmat;
 
 typedef struct mbdae_factor_ops {
-  const char *name; /* "kernel", "kernel dense", "lapack dense", "lapack band", "klu" */
+  const char *name; /* "kernel", "kernel dense", "lapack dense", "band", "klu" */
   /* Bytes of the storage and workspace for jac (see mbdae_itmat_bytes). */
   size_t (*bytes)(const mbdae_jacobian *jac, int is_complex);
   /* Allocate (m->block, or the solver's own) and set up m->st.v: 0 or a negative code. */

@@ -1,10 +1,10 @@
-/* The iteration matrix by kind (mbdae_options.linsys, solvers/linsys.h mbdae_itmat): band (LAPACK
- * dgbtrf/zgbtrf) and sparse (KLU) solves agree with the dense LU on random band systems, real and
- * complex, also after refactoring with new values, and report a singular matrix; radau5, radau
- * and bdf with linsys = BAND and SPARSE give the dense path's results with the same counts of
- * steps, Jacobians and LU factorizations, on every built-in problem (dense patterns: BAND then has
- * ml = mu = n - 1; for SPARSE see test_solvers) and on a user's problem with a true band pattern
- * (ml = 2, mu = 1); a kind outside the enum is refused with MBDAE_ERR_UNSUPPORTED. */
+/* The iteration matrix by kind (mbdae_options.linsys, solvers/linsys.h mbdae_itmat): band (our
+ * band LU, solvers/bandlu.h) and sparse (KLU) solves agree with the dense LU on random band
+ * systems, real and complex, also after refactoring with new values, and report a singular matrix;
+ * radau5, radau and bdf with linsys = BAND and SPARSE give the dense path's results with the same
+ * counts of steps, Jacobians and LU factorizations, on every built-in problem (dense patterns: BAND
+ * then has ml = mu = n - 1; for SPARSE see test_solvers) and on a user's problem with a true band
+ * pattern (ml = 2, mu = 1); a kind outside the enum is refused with MBDAE_ERR_UNSUPPORTED. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
