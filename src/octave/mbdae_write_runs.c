@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct target {
@@ -125,6 +126,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   snprintf(tg.tmp, sizeof tg.tmp, "%s/.runs.csv.XXXXXX", dir);
   int fd = mkstemp(tg.tmp);
+  mode_t mask = umask(0); /* mkstemp makes 0600: give the file the mode a new file gets */
+  umask(mask);
+  if (fd >= 0) {
+    fchmod(fd, 0666 & ~mask);
+  }
   tg.out = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!tg.out) {
     int err = errno;
