@@ -8,6 +8,8 @@
  *                                computed again by the library (mbdae_scd, mbdae_mescd at the
  *                                record's tolerances) against the record's, bit for bit; exit 1
  *                                on a difference
+ *   octave_values cost SPEC..    CPU seconds of one residual call from C (mbdae_problem_unit_costs,
+ *                                mean of 20000 calls at the start), for examples/octave/overhead.m
  * The second point: t1 = t0 + (tend - t0) / 4, y1_i = 1.0625 y0_i + 0.001 i, y1'_i = 0.9375 y0'_i
  * - 0.002 i (i = 1..n), the same operations as the Octave side. */
 #include <inttypes.h>
@@ -146,8 +148,22 @@ int main(int argc, char **argv)
   if (argc == 3 && strcmp(argv[1], "scd") == 0) {
     return check_scd(argv[2]);
   }
+  if (argc >= 3 && strcmp(argv[1], "cost") == 0) {
+    for (int i = 2; i < argc; i++) {
+      mbdae_problem *p = NULL;
+      mbdae_unit_costs c;
+      if (mbdae_problem_create(argv[i], &p, NULL, 0) != 0 ||
+          mbdae_problem_unit_costs(p, 20000, &c) != 0) {
+        return 1;
+      }
+      printf("%-22s n = %3d: %.3f us per residual call from C\n", mbdae_problem_spec(p),
+             mbdae_problem_neq(p), 1e6 * c.res);
+      mbdae_problem_destroy(p);
+    }
+    return 0;
+  }
   if (argc < 3 || strcmp(argv[1], "values") != 0) {
-    fprintf(stderr, "usage: octave_values specs | values SPEC... | scd RUNS.CSV\n");
+    fprintf(stderr, "usage: octave_values specs | values SPEC... | scd RUNS.CSV | cost SPEC...\n");
     return 2;
   }
   int bad = 0;
