@@ -26,5 +26,8 @@ function f = mbdae_ode15i (p, opts)
   f.tspan = [p.t0, p.tend];
   f.y0 = p.y0;
   f.yp0 = p.yp0;
-  f.options = odeset ("RelTol", rtol, "AbsTol", atol, "InitialStep", h0, "Jacobian", f.jac);
+  f.options = odeset ("RelTol", rtol, "AbsTol", atol, "Jacobian", f.jac);
+  if (h0 > 0)   # 0: the solver chooses
+    f.options = odeset (f.options, "InitialStep", h0);
+  endif
 endfunction

@@ -42,8 +42,11 @@ function f = mbdae_ode15s (p, opts)
   f.tspan = [p.t0, p.tend];
   f.y0 = p.y0;
   f.yp0 = p.yp0;
-  f.options = odeset ("RelTol", rtol, "AbsTol", atol, "InitialStep", h0, "Mass", f.mass,
+  f.options = odeset ("RelTol", rtol, "AbsTol", atol, "Mass", f.mass,
                       "MStateDependence", f.mstate, "InitialSlope", p.yp0);
+  if (h0 > 0)   # 0: the solver chooses
+    f.options = odeset (f.options, "InitialStep", h0);
+  endif
   if (info.constant)
     f.options = odeset (f.options, "Jacobian", f.jac);
   endif

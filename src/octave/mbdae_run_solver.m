@@ -1,5 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {@var{r} =} mbdae_run_solver (@var{p}, @var{solver}, @var{opts})
+## @deftypefnx {} {[@var{r}, @var{sol}] =} mbdae_run_solver (@dots{})
 ## Run an Octave/MATLAB solver on problem @var{p} (struct or spec) and make its run record, the
 ## same record as for a built-in solver (mbdae_solve): the harness counts the residual calls
 ## (nres: every call of F, or of f in the form M y' = f, finite-difference ones included) and the
@@ -17,9 +18,10 @@
 ## jacobian (default true: the analytic Jacobian is passed), id and title (the solver's name in
 ## the record; default the handle's name), implicit, and odeset (a struct of more options).
 ## A solver that raises an error, or stops before tend, gives a record with status
-## MBDAE_ERR_SOLVER (-12) and its message.
+## MBDAE_ERR_SOLVER (-12) and its message.  @var{sol}: the start and the accepted steps,
+## @var{sol}.t (a column) and @var{sol}.y (a row per step).
 ## @end deftypefn
-function r = mbdae_run_solver (p, solver, opts)
+function [r, sol] = mbdae_run_solver (p, solver, opts)
   if (nargin < 2 || nargin > 3)
     print_usage ();
   endif
@@ -47,6 +49,9 @@ function r = mbdae_run_solver (p, solver, opts)
     out.message = message;
   endif
   r = mbdae_record_outcome (p, id, title, topts, out);
+  if (nargout > 1)
+    sol = struct ("t", [p.t0; out.t(:)], "y", [p.y0.'; out.Y]);
+  endif
 endfunction
 
 function [out, message] = run_counted (p, solver, implicit, opts, topts)
