@@ -18,4 +18,5 @@ test "$(grep -c '^pendulum\|^caraxis' "$dir/runs.csv")" = 4 || { echo "runs.csv:
 grep '| ode15i |' "$dir/pendulum-table.md"
 grep '| ode15s |' "$dir/caraxis-table.md"
 grep '| radau5 |' "$dir/caraxis-table.md"
+grep "solvers = 'ode15i ode15s radau5'" "$dir/workprecision.gp"
 echo "the Octave solvers' records are in the report beside radau5"
