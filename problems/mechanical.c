@@ -1,6 +1,7 @@
 /* The model layer's entry points (mechanical.h): residual, Jacobian, hidden constraints, initial
  * values and reference of a mechanical problem, computed in block order (q, v, [a,] lambda[, mu])
  * and permuted into a grouped model's y order (mech_model.groups). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,9 @@ int mbdae_mech_ref_traj(const void *params, int neq, size_t *ntimes, const doubl
   int rc = state ? 0 : MBDAE_ERR_NOMEM;
   for (size_t k = 0; rc == 0 && k < tr->ntimes; k++) {
     rc = traj_state(mp, tr, k, state, y + k * (size_t)neq);
+  }
+  for (size_t j = 0; rc != 0 && j < tr->ntimes * (size_t)neq; j++) {
+    y[j] = NAN; /* a failure (out of memory) leaves no value that looks computed */
   }
   free(state);
   return rc;

@@ -10,6 +10,12 @@
  * links, refsol/chain_ref.c, for any configuration; the default configurations of n = 1..8 links
  * are the committed files refsol/chain_n1.txt .. chain_n8.txt.
  *
+ * - reference trajectories (refsol/<name>_traj.txt, the solution at 101 uniform output times
+ *   whose last row is the end reference): refsol_pendulum_trajectory and refsol_chain_trajectory
+ *   below, and for the test-set problems two of the library's solvers; the generator is
+ *   refsol/traj_gen.c (`mbdae_traj_gen NAME`), the library compiles the files in
+ *   (mbdae_problem_reference_trajectory).
+ *
  * The write functions print exactly the content of the committed data file (the driver exposes
  * them as `mbdae refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
  * They return 0 on success, -1 when writing to `out` failed. */
