@@ -28,6 +28,9 @@ enum { NINTERVALS = 100 };
 /* Significant digits of a double-precision trajectory's inner rows: the two solvers agree to
  * 11 digits at most, so 12 keep all they confirm (0.5e-12 relative) at 2/3 of the weight. */
 enum { TESTSET_DIGITS = 12 };
+/* The digits a run at the tightest tolerances of the test set (1e-10) can reach: rows of a
+ * double-precision trajectory that agree to fewer are counted in its header. */
+enum { ROW_DIGITS = 10 };
 
 /* One trajectory and what the file says of it. */
 typedef struct traj {
@@ -36,10 +39,13 @@ typedef struct traj {
   refsol_traj data;          /* t, y, agreement per component, turns */
   double end_scd, end_mescd; /* the first method at t_end against the end reference */
   int print_digits;          /* significant digits of rows 1..N-1; 0: the shortest exact */
-  const char *title;         /* first header line */
-  const char *methods;       /* header lines (each "# ...\n") naming the two methods */
-  const char *end_file;      /* refsol/<end_file>.txt holds the end reference */
-  int end_done;              /* 1 once the last row holds the end reference */
+  int rows_below;            /* rows whose scd agreement is below ROW_DIGITS; -1: not counted */
+  int worst_row;             /* the row of the fewest digits, and those digits */
+  double worst_row_digits;
+  const char *title;    /* first header line */
+  const char *methods;  /* header lines (each "# ...\n") naming the two methods */
+  const char *end_file; /* refsol/<end_file>.txt holds the end reference */
+  int end_done;         /* 1 once the last row holds the end reference */
 } traj;
 
 static int traj_alloc(traj *tr, const mbdae_problem *p, int nturns)
@@ -202,6 +208,14 @@ static int write_file(FILE *out, traj *tr, const char *name)
           "# they map that one); the first method at t_end has scd %.2f and mescd %.2f\n"
           "# (atol/rtol = 1) against it.\n",
           tr->end_file, tr->end_scd, tr->end_mescd);
+  if (tr->rows_below >= 0) {
+    fprintf(out,
+            "# Rows: %d of %d agree to fewer than %d digits by scd's formula (the second\n"
+            "# method's scd against the row), the fewest %.2f at t = %g: a solver's tscd\n"
+            "# beyond the cap is not resolved by this file.\n",
+            tr->rows_below, NINTERVALS + 1, ROW_DIGITS, tr->worst_row_digits,
+            tr->data.t[tr->worst_row]);
+  }
   if (tr->nturns > 0) {
     fprintf(out, "# [turns]: the whole turns of each angle at t_k (form=ssf maps the Cartesian\n"
                  "# state to the principal angle and adds them).\n");
@@ -348,6 +362,16 @@ static void agreement(traj *tr, const double *y2)
     tr->data.agree_rel[i] = rel;
     tr->data.agree_scaled[i] = big > 0 ? diff / big : 0;
   }
+  tr->rows_below = 0;
+  tr->worst_row_digits = INFINITY;
+  for (int k = 0; k <= NINTERVALS; k++) { /* the scd of the second method against the rows */
+    double digits = mbdae_scd(tr->p, y2 + (size_t)k * neq, tr->data.y + (size_t)k * neq);
+    tr->rows_below += digits < ROW_DIGITS;
+    if (digits < tr->worst_row_digits) {
+      tr->worst_row_digits = digits;
+      tr->worst_row = k;
+    }
+  }
 }
 
 static int gen_testset(traj *tr, const recipe *r)
@@ -447,7 +471,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "mbdae_traj_gen: %s\n", msg);
     return 2;
   }
-  traj tr = {.p = p};
+  traj tr = {.p = p, .rows_below = -1};
   int rc = generate(argv[1], p, &tr);
   rc = rc == 0 ? write_file(stdout, &tr, argv[1]) : rc;
   free(tr.data.t);
