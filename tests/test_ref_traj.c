@@ -343,10 +343,10 @@ static void check_run(void)
   mbdae_problem_destroy(p);
 }
 
-static const char *const FILES[] = {"pendulum", "dpendulum",        "chain_n1", "chain_n2",
-                                    "chain_n3", "chain_n4",         "chain_n5", "chain_n6",
-                                    "chain_n7", "caraxis",          "andrews",  "crank",
-                                    "fekete",   "crank_consistent", "wheelset"};
+static const char *const FILES[] = {"pendulum", "dpendulum", "chain_n1",         "chain_n2",
+                                    "chain_n3", "chain_n4",  "chain_n5",         "chain_n6",
+                                    "chain_n7", "chain_n8",  "caraxis",          "andrews",
+                                    "crank",    "fekete",    "crank_consistent", "wheelset"};
 
 static const char *const FORMS[] = {"index3", "index2", "ggl", "index1", "baumgarte"};
 
@@ -359,7 +359,7 @@ static void check_forms(void)
       snprintf(spec, sizeof spec, "%s:form=%s", mech[m], FORMS[f]);
       check_form(spec);
     }
-    for (int n = 1; n <= 7; n++) {
+    for (int n = 1; n <= 8; n++) {
       snprintf(spec, sizeof spec, "chain:n=%d,form=%s", n, FORMS[f]);
       check_form(spec);
     }
@@ -374,7 +374,7 @@ static void check_forms(void)
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
     check_form(more[i]);
   }
-  for (int n = 1; n <= 7; n++) {
+  for (int n = 1; n <= 8; n++) {
     snprintf(spec, sizeof spec, "chain:n=%d,form=ssf", n);
     check_form(spec);
   }
