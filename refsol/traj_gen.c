@@ -42,10 +42,11 @@ typedef struct traj {
   int rows_below;            /* rows whose scd agreement is below ROW_DIGITS; -1: not counted */
   int worst_row;             /* the row of the fewest digits, and those digits */
   double worst_row_digits;
-  const char *title;    /* first header line */
-  const char *methods;  /* header lines (each "# ...\n") naming the two methods */
-  const char *end_file; /* refsol/<end_file>.txt holds the end reference */
-  int end_done;         /* 1 once the last row holds the end reference */
+  const char *title;           /* first header line */
+  const char *methods;         /* header lines (each "# ...\n") naming the two methods */
+  const char *end_file;        /* refsol/<end_file>.txt holds the end reference */
+  int end_done;                /* 1 once the last row holds the end reference */
+  double start_rel, start_abs; /* the first method at t0 against y0: relative, absolute at 0 */
 } traj;
 
 static int traj_alloc(traj *tr, const mbdae_problem *p, int nturns)
@@ -190,9 +191,30 @@ static void write_rows(FILE *out, const traj *tr)
   }
 }
 
+/* The spec's initial values in the first row (where every run starts: a quad start rounded to
+ * double leaves 4e-35 for cos(pi/2), which a run's exact 0 would miss by 100%), and how far the
+ * first method's values at t0 were from them. */
+static int put_initial_values(traj *tr)
+{
+  double *y0 = malloc(sizeof(double) * 2 * (size_t)tr->neq);
+  if (!y0 || mbdae_problem_init(tr->p, y0, y0 + tr->neq) != 0) {
+    free(y0);
+    return -1;
+  }
+  tr->start_rel = tr->start_abs = 0;
+  for (int i = 0; i < tr->neq; i++) {
+    double d = fabs(tr->data.y[i] - y0[i]), rel = y0[i] != 0 ? d / fabs(y0[i]) : 0;
+    tr->start_rel = rel > tr->start_rel ? rel : tr->start_rel;
+    tr->start_abs = y0[i] == 0 && d > tr->start_abs ? d : tr->start_abs;
+    tr->data.y[i] = y0[i];
+  }
+  free(y0);
+  return 0;
+}
+
 static int write_file(FILE *out, traj *tr, const char *name)
 {
-  if (put_end_reference(tr) != 0) {
+  if (put_end_reference(tr) != 0 || put_initial_values(tr) != 0) {
     return -1;
   }
   fprintf(out,
@@ -208,6 +230,11 @@ static int write_file(FILE *out, traj *tr, const char *name)
           "# they map that one); the first method at t_end has scd %.2f and mescd %.2f\n"
           "# (atol/rtol = 1) against it.\n",
           tr->end_file, tr->end_scd, tr->end_mescd);
+  fprintf(out,
+          "# First row: the initial values of the spec (mbdae_problem_init), bit for bit; the\n"
+          "# first method's values at t0 differ from them by %.1e relative (%.1e absolute\n"
+          "# where y0 is 0).\n",
+          tr->start_rel, tr->start_abs);
   if (tr->rows_below >= 0) {
     fprintf(out,
             "# Rows: %d of %d agree to fewer than %d digits by scd's formula (the second\n"

@@ -132,11 +132,13 @@ static void check_file(const char *name)
   const double *t = NULL;
   CHECK(mbdae_problem_reference_trajectory(p, &nt, &t, NULL) == 0 && (int)nt == fi.ntimes,
         "%s: %zu times in the library, %d in the file", name, nt, fi.ntimes);
-  double *y = calloc(nt * (size_t)n + (size_t)n, sizeof(double)), *yref = y + nt * (size_t)n;
+  double *y = calloc(nt * (size_t)n + 3 * (size_t)n, sizeof(double)), *yref = y + nt * (size_t)n;
+  double *y0 = yref + n;
   CHECK(nt >= 101 && mbdae_problem_reference_trajectory(p, &nt, &t, y) == 0, "%s: values", name);
-  CHECK(mbdae_problem_ref(p, yref) == 0, "%s: end reference", name);
+  CHECK(mbdae_problem_ref(p, yref) == 0 && mbdae_problem_init(p, y0, y0 + n) == 0,
+        "%s: end reference and initial values", name);
   double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  int bad_t = 0, bad_y = 0, bad_end = 0;
+  int bad_t = 0, bad_y = 0, bad_end = 0, bad_start = 0;
   for (size_t k = 0; nt >= 101 && k < nt; k++) {
     const double *row = fi.rows + k * (size_t)(n + 1);
     bad_t += t[k] != row[0] || t[k] != t0 + (tend - t0) * (double)k / (double)(nt - 1);
@@ -146,7 +148,9 @@ static void check_file(const char *name)
   }
   for (int i = 0; nt >= 101 && i < n; i++) {
     bad_end += memcmp(&y[(nt - 1) * n + i], &yref[i], sizeof(double)) != 0;
+    bad_start += y[i] != y0[i]; /* 0 and -0 alike: a run's start */
   }
+  CHECK(bad_start == 0, "%s: first row: %d values differ from the initial values", name, bad_start);
   CHECK(bad_t == 0 && t[nt - 1] == tend, "%s: %d times off the uniform grid", name, bad_t);
   CHECK(bad_y == 0, "%s: %d values differ from the file's (bit for bit)", name, bad_y);
   CHECK(bad_end == 0, "%s: last row: %d values differ from the end reference", name, bad_end);
