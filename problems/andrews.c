@@ -675,6 +675,13 @@ static const char *const component_names[NEQ] = {
 /* report 2.4 II.13.4: scd over the seven angles only */
 static const int scd_components[NEQ] = {1, 1, 1, 1, 1, 1, 1};
 
+/* refsol/andrews_traj.txt, whose last row is ref_acc's. */
+static const ref_traj *traj(const void *par)
+{
+  (void)par;
+  return &mbdae_traj_andrews;
+}
+
 static const mech_model andrews_model = {
     .type = &mbdae_problem_andrews,
     .nq = NQ,
@@ -696,6 +703,7 @@ static const mech_model andrews_model = {
     .ssf = NULL,
     .acc_vars = 1,
     .ref_acc = ref_acc,
+    .traj = traj,
 };
 
 static const char OPTIONS_HELP[] = MECH_OPTIONS_HELP_NO_SSF ", jac=exact|approx";
@@ -771,5 +779,6 @@ const problem_type mbdae_problem_andrews = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

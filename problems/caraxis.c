@@ -429,6 +429,13 @@ static int ref(const void *par, double *p, double *v, double *lam)
 static const char *const component_names[2 * NPOS + NLAM] = {
     "x_l", "y_l", "x_r", "y_r", "vx_l", "vy_l", "vx_r", "vy_r", "lambda1", "lambda2"};
 
+/* refsol/caraxis_traj.txt, whose last row is ref's. */
+static const ref_traj *traj(const void *par)
+{
+  (void)par;
+  return &mbdae_traj_caraxis;
+}
+
 static const mech_model caraxis_model = {
     .type = &mbdae_problem_caraxis,
     .nq = NPOS,
@@ -447,6 +454,7 @@ static const mech_model caraxis_model = {
     .con_pos_vel = con_pos_vel,
     .init = init,
     .ref = ref,
+    .traj = traj,
     .ssf = NULL,
 };
 
@@ -481,5 +489,6 @@ const problem_type mbdae_problem_caraxis = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

@@ -503,11 +503,12 @@ static const int *const ref_turns[NREF] = {chain_turns_n1, chain_turns_n2, chain
                                            chain_turns_n4, chain_turns_n5, chain_turns_n6,
                                            chain_turns_n7, chain_turns_n8};
 
-/* y(10) of a default configuration, from its file's order (x, y, vx, vy, F per link). */
-static int ref(const void *par, double *q, double *v, double *lam)
+/* A row of the file's order (x, y, vx, vy, F per link) as q, v, lambda. */
+static void row_state(const void *par, const double *values, double *q, double *v, double *a,
+                      double *lam)
 {
+  (void)a; /* not variables of the chain */
   int n = config(par)->n;
-  const double *values = ref_values[n - 1];
   for (int k = 0; k < n; k++) {
     q[2 * k] = values[5 * k];
     q[2 * k + 1] = values[5 * k + 1];
@@ -515,8 +516,21 @@ static int ref(const void *par, double *q, double *v, double *lam)
     v[2 * k + 1] = values[5 * k + 3];
     lam[k] = values[5 * k + 4];
   }
+}
+
+/* y(10) of a default configuration, from its file's order. */
+static int ref(const void *par, double *q, double *v, double *lam)
+{
+  row_state(par, ref_values[config(par)->n - 1], q, v, NULL, lam);
   return 0;
 }
+
+static const ref_traj *const trajectories[NREF] = {
+    &mbdae_traj_chain_n1, &mbdae_traj_chain_n2, &mbdae_traj_chain_n3, &mbdae_traj_chain_n4,
+    &mbdae_traj_chain_n5, &mbdae_traj_chain_n6, &mbdae_traj_chain_n7, &mbdae_traj_chain_n8};
+
+/* refsol/chain_n<N>_traj.txt of a default configuration (asked only where ref is set). */
+static const ref_traj *traj(const void *par) { return trajectories[config(par)->n - 1]; }
 
 /* ---- names, configuration, descriptor ------------------------------------------------------ */
 
@@ -574,7 +588,9 @@ static void set_defaults(void *params)
                           .name = name,
                           .ssf_name = ssf_name,
                           .mass_diag = mass_diag,
-                          .reaction_rate = reaction_rate};
+                          .reaction_rate = reaction_rate,
+                          .traj = traj,
+                          .traj_row = row_state};
   p->ssf = (mech_ssf){
       .acc = ssf_acc, .from_cartesian = ssf_from_cartesian, .to_cartesian = ssf_to_cartesian};
   configure(p);
@@ -674,6 +690,7 @@ const problem_type mbdae_problem_chain = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
     .jac_pattern = jac_pattern,
     .jac_values = jac_values,

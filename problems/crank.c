@@ -865,6 +865,16 @@ static const char *const component_names[NEQ] = {
 static const int scd_components[NEQ] = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
                                         0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
 
+/* refsol/crank_traj.txt (init1) and crank_consistent_traj.txt, whose last rows are ref_acc's. */
+static const ref_traj *traj(const void *params)
+{
+  const crank_params *par = params;
+  if (!has_reference(par)) {
+    return NULL;
+  }
+  return par->init == INIT_CONSISTENT ? &mbdae_traj_crank_consistent : &mbdae_traj_crank;
+}
+
 static const mech_model crank_model = {
     .type = &mbdae_problem_crank,
     .nq = NX,
@@ -885,6 +895,7 @@ static const mech_model crank_model = {
     .ssf = NULL,
     .acc_vars = 1,
     .ref_acc = ref_acc,
+    .traj = traj,
 };
 
 static void set_defaults(void *params)
@@ -1030,5 +1041,6 @@ const problem_type mbdae_problem_crank = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

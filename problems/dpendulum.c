@@ -372,6 +372,13 @@ static const mech_ssf dpendulum_ssf = {2,    ssf_names,       ssf_acc, ssf_from_
 static const char *const component_names[2 * NQ + NC] = {"x1",  "y1",  "x2",  "y2", "vx1",
                                                          "vy1", "vx2", "vy2", "F1", "F2"};
 
+/* refsol/dpendulum_traj.txt, whose last row is ref's (asked only where ref is set). */
+static const ref_traj *traj(const void *par)
+{
+  (void)par;
+  return &mbdae_traj_dpendulum;
+}
+
 static const mech_model dpendulum_model = {
     .type = &mbdae_problem_dpendulum,
     .nq = NQ,
@@ -392,6 +399,7 @@ static const mech_model dpendulum_model = {
     .con_acc = con_acc,
     .init = init,
     .ref = ref,
+    .traj = traj,
     .ssf = &dpendulum_ssf,
     .dummy = 1,
 };
@@ -533,5 +541,6 @@ const problem_type mbdae_problem_dpendulum = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

@@ -499,6 +499,13 @@ static void configure(fekete_params *f)
   }
 }
 
+/* refsol/fekete_traj.txt, whose last row is model_ref's (asked only for the published n). */
+static const ref_traj *traj(const void *par)
+{
+  (void)par;
+  return &mbdae_traj_fekete;
+}
+
 static void set_defaults(void *params)
 {
   fekete_params *f = params;
@@ -513,7 +520,8 @@ static void set_defaults(void *params)
                           .con_acc = con_acc,
                           .init = init,
                           .name = name,
-                          .mass_diag = mass_diag};
+                          .mass_diag = mass_diag,
+                          .traj = traj};
   configure(f);
   mbdae_mech_defaults(&f->mech, &f->model);
   f->mech.form = MECH_GGL; /* the published form */
@@ -568,5 +576,6 @@ const problem_type mbdae_problem_fekete = {
     .res = res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

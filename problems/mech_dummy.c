@@ -239,6 +239,17 @@ int mech_dummy_init(const mech_params *mp, double *y0, double *yp0)
   return rc;
 }
 
+/* The dummy form's y of the state qvl = (q, v, lambda) at t (w->tmp may hold qvl). */
+static int dummy_from_state(const mech_params *mp, double t, const double *qvl, acc_work *w,
+                            double *yref)
+{
+  int rc = mech_dynamic_acc(mp, t, qvl, w);
+  if (rc == 0) {
+    dummy_state(mp, mp->selected, qvl, w->a, NULL, yref, NULL);
+  }
+  return rc;
+}
+
 int mech_dummy_ref(const mech_params *mp, double *yref)
 {
   const mech_model *m = mp->model;
@@ -254,10 +265,23 @@ int mech_dummy_ref(const mech_params *mp, double *yref)
   }
   double *qvl = w.tmp; /* nc (2 nq + nc) >= 2 nq + nc doubles */
   rc = m->ref(mp, qvl, qvl + dl.V, qvl + dl.L);
-  rc = rc == 0 ? mech_dynamic_acc(mp, m->type->tend, qvl, &w) : rc;
-  if (rc == 0) {
-    dummy_state(mp, mp->selected, qvl, w.a, NULL, yref, NULL);
+  rc = rc == 0 ? dummy_from_state(mp, m->type->tend, qvl, &w, yref) : rc;
+  mech_scratch_release(&w.buf);
+  return rc;
+}
+
+int mech_dummy_ref_state(const mech_params *mp, double t, const double *y, const int *turns,
+                         double *yref)
+{
+  (void)turns; /* the dummy form keeps the Cartesian coordinates */
+  layout l = mech_layout_of(mp);
+  acc_work w;
+  int rc = mech_acc_work_get(&l, 0, &w);
+  if (rc != 0) {
+    return rc;
   }
+  memcpy(w.tmp, y, sizeof(double) * (size_t)(2 * l.nq + l.nc));
+  rc = dummy_from_state(mp, t, w.tmp, &w, yref);
   mech_scratch_release(&w.buf);
   return rc;
 }

@@ -8,12 +8,16 @@
 
 static const mech_form_assembly CARTESIAN = {mech_cartesian_describe, mech_cartesian_res,
                                              mech_cartesian_jac,      mech_cartesian_constraints,
-                                             mech_cartesian_init,     mech_cartesian_ref};
+                                             mech_cartesian_init,     mech_cartesian_ref,
+                                             mech_cartesian_ref_state};
 /* ssf's initial values and reference are the Cartesian ones mapped (mech_values.c) */
-static const mech_form_assembly SSF = {mech_describe_ssf, mech_ssf_res,        mech_ssf_jac,
-                                       mech_ssf_levels,   mech_cartesian_init, mech_cartesian_ref};
+static const mech_form_assembly SSF = {
+    mech_describe_ssf,       mech_ssf_res,        mech_ssf_jac,
+    mech_ssf_levels,         mech_cartesian_init, mech_cartesian_ref,
+    mech_cartesian_ref_state};
 static const mech_form_assembly DUMMY = {mech_dummy_describe, mech_dummy_res,  mech_dummy_jac,
-                                         mech_dummy_levels,   mech_dummy_init, mech_dummy_ref};
+                                         mech_dummy_levels,   mech_dummy_init, mech_dummy_ref,
+                                         mech_dummy_ref_state};
 
 /* name, kind, rows lambda, rows mu, Baumgarte, index of q v a lambda mu, crank's index=, refusal,
  * names of the added variables, assembly */

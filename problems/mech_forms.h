@@ -36,6 +36,11 @@ typedef struct mech_form_assembly {
                      double *gpos, double *gvel, double *gacc);
   int (*init)(const mech_params *mp, double *y0, double *yp0);
   int (*ref)(const mech_params *mp, double *yref);
+  /* A state of the model at t, y in block order (q, v, [a,] lambda, mu = 0; the Cartesian
+   * layout's n entries), mapped to the form as ref maps the end reference; turns: the angles'
+   * whole turns to add (ssf), NULL: none. */
+  int (*ref_state)(const mech_params *mp, double t, const double *y, const int *turns,
+                   double *yref);
 } mech_form_assembly;
 
 typedef struct mech_form_info {

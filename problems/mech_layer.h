@@ -113,6 +113,9 @@ int mech_dummy_levels(const mech_params *mp, double t, const double *y, const do
 int mech_dummy_init(const mech_params *mp, double *y0, double *yp0);
 /* The reference: q, v, lambda at tend; a (for the dummies e) from the dynamics there. */
 int mech_dummy_ref(const mech_params *mp, double *yref);
+/* A state (q, v, lambda) at t as the reference: a from the dynamics at t (turns unused). */
+int mech_dummy_ref_state(const mech_params *mp, double t, const double *y, const int *turns,
+                         double *yref);
 /* The selection at q (and |det G_S| of mp's own into *current when not NULL). */
 int mech_select_at(const mech_params *mp, double t, const double *q, double *current,
                    unsigned long long *best, double *best_pivot);
@@ -130,5 +133,7 @@ int mech_cartesian_constraints(const mech_params *mp, double t, const double *y,
 /* Also form=ssf's: the Cartesian values mapped to minimal coordinates. */
 int mech_cartesian_init(const mech_params *mp, double *y0, double *yp0);
 int mech_cartesian_ref(const mech_params *mp, double *yref);
+int mech_cartesian_ref_state(const mech_params *mp, double t, const double *y, const int *turns,
+                             double *yref);
 
 #endif /* MBDAE_MECH_LAYER_H */

@@ -47,14 +47,24 @@ int mech_cartesian_ref(const mech_params *mp, double *yref)
   memset(y, 0, sizeof(double) * (size_t)l.n); /* mu = 0 */
   int rc =
       m->acc_vars ? m->ref_acc(mp, y, y + l.V, y + l.A, y + l.L) : m->ref(mp, y, y + l.V, y + l.L);
-  if (rc == 0 && form_of(mp)->kind == MECH_KIND_MINIMAL) {
-    rc = mech_ssf_state(mp, m->type->tend, y, y + l.V, yref, NULL);
-    for (int i = 0; rc == 0 && m->ssf->ref_turns && i < m->ssf->nz; i++) {
-      yref[i] += TWO_PI * m->ssf->ref_turns[i];
-    }
-  } else if (rc == 0) {
-    memcpy(yref, y, sizeof(double) * (size_t)l.n);
-  }
+  const int *turns = m->ssf ? m->ssf->ref_turns : NULL;
+  rc = rc == 0 ? mech_cartesian_ref_state(mp, m->type->tend, y, turns, yref) : rc;
   mech_scratch_release(&buf);
+  return rc;
+}
+
+int mech_cartesian_ref_state(const mech_params *mp, double t, const double *y, const int *turns,
+                             double *yref)
+{
+  const mech_model *m = mp->model;
+  layout l = mech_layout_of(mp);
+  if (form_of(mp)->kind != MECH_KIND_MINIMAL) {
+    memcpy(yref, y, sizeof(double) * (size_t)l.n);
+    return 0;
+  }
+  int rc = mech_ssf_state(mp, t, y, y + l.V, yref, NULL);
+  for (int i = 0; rc == 0 && turns && i < m->ssf->nz; i++) {
+    yref[i] += TWO_PI * turns[i];
+  }
   return rc;
 }

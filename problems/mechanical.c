@@ -1,7 +1,9 @@
 /* The model layer's entry points (mechanical.h): residual, Jacobian, hidden constraints, initial
  * values and reference of a mechanical problem, computed in block order (q, v, [a,] lambda[, mu])
  * and permuted into a grouped model's y order (mech_model.groups). */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dense.h"
 #include "mech_layer.h"
@@ -142,5 +144,60 @@ int mbdae_mech_ref(const void *params, double *yref)
     scatter(&o, o.out, yref);
   }
   free(o.y);
+  return rc;
+}
+
+/* Row k of tr as the model's state at t_k in block order (q, v, [a,] lambda, mu = 0), then in
+ * the form's variables (out, in y order). */
+static int traj_state(const mech_params *mp, const ref_traj *tr, size_t k, double *state,
+                      double *out)
+{
+  const mech_model *m = mp->model;
+  layout l = mech_layout_of(mp);
+  const double *row = tr->y + k * (size_t)tr->width;
+  memset(state, 0, sizeof(double) * (size_t)l.n);
+  if (m->traj_row) {
+    m->traj_row(mp, row, state, state + l.V, m->acc_vars ? state + l.A : NULL, state + l.L);
+  } else {
+    memcpy(state, row, sizeof(double) * (size_t)(l.MU < tr->width ? l.MU : tr->width));
+  }
+  const int *turns = tr->nturns > 0 ? tr->turns + k * (size_t)tr->nturns : NULL;
+  if (!grouped(mp)) {
+    return form_of(mp)->assembly->ref_state(mp, tr->t[k], state, turns, out);
+  }
+  reorder o;
+  int rc = reorder_begin(mp, NULL, NULL, (size_t)l.n, &o);
+  rc = rc == 0 ? form_of(mp)->assembly->ref_state(mp, tr->t[k], state, turns, o.out) : rc;
+  if (rc == 0) {
+    scatter(&o, o.out, out);
+  }
+  free(o.y);
+  return rc;
+}
+
+int mbdae_mech_ref_traj(const void *params, int neq, size_t *ntimes, const double **t, double *y)
+{
+  const mech_params *mp = params;
+  const mech_model *m = mp->model;
+  int has_ref = m->acc_vars ? m->ref_acc != NULL : m->ref != NULL;
+  const ref_traj *tr = m->traj && has_ref ? m->traj(mp) : NULL;
+  if (!tr || tr->ntimes == 0) {
+    return MBDAE_ERR_NOREF;
+  }
+  *ntimes = tr->ntimes;
+  *t = tr->t;
+  if (!y) {
+    return 0;
+  }
+  layout l = mech_layout_of(mp);
+  double *state = malloc(sizeof(double) * (size_t)l.n);
+  int rc = state ? 0 : MBDAE_ERR_NOMEM;
+  for (size_t k = 0; rc == 0 && k < tr->ntimes; k++) {
+    rc = traj_state(mp, tr, k, state, y + k * (size_t)neq);
+  }
+  for (size_t j = 0; rc != 0 && j < tr->ntimes * (size_t)neq; j++) {
+    y[j] = NAN; /* a failure (out of memory) leaves no value that looks computed */
+  }
+  free(state);
   return rc;
 }

@@ -59,6 +59,7 @@
 #include <stddef.h>
 
 #include "problem_type.h"
+#include "ref_traj.h"
 
 typedef enum mech_form {
   MECH_INDEX3,
@@ -154,6 +155,15 @@ typedef struct mech_model {
   /* 1: the model offers form=dummy (it must keep block order, groups <= 1, acc_vars 0, and have
    * nq <= MECH_DUMMY_MAX_NQ). */
   int dummy;
+  /* Optional: the reference trajectory of the configuration (problems/ref_traj.h), or NULL where
+   * it has none; only asked where ref (ref_acc) gives an end reference, which its last row is.
+   * Its rows are the components of the end reference's file, which every form maps as it maps
+   * that one (at the row's time; form=ssf adds the row's whole turns, not ref_turns). */
+  const ref_traj *(*traj)(const void *par);
+  /* A row of traj into q, v, [a,] lambda (a NULL unless acc_vars), read as ref reads the end
+   * reference; NULL: the row is in block order (q, v, [a,] lambda[, mu]), mu left out. */
+  void (*traj_row)(const void *par, const double *row, double *q, double *v, double *a,
+                   double *lam);
 } mech_model;
 
 enum { MECH_DUMMY_MAX_NQ = PROBLEM_SELECTION_MAX }; /* a selection is a bit set (problem_type.h) */
@@ -197,6 +207,8 @@ int mbdae_mech_res(const void *params, double t, const double *y, const double *
 int mbdae_mech_jac(const void *params, double t, const double *y, const double *yp, double *dfdy,
                    double *dfdyp);
 int mbdae_mech_ref(const void *params, double *yref);
+/* problem_type.ref_traj: the model's trajectory (mech_model.traj) in the instance's form. */
+int mbdae_mech_ref_traj(const void *params, int neq, size_t *ntimes, const double **t, double *y);
 /* Where g_k or g'_k can depend on y_j, compressed-column over y's neq columns, rows the nc
  * constraints (problem_type.constraint_pattern's two calls): for a grouped model with con_reach
  * in a Cartesian form, the variables of the groups within reach of k's group (twice the reach in

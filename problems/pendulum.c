@@ -209,6 +209,13 @@ static const mech_ssf pendulum_ssf = {1,    ssf_names,       ssf_acc, ssf_from_c
 /* y = (x, y, vx, vy, F): Hafner & Poell eq. (1) */
 static const char *const component_names[2 * NQ + NC] = {"x", "y", "vx", "vy", "F"};
 
+/* refsol/pendulum_traj.txt: the exact solution, whose last row is ref's. */
+static const ref_traj *traj(const void *par)
+{
+  (void)par;
+  return &mbdae_traj_pendulum;
+}
+
 static const mech_model pendulum_model = {
     .type = &mbdae_problem_pendulum,
     .nq = NQ,
@@ -229,6 +236,7 @@ static const mech_model pendulum_model = {
     .con_acc = con_acc,
     .init = init,
     .ref = ref,
+    .traj = traj,
     .ssf = &pendulum_ssf,
     .dummy = 1,
 };
@@ -262,5 +270,6 @@ const problem_type mbdae_problem_pendulum = {
     .res = mbdae_mech_res,
     .jac = mbdae_mech_jac,
     .ref = mbdae_mech_ref,
+    .ref_traj = mbdae_mech_ref_traj,
     .constraints = mbdae_mech_constraints,
 };

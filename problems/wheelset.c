@@ -47,6 +47,7 @@
 
 #include "dense.h"
 #include "problem_type.h"
+#include "ref_traj.h"
 #include "finite.h"
 #include "wheelset.h"
 
@@ -615,6 +616,22 @@ static int ref(const void *params, double *yref)
   return 0;
 }
 
+/* refsol/wheelset_traj.txt, whose last row is ref's. */
+static int ref_traj_values(const void *params, int neq, size_t *ntimes, const double **t, double *y)
+{
+  (void)params;
+  const ref_traj *tr = &mbdae_traj_wheelset;
+  if (tr->ntimes == 0) {
+    return MBDAE_ERR_NOREF;
+  }
+  *ntimes = tr->ntimes;
+  *t = tr->t;
+  if (y) {
+    memcpy(y, tr->y, sizeof(double) * tr->ntimes * (size_t)neq);
+  }
+  return 0;
+}
+
 static const char *const NAMES[NEQ] = {"x",  "y",  "z",  "theta",   "phi",    "v1",
                                        "v2", "v3", "v4", "v5",      "beta",   "q1",
                                        "q2", "q3", "q4", "lambda1", "lambda2"};
@@ -668,5 +685,6 @@ const problem_type mbdae_problem_wheelset = {
     .res = res,
     .jac = jac,
     .ref = ref,
+    .ref_traj = ref_traj_values,
     .constraints = constraints,
 };

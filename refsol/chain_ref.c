@@ -457,7 +457,7 @@ static double max_reldiff(const quad *a, const quad *b, size_t n)
 }
 
 /* The spec's start into z0, and both integrations from it into zgbs and zgl. */
-static int integrate_both(chain_q *cq, const chain_config *cfg, quad *z0, quad *zgbs, quad *zgl)
+static void start(const chain_config *cfg, quad *z0)
 {
   int n = cfg->n;
   for (int k = 0; k < n; k++) {
@@ -466,6 +466,12 @@ static int integrate_both(chain_q *cq, const chain_config *cfg, quad *z0, quad *
     z0[k] = chain_quarter_turns(theta, &quarters) ? quarters * M_PI_2q : (quad)theta;
     z0[n + k] = chain_value(&cfg->omega, k);
   }
+}
+
+static int integrate_both(chain_q *cq, const chain_config *cfg, quad *z0, quad *zgbs, quad *zgl)
+{
+  int n = cfg->n;
+  start(cfg, z0);
   memcpy(zgbs, z0, sizeof(quad) * 2 * (size_t)n);
   memcpy(zgl, z0, sizeof(quad) * 2 * (size_t)n);
   long gbs_steps = (long)ceil(GBS_STEPS_PER_TIME * cfg->tend);
@@ -579,6 +585,120 @@ int refsol_chain_write_progress(FILE *out, const char *spec, int neq, const char
   rc = rc == 0 ? write_values(out, ygbs, cfg.n, neq, names, msg, msglen) : rc;
   if (rc == -1) {
     snprintf(msg, msglen, "out of memory or write error");
+  }
+  free(cq.mass);
+  free(z);
+  return rc;
+}
+
+/* ---- the trajectory ------------------------------------------------------------------------ */
+
+/* Per component i, the largest |a - b| / |a| over the grid (rel, 0 where equal) and the largest
+ * |a - b| over the largest |a| (scaled), folded in row by row. */
+static void fold_agreement(const quad *a, const quad *b, int neq, quad *worst_diff, quad *largest,
+                           double *rel)
+{
+  for (int i = 0; i < neq; i++) {
+    quad d = fabsq(a[i] - b[i]);
+    quad r = d == 0 || a[i] == 0 ? 0 : d / fabsq(a[i]); /* a zero drops out, as in scd */
+    rel[i] = (double)r > rel[i] ? (double)r : rel[i];
+    worst_diff[i] = d > worst_diff[i] ? d : worst_diff[i];
+    largest[i] = fabsq(a[i]) > largest[i] ? fabsq(a[i]) : largest[i];
+  }
+}
+
+/* The named components of the physical state into v (neq). */
+static int named(const quad *state, int n, int neq, const char *const *names, quad *v, char *msg,
+                 size_t msglen)
+{
+  for (int i = 0; i < neq; i++) {
+    if (component(state, n, names[i], &v[i]) != 0) {
+      snprintf(msg, msglen, "no chain component is called '%.60s'", names[i]);
+      return -2;
+    }
+  }
+  return 0;
+}
+
+/* Whole turns of the angles of z (n): (angle - its principal value) / 2 pi, the angle the
+ * problem's minimal coordinate: the chain's theta_k (problems/chain.c: atan2(dx, dy)), or the
+ * double pendulum's phi_k = pi/2 - theta_k from the horizontal (problems/dpendulum.c:
+ * atan2(dy, dx)). */
+static void whole_turns(const quad *z, int n, int from_horizontal, int *turns)
+{
+  for (int k = 0; k < n; k++) {
+    quad angle = from_horizontal ? M_PI_2q - z[k] : z[k];
+    quad principal = atan2q(sinq(angle), cosq(angle));
+    turns[k] = (int)lround((double)((angle - principal) / (2 * M_PIq)));
+  }
+}
+
+/* One interval of the grid by both methods, from zgbs and zgl in place. */
+static int advance_both(chain_q *cq, quad *zgbs, quad *zgl, quad span, long gbs_steps,
+                        long gl_steps)
+{
+  if (integrate_gbs(cq, zgbs, span, gbs_steps) != 0 || integrate_gl(cq, zgl, span, gl_steps) != 0) {
+    return -1;
+  }
+  return 0;
+}
+
+/* Macro steps per grid interval: the reference's steps per unit of time, at least. */
+static long steps_per_interval(double per_time, double tend, int nintervals)
+{
+  return (long)ceil(per_time * tend / nintervals);
+}
+
+int refsol_chain_trajectory(const char *spec, int neq, const char *const *names, int nintervals,
+                            refsol_traj *out, char *msg, size_t msglen, refsol_progress progress,
+                            void *ctx)
+{
+  chain_config cfg;
+  if (nintervals < 1 || parse_spec(spec, &cfg, msg, msglen) != 0) {
+    snprintf(msg, msglen, "bad spec or grid: '%.200s'", spec);
+    return -2;
+  }
+  long gbs = steps_per_interval(GBS_STEPS_PER_TIME, cfg.tend, nintervals);
+  long gl = steps_per_interval(GL_STEPS_PER_TIME, cfg.tend, nintervals);
+  chain_q cq = {.progress = progress, .progress_ctx = ctx, .total = (gbs + gl) * nintervals};
+  cq.every = cq.total / 100 > 0 ? cq.total / 100 : 1;
+  size_t n = (size_t)cfg.n;
+  quad *z = malloc(sizeof(quad) * (6 * n + 2 * CARTESIAN_STRIDE * n + 4 * (size_t)neq));
+  if (!z || chain_q_alloc(&cfg, &cq) != 0) {
+    free(z);
+    snprintf(msg, msglen, "out of memory");
+    return -1;
+  }
+  quad *zgbs = z + 2 * n, *zgl = z + 4 * n, *cgbs = z + 6 * n, *cgl = cgbs + CARTESIAN_STRIDE * n;
+  quad *vgbs = cgl + CARTESIAN_STRIDE * n, *vgl = vgbs + neq, *diff = vgl + neq, *big = diff + neq;
+  int rc = 0;
+  start(&cfg, z);
+  memcpy(zgbs, z, sizeof(quad) * 2 * n);
+  memcpy(zgl, z, sizeof(quad) * 2 * n);
+  memset(diff, 0, sizeof(quad) * 2 * (size_t)neq);
+  memset(out->agree_rel, 0, sizeof(double) * (size_t)neq);
+  for (int k = 0; rc == 0 && k <= nintervals; k++) {
+    if (k > 0) {
+      rc = advance_both(&cq, zgbs, zgl, (quad)cfg.tend / nintervals, gbs, gl);
+    }
+    rc = rc == 0 ? cartesian(&cq, zgbs, cgbs) : rc;
+    rc = rc == 0 ? cartesian(&cq, zgl, cgl) : rc;
+    rc = rc == 0 ? named(cgbs, cfg.n, neq, names, vgbs, msg, msglen) : rc;
+    rc = rc == 0 ? named(cgl, cfg.n, neq, names, vgl, msg, msglen) : rc;
+    if (rc == 0) {
+      out->t[k] = cfg.tend * k / nintervals;
+      for (int i = 0; i < neq; i++) {
+        out->y[(size_t)k * neq + i] = (double)vgbs[i];
+      }
+      whole_turns(zgbs, cfg.n, strncmp(spec, "dpendulum", 9) == 0, out->turns + (size_t)k * n);
+      fold_agreement(vgbs, vgl, neq, diff, big, out->agree_rel);
+    }
+  }
+  for (int i = 0; rc == 0 && i < neq; i++) {
+    out->agree_scaled[i] = big[i] > 0 ? (double)(diff[i] / big[i]) : 0.0;
+  }
+  if (rc == -1) {
+    snprintf(msg, msglen, "out of memory");
   }
   free(cq.mass);
   free(z);

@@ -20,6 +20,7 @@
  * theta' directly (F from eq. (3) rather than from the energy). */
 #include <math.h>
 #include <quadmath.h>
+#include <string.h>
 
 #include "refsol.h"
 
@@ -215,4 +216,31 @@ int refsol_pendulum_write(FILE *out)
     rc |= fprintf(out, "%3d  %s\n", i + 1, buf) < 0;
   }
   return rc ? -1 : 0;
+}
+
+void refsol_pendulum_trajectory(int nintervals, refsol_traj *out)
+{
+  quad theta = M_PI_2q, thetap = 0, diff[NEQ] = {0}, largest[NEQ] = {0};
+  long steps = (TAYLOR_STEPS + nintervals - 1) / nintervals; /* Taylor steps per interval */
+  memset(out->agree_rel, 0, sizeof(double) * NEQ);
+  for (int k = 0; k <= nintervals; k++) {
+    quad exact[NEQ], yp[NEQ], taylor[NEQ];
+    out->t[k] = TEND * k / nintervals;
+    for (long s = 0; k > 0 && s < steps; s++) {
+      taylor_step(&theta, &thetap, GRAV, (quad)TEND / nintervals / steps);
+    }
+    exact_state(out->t[k], GRAV, exact, yp);
+    cartesian(theta, thetap, GRAV, taylor);
+    for (int i = 0; i < NEQ; i++) {
+      quad d = fabsq(exact[i] - taylor[i]);
+      double rel = d == 0 || exact[i] == 0 ? 0.0 : (double)(d / fabsq(exact[i]));
+      out->y[(size_t)k * NEQ + i] = (double)exact[i];
+      out->agree_rel[i] = rel > out->agree_rel[i] ? rel : out->agree_rel[i];
+      diff[i] = d > diff[i] ? d : diff[i];
+      largest[i] = fabsq(exact[i]) > largest[i] ? fabsq(exact[i]) : largest[i];
+    }
+  }
+  for (int i = 0; i < NEQ; i++) {
+    out->agree_scaled[i] = largest[i] > 0 ? (double)(diff[i] / largest[i]) : 0.0;
+  }
 }

@@ -10,6 +10,12 @@
  * links, refsol/chain_ref.c, for any configuration; the default configurations of n = 1..8 links
  * are the committed files refsol/chain_n1.txt .. chain_n8.txt.
  *
+ * - reference trajectories (refsol/<name>_traj.txt, the solution at 101 uniform output times
+ *   whose last row is the end reference): refsol_pendulum_trajectory and refsol_chain_trajectory
+ *   below, and for the test-set problems two of the library's solvers; the generator is
+ *   refsol/traj_gen.c (`mbdae_traj_gen NAME`), the library compiles the files in
+ *   (mbdae_problem_reference_trajectory).
+ *
  * The write functions print exactly the content of the committed data file (the driver exposes
  * them as `mbdae refsol pendulum|dpendulum`; a test checks that the file and the generator agree).
  * They return 0 on success, -1 when writing to `out` failed. */
@@ -42,6 +48,30 @@ int refsol_chain_write(FILE *out, const char *spec, int neq, const char *const *
 typedef void (*refsol_progress)(void *ctx, double share);
 int refsol_chain_write_progress(FILE *out, const char *spec, int neq, const char *const *names,
                                 char *msg, size_t msglen, refsol_progress progress, void *ctx);
+
+/* A reference trajectory at the grid t_k = t_end k / nintervals, k = 0..nintervals, computed by two
+ * methods, in arrays the caller allocates: t (nintervals + 1), y ((nintervals + 1) neq, y[k neq +
+ * i] component i at t_k, the first method's value rounded to double), agree_rel and agree_scaled
+ * (neq: the largest |y1 - y2| / |y1| over the grid, 0 where the two are equal, and the largest
+ * |y1 - y2| over the largest |y1|, computed in quad), turns ((nintervals + 1) n for a chain of n
+ * links: the whole turns of each angle at t_k, as the end reference states them for form=ssf;
+ * unused for the pendulum). */
+typedef struct refsol_traj {
+  double *t, *y, *agree_rel, *agree_scaled;
+  int *turns;
+} refsol_traj;
+
+/* The pendulum's trajectory (y = (x, y, vx, vy, F)): the exact solution (refsol_pendulum_state),
+ * checked by the Taylor series method of refsol_pendulum_write, its steps ending on the grid. */
+void refsol_pendulum_trajectory(int nintervals, refsol_traj *out);
+
+/* The trajectory of the chain or double pendulum configuration `spec` (as refsol_chain_write):
+ * Gragg-Bulirsch-Stoer extrapolation, checked by Gauss-Legendre collocation, both in __float128
+ * with the reference's steps per unit of time (or more, so that they end on the grid).  0; -1
+ * when memory failed; -2 for a spec, name or grid that is not a chain's; msg says why. */
+int refsol_chain_trajectory(const char *spec, int neq, const char *const *names, int nintervals,
+                            refsol_traj *out, char *msg, size_t msglen, refsol_progress progress,
+                            void *ctx);
 
 /* The exact pendulum solution at time t, evaluated in quadruple precision and rounded to double:
  * y = (x, y, vx, vy, F) and its time derivative yp, so that (y, yp) satisfies the DAE of

@@ -63,7 +63,8 @@ static void spec_line(const char *path, char *spec, size_t len)
   }
 }
 
-/* Each refsol/<name>.txt: a spec line, and `run SPEC --ref FILE` gives the scd of `run SPEC`. */
+/* Each refsol/<name>.txt: a spec line, and `run SPEC --ref FILE` gives the scd of `run SPEC`.
+ * The reference trajectories, refsol/<name>_traj.txt, are not end references (test_ref_traj). */
 static void committed_files_carry_their_spec(void)
 {
   DIR *d = opendir(MBDAE_REFSOL_DIR);
@@ -72,7 +73,8 @@ static void committed_files_carry_their_spec(void)
   static char out[1 << 16];
   for (struct dirent *e; d && (e = readdir(d));) {
     size_t n = strlen(e->d_name);
-    if (n < 5 || strcmp(e->d_name + n - 4, ".txt") != 0) {
+    if (n < 5 || strcmp(e->d_name + n - 4, ".txt") != 0 ||
+        (n > 9 && strcmp(e->d_name + n - 9, "_traj.txt") == 0)) {
       continue;
     }
     char path[600], spec[512], args[1400];

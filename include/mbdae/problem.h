@@ -58,6 +58,16 @@ MBDAE_API int mbdae_problem_jac(const mbdae_problem *p, double t, const double *
 MBDAE_API int mbdae_problem_ref(const mbdae_problem *p, double *yref);
 /* Where the reference comes from (method, precision, publication); never NULL. */
 MBDAE_API const char *mbdae_problem_ref_source(const mbdae_problem *p);
+/* The reference trajectory: the solution at *ntimes output times t_k, uniform in [t0, tend]
+ * (t[0] = t0, t[*ntimes - 1] = tend; *t points to the library's array, valid as long as p), and,
+ * with y not NULL, its values there into y, neq * *ntimes doubles the caller provides: y[i + k*neq]
+ * = y_i(t_k) (the layout of mbdae_options.yout, so that a run with tout = t fills the same).  The
+ * last column equals mbdae_problem_ref bit for bit.  Call with y NULL to learn *ntimes first.
+ * How each was computed, by two methods, and the digits the two share: refsol/<id>_traj.txt.
+ * MBDAE_ERR_NOREF (*ntimes 0, *t NULL) for a configuration without one, as mbdae_problem_ref;
+ * MBDAE_ERR_ARG when ntimes or t is NULL. */
+MBDAE_API int mbdae_problem_reference_trajectory(const mbdae_problem *p, size_t *ntimes,
+                                                 const double **t, double *y);
 
 /* Hidden constraints of a mechanical problem: the position constraints g (with any prescribed
  * motion), their first derivative along the solution (velocity level) and their second

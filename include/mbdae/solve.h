@@ -22,6 +22,26 @@ MBDAE_API double mbdae_scd(const mbdae_problem *p, const double *y, const double
 MBDAE_API double mbdae_mescd(const mbdae_problem *p, const double *y, const double *yref,
                              double rtol, double atol);
 
+/* Along a reference trajectory (mbdae_problem_reference_trajectory): y and yref hold ntimes
+ * states of neq values, y[i + k*neq] = y_i(t_k) (the layout of mbdae_options.yout), the solver's
+ * values and the reference's at the same output times t_k.
+ *   tscd   = min over k of scd(y(t_k), yref(t_k)): the fewest significant correct digits along the
+ *            solution.  With t_end among the output times, tscd <= scd at t_end; equal when the
+ *            error at t_end is the largest.
+ *   tmescd = min over k of mescd(y(t_k), yref(t_k), rtol, atol) (NaN for tolerances outside
+ *            mescd's domain, as mbdae_mescd).
+ *   tscd_rms = -log10 of the root mean square over k of the relative error inside scd at t_k
+ *            (the error's "L2" mean over the grid, as SciML's work-precision sets report it,
+ *            every output time weighing the same): >= tscd.
+ * An exact match gives 16 as in scd; a NaN value anywhere gives NaN; ntimes 0 or a NULL array
+ * gives NaN.  Pure functions: they read y and yref only. */
+MBDAE_API double mbdae_tscd(const mbdae_problem *p, size_t ntimes, const double *y,
+                            const double *yref);
+MBDAE_API double mbdae_tmescd(const mbdae_problem *p, size_t ntimes, const double *y,
+                              const double *yref, double rtol, double atol);
+MBDAE_API double mbdae_tscd_rms(const mbdae_problem *p, size_t ntimes, const double *y,
+                                const double *yref);
+
 /* ---- solvers ----------------------------------------------------------------------------- */
 
 /* The options of a run.  Initialise them with mbdae_options_default, then set what differs:

@@ -94,6 +94,10 @@ typedef struct problem_type {
    * as jac_pattern's two calls; MBDAE_ERR_UNSUPPORTED when this configuration states none.  The
    * constraint check then differences columns in groups that share no row.  NULL: dense. */
   int (*constraint_pattern)(const void *params, int *colptr, int *rowind);
+  /* Optional: the reference trajectory (mbdae_problem_reference_trajectory): *ntimes and the
+   * times *t (static data), and with y not NULL the values, y[i + k neq]; MBDAE_ERR_NOREF when
+   * this configuration has none.  NULL: none. */
+  int (*ref_traj)(const void *params, int neq, size_t *ntimes, const double **t, double *y);
 } problem_type;
 
 extern const problem_type mbdae_problem_caraxis;

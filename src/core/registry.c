@@ -597,6 +597,25 @@ int mbdae_problem_ref(const mbdae_problem *p, double *yref)
   return p->type->ref(p->params, yref);
 }
 
+int mbdae_problem_reference_trajectory(const mbdae_problem *p, size_t *ntimes, const double **t,
+                                       double *y)
+{
+  if (!ntimes || !t) {
+    return MBDAE_ERR_ARG;
+  }
+  *ntimes = 0;
+  *t = NULL;
+  if (!p->type->ref_traj) {
+    return MBDAE_ERR_NOREF;
+  }
+  int rc = p->type->ref_traj(p->params, p->neq, ntimes, t, y);
+  if (rc != 0) {
+    *ntimes = 0;
+    *t = NULL;
+  }
+  return rc;
+}
+
 int mbdae_problem_constraints(const mbdae_problem *p, double t, const double *y, const double *yp,
                               double *gpos, double *gvel, double *gacc)
 {
