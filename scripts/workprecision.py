@@ -3,8 +3,10 @@
 
 A per-tolerance CPU ratio says little when two solvers turn the same tolerance into different
 accuracies.  This script runs each solver over a grid of tolerances, one process per run, and
-compares the curves of digits against CPU: for every accuracy level L (scd, or mescd with
---metric mescd) that both solvers reach, the cost of a solver is read off its frontier (the runs
+compares the curves of digits against CPU: for every accuracy level L (scd at t_end by default;
+--metric mescd, or tscd / tmescd, the least scd / mescd along the reference trajectory, issue 35)
+that both solvers reach, and at least --min-level (default 0: speed is judged only where both
+codes have at least one correct digit, scd >= 0 -- the rule decided for mebdf), the cost of a solver is read off its frontier (the runs
 that no run beats with as many digits for less CPU), log CPU interpolated linearly in digits
 between the two frontier runs around L, and the table prints both costs, the tolerances around L
 and the ratio first/other.  The worst ratio per problem is the figure to quote ("at every level both reach,
@@ -23,7 +25,7 @@ out of the curves.  h0 = tol, except the slider crank: h0 = tol / 100 (the test 
 Usage: workprecision.py --cmd PATH [--solvers bdf,peer:mebdfi] [--peer PATH]
                         [--problems caraxis,andrews,crank,pendulum,dpendulum]
                         [--tol-exponents -3:-11:-0.5] [--rounds 5] [--passes 3]
-                        [--metric scd|mescd] [--step 0.25] [--run-args ARGS] [--json OUT]
+                        [--metric scd|mescd|tscd|tmescd] [--min-level 0] [--step 0.25] [--run-args ARGS] [--json OUT]
 Exit status: 0, 2 for bad arguments or a side that cannot run at all (unknown solver, problem).
 """
 import argparse
@@ -134,19 +136,20 @@ def cost_at(points, level):
     return {"cpu": at[0]["cpu"], "tol": short(at[0]["tol"])} if at else None
 
 
-def levels_both_reach(a, b, step):
+def levels_both_reach(a, b, step, min_level=0.0):
+    """The levels k * step from min_level up that both curves reach."""
     da = [p["digits"] for p in a if "cpu" in p and p["digits"] is not None]
     db = [p["digits"] for p in b if "cpu" in p and p["digits"] is not None]
     if not da or not db:
         return []
-    lo, hi = max(min(da), min(db)), min(max(da), max(db))
+    lo, hi = max(min(da), min(db), min_level), min(max(da), max(db))
     first, last = math.ceil(lo / step), math.floor(hi / step)
     return [k * step for k in range(first, last + 1)]
 
 
-def compare(points_a, points_b, step):
+def compare(points_a, points_b, step, min_level=0.0):
     rows = []
-    for level in levels_both_reach(points_a, points_b, step):
+    for level in levels_both_reach(points_a, points_b, step, min_level):
         pa, pb = cost_at(points_a, level), cost_at(points_b, level)
         rows.append({"level": level, "a": pa, "b": pb, "ratio": pa["cpu"] / pb["cpu"]})
     return rows
@@ -182,7 +185,12 @@ def main():
                     dest="tols", metavar="FIRST:LAST:STEP")
     ap.add_argument("--rounds", type=int, default=5, help="runs per process (--repeat)")
     ap.add_argument("--passes", type=int, default=3)
-    ap.add_argument("--metric", choices=["scd", "mescd"], default="scd")
+    ap.add_argument("--metric", choices=["scd", "mescd", "tscd", "tmescd"], default="scd",
+                    help="digits compared: scd, mescd at t_end, or tscd, tmescd along the reference "
+                    "trajectory (default scd)")
+    ap.add_argument("--min-level", type=float, default=0.0, metavar="DIGITS",
+                    help="compare CPU only at levels both codes reach with at least DIGITS digits "
+                    "(default 0: at least one correct digit, scd >= 0, the rule decided for mebdf)")
     ap.add_argument("--step", type=float, default=0.25, help="spacing of the accuracy levels")
     ap.add_argument("--run-args", default="", help="more arguments for every `CMD run` (shell-quoted)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per process")
@@ -198,14 +206,17 @@ def main():
     problems = [p for p in args.problems.split(",") if p]
     points = measure(args, sides, problems, args.tols)
     print(f"## Work-precision: {args.metric} against CPU, tolerances {args.tols[0]} .. {args.tols[-1]}"
-          f" ({len(args.tols)}), {args.rounds} runs per process, {args.passes} passes")
-    report = {"tolerances": args.tols, "metric": args.metric, "points": [], "tables": []}
+          f" ({len(args.tols)}), {args.rounds} runs per process, {args.passes} passes;"
+          f" levels from {args.metric} >= {args.min_level:g}")
+    report = {"tolerances": args.tols, "metric": args.metric, "min_level": args.min_level,
+              "points": [], "tables": []}
     for (problem, side), pts in points.items():
         report["points"].append({"problem": problem, "side": side, "points": pts})
     for other in sides[1:]:
         worst = {}
         for problem in problems:
-            rows = compare(points[(problem, sides[0])], points[(problem, other)], args.step)
+            rows = compare(points[(problem, sides[0])], points[(problem, other)], args.step,
+                           args.min_level)
             worst[problem] = print_table(problem, sides[0], other, rows, points, args.metric)
             report["tables"].append({"problem": problem, "first": sides[0], "other": other, "rows": rows})
         print(f"\nWorst ratio {sides[0]}/{other} per problem: "

@@ -59,8 +59,9 @@ static void reserved_room(const mbdae_problem *p)
   CHECK(sizeof(mbdae_stats) == 16 * sizeof(long) &&
             offsetof(mbdae_stats, reserved) == 8 * sizeof(long),
         "mbdae_stats: 8 counters and 8 reserved");
-  CHECK(offsetof(mbdae_result, reserved) + sizeof(double[8]) == sizeof(mbdae_result),
-        "mbdae_result ends with its reserved room");
+  CHECK(offsetof(mbdae_result, reserved) + sizeof(double[5]) == sizeof(mbdae_result) &&
+            offsetof(mbdae_result, tscd) + sizeof(double[8]) == sizeof(mbdae_result),
+        "mbdae_result ends with tscd, tmescd, tscd_rms and its reserved room, 8 entries");
   if (sizeof(long) == 8 && sizeof(void *) == 8) {
     CHECK(sizeof(mbdae_result) == 608, "sizeof(mbdae_result) %zu", sizeof(mbdae_result));
   }
@@ -72,7 +73,7 @@ static void reserved_room(const mbdae_problem *p)
     memset(&r, 0xff, sizeof r);
     mbdae_solve(p, mbdae_solver_id(i), &opt, 1, y, NULL, &r);
     static const long zero_counters[8] = {0};
-    static const double zero_fields[8] = {0};
+    static const double zero_fields[5] = {0};
     CHECK(memcmp(r.stats.reserved, zero_counters, sizeof zero_counters) == 0 &&
               memcmp(r.reserved, zero_fields, sizeof zero_fields) == 0,
           "%s: reserved room zero", mbdae_solver_id(i));

@@ -64,6 +64,10 @@ static void compare(const mbdae_record *a, const mbdae_record *b, const char *wh
         what, a->drift_pos_max, a->drift_vel_max, a->drift_pos_end, a->drift_vel_end,
         a->drift_steps, b->drift_pos_max, b->drift_vel_max, b->drift_pos_end, b->drift_vel_end,
         b->drift_steps);
+  CHECK(same_bits(a->tscd, b->tscd) && same_bits(a->tmescd, b->tmescd) &&
+            same_bits(a->tscd_rms, b->tscd_rms),
+        "%s: tscd %.17g tmescd %.17g tscd_rms %.17g against %.17g %.17g %.17g", what, a->tscd,
+        a->tmescd, a->tscd_rms, b->tscd, b->tmescd, b->tscd_rms);
   CHECK(a->neq == b->neq && same_list(a->y, b->y, a->neq) && same_list(a->yref, b->yref, a->neq),
         "%s: neq %d against %d, or y, yref differ", what, a->neq, b->neq);
   int names = (a->names == NULL) == (b->names == NULL);
@@ -96,6 +100,46 @@ static int round_trip(const mbdae_record *recs, size_t n, mbdae_record **back, s
   return rc;
 }
 
+/* A runs.csv written before the trajectory digits (rec's row without its last three columns,
+ * tscd, tmescd, tscd_rms) reads as no trajectory digits (NaN), every other field as written. */
+static void check_old_file(const mbdae_record *rec)
+{
+  text t;
+  text_open(&t);
+  mbdae_record_write_csv_header(t.f, &rec->env);
+  mbdae_record_write_csv_row(t.f, rec);
+  text_close(&t);
+  char *line = t.s, *out = t.s;
+  while (*line) { /* each line up to its third comma from the end */
+    char *end = strchr(line, '\n'), *cut = end;
+    for (int k = 0; k < 3; k++) {
+      do {
+        cut--;
+      } while (*cut != ',');
+    }
+    memmove(out, line, (size_t)(cut - line));
+    out += cut - line;
+    *out++ = '\n';
+    line = end + 1;
+  }
+  *out = '\0';
+  CHECK(strstr(t.s, "tscd") == NULL, "the old file has no trajectory columns:\n%s", t.s);
+  mbdae_record *back = NULL;
+  size_t n = 0;
+  char msg[300] = "";
+  FILE *in = fmemopen(t.s, strlen(t.s), "r");
+  int rc = mbdae_record_read_csv(in, "old.csv", &back, &n, msg, sizeof msg);
+  fclose(in);
+  CHECK(rc == 0 && n == 1, "an old runs.csv without tscd: %s\n%s", msg, t.s);
+  if (rc == 0 && n == 1) {
+    mbdae_record expected = *rec;
+    expected.tscd = expected.tmescd = expected.tscd_rms = NAN;
+    compare(&expected, &back[0], "old file");
+  }
+  mbdae_records_free(back, n);
+  free(t.s);
+}
+
 static void check_run_record(const mbdae_problem *p)
 {
   const mbdae_solver_type *radau5 = mbdae_solver_find("radau5");
@@ -124,6 +168,13 @@ static void check_run_record(const mbdae_problem *p)
         rec[0].drift_pos_max, rec[0].drift_steps, rec[0].stats.accepted, rec[1].drift_steps,
         rec[1].stats.accepted);
 
+  CHECK(isfinite(rec[0].tscd) && rec[0].tscd <= rec[0].scd && isfinite(rec[0].tmescd) &&
+            rec[0].tscd_rms >= rec[0].tscd && isnan(rec[1].tscd) && isnan(rec[1].tscd_rms) &&
+            isnan(rec[2].tscd) && isnan(rec[2].tmescd),
+        "trajectory digits: ok run tscd %g (scd %g) rms %g; failed run %g; no run %g", rec[0].tscd,
+        rec[0].scd, rec[0].tscd_rms, rec[1].tscd, rec[2].tscd);
+  check_old_file(&rec[0]);
+
   mbdae_record *back = NULL;
   size_t n = 0;
   rec[0].y[1] = -1.25e-320; /* a subnormal reads back (strtod says ERANGE for it: fuzz_side) */
@@ -149,6 +200,7 @@ static void check_run_record(const mbdae_problem *p)
       "\"max_steps\": 5",
       "\"drift_pos_max\": ",
       "\"drift_vel_end\": ",
+      "\"tscd\": null, \"tmescd\": null, \"tscd_rms\": null",
       "\"names\": [\"x_l\", \"y_l\", \"x_r\"",
       "\"y\": [",
       "\"yref\": [",
@@ -166,8 +218,8 @@ static void check_run_record(const mbdae_problem *p)
   mbdae_record_write_table(t.f, p, rec, 3);
   text_close(&t);
   char row[128];
-  snprintf(row, sizeof row, "| radau5 | 1e-4 | 1e-4 | 1e-4 | %.2f | %.2f | %ld | %ld | ",
-           rec[0].mescd, rec[0].scd, rec[0].stats.steps, rec[0].stats.accepted);
+  snprintf(row, sizeof row, "| radau5 | 1e-4 | 1e-4 | 1e-4 | %.2f | %.2f | %.2f | %ld | %ld | ",
+           rec[0].mescd, rec[0].scd, rec[0].tscd, rec[0].stats.steps, rec[0].stats.accepted);
   CHECK(strncmp(t.s, row, strlen(row)) == 0, "table row: expected %s..., got\n%s", row, t.s);
   snprintf(row, sizeof row, " | %.2e |\n", rec[0].drift_pos_max);
   CHECK(strstr(t.s, row) && strstr(t.s, "| CPU | drift |"),

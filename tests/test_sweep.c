@@ -54,7 +54,10 @@ static const char *const added[] = {"nres_fd",
                                     "mbdae_version",
                                     "dependencies",
                                     "machine",
-                                    "cpu"};
+                                    "cpu",
+                                    "tscd",
+                                    "tmescd",
+                                    "tscd_rms"};
 enum { NADDED = (int)(sizeof added / sizeof added[0]) };
 enum {
   COL_STATUS = 6,
@@ -269,6 +272,11 @@ static void check_full_sweep(int have_gnuplot)
                     atof(x[12]) < rtol && strcmp(x[16], f[COL_STEPS + 1]) == 0),
             "row %d: drift %s %s %s %s over %s states, accepted %s", r + 1, x[12], x[13], x[14],
             x[15], x[16], f[COL_STEPS + 1]);
+      /* trajectory digits (issue 35): caraxis has a reference trajectory; tscd <= scd */
+      CHECK(ok ? (x[22][0] && x[23][0] && x[24][0] && atof(x[22]) <= atof(f[COL_SCD]))
+               : (!x[22][0] && !x[23][0] && !x[24][0]),
+            "row %d: tscd '%s' tmescd '%s' rms '%s' (scd %s)", r + 1, x[22], x[23], x[24],
+            f[COL_SCD]);
     }
     if (ok) {
       CHECK(f[COL_SCD][0] && f[COL_MESCD][0], "row %d: ok without scd/mescd", r + 1);
@@ -747,7 +755,7 @@ static void write_runs(const char *dir, int field, const char *value)
       "4.5",     "50",      "45",       "200",    "10",     "20",     "0.01",  "0.009", "0.012",
       "1",       "0",       "MBDAE_OK", "3",      "0.01",   "0",      "0",     "0",     "0",
       "IDA",     "",        "",         "",       "1e-9",   "2e-8",   "1e-10", "3e-9",  "45",
-      "0",       "0.2.0",   "SUNDIALS", "Linux",  ""};
+      "0",       "0.2.0",   "SUNDIALS", "Linux",  "",       "",       "",      ""};
   char path[512];
   snprintf(path, sizeof path, "mkdir -p '%s'", dir);
   CHECK(system(path) == 0, "%s failed", path);
@@ -815,6 +823,8 @@ static void check_hostile_csv(void)
       {34, "inf"},
       {35, ""},
       {35, "-1"},
+      {43, "x"}, /* tscd, tmescd, tscd_rms (41-43): a number or nothing */
+      {41, "1.5x"},
   };
   char dir[256], pwned[300];
   snprintf(dir, sizeof dir, "%s/hostile", tmpdir);

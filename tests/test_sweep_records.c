@@ -281,7 +281,8 @@ static void check_csv_readers(void)
                "rows = list(csv.reader(open(sys.argv[1], newline=\"\")))\n"
                "h = rows[0]\n"
                "assert all(len(r) == len(h) for r in rows[1:]), \"ragged\"\n"
-               "assert h[-4:] == [\"mbdae_version\", \"dependencies\", \"machine\", \"cpu\"], h\n"
+               "assert h[-7:] == [\"mbdae_version\", \"dependencies\", \"machine\", \"cpu\", "
+               "\"tscd\", \"tmescd\", \"tscd_rms\"], h\n"
                "assert all(r[h.index(\"problem\")] == \"caraxis\" for r in rows[1:])\n"
                "print(\"runs\", len(rows) - 1)' %s/runs.csv",
                dir);

@@ -59,6 +59,10 @@ typedef struct mbdae_record {
   double drift_pos_end, drift_vel_end; /* as mbdae_result; NaN: no constraints or no run */
   long drift_steps; /* as mbdae_result: accepted states the maxima cover besides the end */
   long switches;    /* form=dummy: state-selection switches of mbdae_solve_dummy; 0 otherwise */
+  /* Trajectory digits, as mbdae_result (mbdae_tscd, mbdae_tmescd, mbdae_tscd_rms along the
+   * reference trajectory): NaN ("none") when the run failed, the problem has no reference
+   * trajectory, or the solver gives no output times (form=dummy: none). */
+  double tscd, tmescd, tscd_rms;
 } mbdae_record;
 
 /* The settings of a run of solver on p at opt, names, reference and environment, without an
@@ -90,8 +94,9 @@ MBDAE_API int mbdae_record_write_json(FILE *out, const mbdae_record *rec);
  * quoted and escaped (RFC 8259); a number with %.17g, or null when it is not finite. */
 MBDAE_API void mbdae_json_write_string(FILE *out, const char *s);
 MBDAE_API void mbdae_json_write_number(FILE *out, double v);
-/* runs.csv (RFC 4180): the header line.  Each row holds its record's environment in its last
- * columns (mbdae_version, dependencies, machine, cpu); env is unused (older files had it as
+/* runs.csv (RFC 4180): the header line.  Each row holds its record's environment in columns
+ * mbdae_version, dependencies, machine, cpu, then the trajectory digits tscd, tmescd, tscd_rms
+ * (added last; a file without them reads as NaN); env is unused (older files had it as
  * "# key: value" lines after the header, which the reader still takes) and may be NULL. */
 MBDAE_API int mbdae_record_write_csv_header(FILE *out, const mbdae_environment *env);
 MBDAE_API int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec);

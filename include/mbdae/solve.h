@@ -128,9 +128,19 @@ typedef struct mbdae_result {
   /* Accepted states the maxima cover besides the end point: the solver's on_accept calls.  0 for
    * a solver that does not call on_accept (the maxima are then the values at the end). */
   long drift_steps;
+  /* Trajectory digits (mbdae_tscd, mbdae_tmescd at the run's rtol and atol, mbdae_tscd_rms) of
+   * the run's continuous output at the problem's reference-trajectory times
+   * (mbdae_problem_reference_trajectory), measured in the untimed run the drift uses, with
+   * options.tout set to those times (the timed runs are unchanged).  NaN ("none") when the run
+   * failed, the problem has no reference trajectory, the solver cannot give output times
+   * (MBDAE_ERR_UNSUPPORTED for tout: that run is then made again without them; a solver that
+   * leaves yout unwritten), or the caller's options have observers, callbacks or output times of
+   * their own (the runs are then the caller's, as for the drift). */
+  double tscd, tmescd, tscd_rms;
   /* Room for fields added later, each taking reserved entries of its size, so that a caller's
-   * mbdae_result keeps its size and layout.  0. */
-  double reserved[8];
+   * mbdae_result keeps its size and layout (8 entries at first: tscd, tmescd, tscd_rms took 3).
+   * 0. */
+  double reserved[5];
 } mbdae_result;
 
 /* An integrator: the built-in ida, radau5 and bdf are such types, and so is a user's own solver

@@ -192,6 +192,8 @@ void print_table_row(FILE *out, const mbdae_record *rec);
 void print_digits_legend(FILE *out);
 /* The drift figures of a run, one line: maxima, values at the end, over how many states. */
 void print_drift(FILE *out, const mbdae_record *rec);
+/* The trajectory digits of a successful run (tscd, tmescd, tscd_rms), or that it has none. */
+void print_trajectory_digits(FILE *out, const mbdae_record *rec);
 void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *rec);
 
 #endif /* MBDAE_CLI_H */

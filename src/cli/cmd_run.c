@@ -245,6 +245,7 @@ static void print_run(const run_args *a, const mbdae_problem *p, const mbdae_opt
   print_table_row(stdout, rec);
   print_digits_legend(stdout);
   print_drift(stdout, rec);
+  print_trajectory_digits(stdout, rec);
   if (rec->status == 0) {
     print_final_vector(stdout, p, rec);
   }

@@ -38,8 +38,9 @@ void test_set_options(const mbdae_problem *p, double rtol, double atol, double h
 
 void print_table_header(FILE *out)
 {
-  fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %7s %7s %8s %6s %6s %9s %9s\n", "solver", "rtol",
-          "atol", "h0", "mescd", "scd", "steps", "accept", "#f", "#Jac", "#LU", "CPU", "max|g|");
+  fprintf(out, "%-8s %-7s %-7s %-7s %6s %6s %6s %7s %7s %8s %6s %6s %9s %9s\n", "solver", "rtol",
+          "atol", "h0", "mescd", "scd", "tscd", "steps", "accept", "#f", "#Jac", "#LU", "CPU",
+          "max|g|");
 }
 
 /* What scd and mescd mean (the Test Set for IVP Solvers, release 2.4, part I; computed by the
@@ -50,7 +51,9 @@ void print_digits_legend(FILE *out)
   fputs("scd: correct significant digits at tend, -log10 max_i |y_i - yref_i| / |yref_i| (scd "
         "components);\n"
         "mescd: mixed absolute-relative, -log10 max_i |y_i - yref_i| / (atol/rtol + |yref_i|); see "
-        "README.md\n",
+        "README.md\n"
+        "tscd: the least scd along the solution, over the reference trajectory's output times "
+        "(- for none)\n",
         out);
 }
 
@@ -65,13 +68,18 @@ void print_table_row(FILE *out, const mbdae_record *rec)
   } else {
     snprintf(digits, sizeof digits, "%6.2f %6.2f", rec->mescd, rec->scd);
   }
+  char tscd[16] = "-"; /* no trajectory digits */
+  if (rec->status == 0 && isfinite(rec->tscd)) {
+    snprintf(tscd, sizeof tscd, "%.2f", rec->tscd);
+  }
   char drift[16] = "-"; /* no constraints (form=ssf) or no run */
   if (isfinite(rec->drift_pos_max)) {
     snprintf(drift, sizeof drift, "%.2e", rec->drift_pos_max);
   }
-  fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %7ld %7ld %8ld %6ld %6ld %9.4f %9s\n", rec->solver,
-          rec->rtol, rec->atol, rec->h0, digits, st->steps, st->accepted, st->nres + st->nres_fd,
-          st->njac, st->nlu, isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0, drift);
+  fprintf(out, "%-8s %-7.0e %-7.0e %-7.0e %s %6s %7ld %7ld %8ld %6ld %6ld %9.4f %9s\n", rec->solver,
+          rec->rtol, rec->atol, rec->h0, digits, tscd, st->steps, st->accepted,
+          st->nres + st->nres_fd, st->njac, st->nlu,
+          isfinite(rec->cpu_seconds) ? rec->cpu_seconds : 0.0, drift);
 }
 
 /* A NaN drift with states measured, or a non-finite y: the constraints were evaluated on a
@@ -161,4 +169,21 @@ void print_final_vector(FILE *out, const mbdae_problem *p, const mbdae_record *r
             VECTOR_ENDS, worst >= 0 ? " and the largest error" : "");
   }
   fprintf(out, "reference: %s\n", mbdae_problem_ref_source(p));
+}
+
+void print_trajectory_digits(FILE *out, const mbdae_record *rec)
+{
+  if (rec->status != 0) {
+    return;
+  }
+  if (isnan(rec->tscd)) {
+    fputs("along the solution: no trajectory digits (no reference trajectory, or the solver gives "
+          "no output times)\n",
+          out);
+    return;
+  }
+  fprintf(out,
+          "along the solution (the reference trajectory's output times): tscd %.2f, tmescd %.2f, "
+          "rms %.2f digits\n",
+          rec->tscd, rec->tmescd, rec->tscd_rms);
 }

@@ -9,7 +9,8 @@
  * The figures follow the report's work-precision diagrams (Test Set for IVP Solvers, report 2.4,
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second set puts residual evaluations on the vertical axis.  A third
- * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12).  A
+ * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12); so
+ * are tscd and tmescd, the least scd and mescd along the reference trajectory (issue 35).  A
  * problem swept in several forms (--forms) has one curve per form and solver in its diagrams.
  * Every string of the sweep in the script is quoted by gnuplot_quote (gnuplot.c); the sweep runs
  * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
@@ -446,9 +447,10 @@ static const char script_body[] =
     "drift_digits(dummy) = column(\"drift_pos_max\") > 0 ? -log10(column(\"drift_pos_max\")) : "
     "NaN\n"
     "precision(m) = (m eq \"drift\") ? drift_digits(0) : column(m)\n"
-    "measures = \"scd mescd drift\"\n"
-    "array measure_label[3] = [\"scd\", \"mescd\", \"-log_{10} max |g|  (largest position "
-    "drift over the run)\"]\n"
+    "measures = \"scd mescd tscd tmescd drift\"\n"
+    "array measure_label[5] = [\"scd (at t_{end})\", \"mescd (at t_{end})\", \"tscd (least scd "
+    "along the reference trajectory)\", \"tmescd (least mescd along the reference trajectory)\", "
+    "\"-log_{10} max |g|  (largest position drift over the run)\"]\n"
     "array work_label[2] = [\"CPU time [s]\", \"residual evaluations\"]\n"
     "array work_title[2] = [\"CPU-time\", \"residual evaluations\"]\n"
     "array work_suffix[2] = [\"\", \"-nres\"]\n"
@@ -767,21 +769,23 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
   if (!out) {
     return -1;
   }
-  fputs(
-      "# Work-precision diagrams of a mbdae sweep, drawn from runs.csv in this folder.\n"
-      "# Written by `mbdae sweep`; edit and rerun with:   gnuplot workprecision.gp\n"
-      "# (or one problem's: gnuplot -c workprecision.gp PROBLEM).\n"
-      "# For every problem: <problem>-scd, <problem>-mescd and <problem>-drift against CPU time,\n"
-      "# and <problem>-scd-nres, -mescd-nres, -drift-nres against residual evaluations (the same\n"
-      "# on every machine), one curve per solver (per form with --forms), in the layout of the\n"
-      "# work-precision diagrams of the Test Set for IVP Solvers, report 2.4 (e.g. Figures\n"
-      "# II.17.3-II.17.6); drift is -log10 of the largest |g| over the run.\n"
-      "# Merged shards: concatenate their runs.csv keeping one header line,\n"
-      "#   awk 'FNR > 1 || NR == 1' shard*/runs.csv > runs.csv\n"
-      "# then run this script (or `mbdae sweep --report DIR`) where that runs.csv is.\n"
-      "# Every string below that comes from the sweep is single-quoted: gnuplot expands nothing "
-      "there.\n\n",
-      out);
+  fputs("# Work-precision diagrams of a mbdae sweep, drawn from runs.csv in this folder.\n"
+        "# Written by `mbdae sweep`; edit and rerun with:   gnuplot workprecision.gp\n"
+        "# (or one problem's: gnuplot -c workprecision.gp PROBLEM).\n"
+        "# For every problem: <problem>-scd, -mescd, -tscd, -tmescd and -drift against CPU time,\n"
+        "# and <problem>-scd-nres, -mescd-nres, ..., -drift-nres against residual evaluations (the "
+        "same\n"
+        "# on every machine), one curve per solver (per form with --forms), in the layout of the\n"
+        "# work-precision diagrams of the Test Set for IVP Solvers, report 2.4 (e.g. Figures\n"
+        "# II.17.3-II.17.6); tscd and tmescd are the least scd and mescd along the reference\n"
+        "# trajectory (columns tscd, tmescd of runs.csv; an empty frame where no run has them);\n"
+        "# drift is -log10 of the largest |g| over the run.\n"
+        "# Merged shards: concatenate their runs.csv keeping one header line,\n"
+        "#   awk 'FNR > 1 || NR == 1' shard*/runs.csv > runs.csv\n"
+        "# then run this script (or `mbdae sweep --report DIR`) where that runs.csv is.\n"
+        "# Every string below that comes from the sweep is single-quoted: gnuplot expands nothing "
+        "there.\n\n",
+        out);
   if (write_sweep_part(out, problems, nproblems, solvers, nsolvers) != 0) {
     int err = errno;
     fclose(out);
@@ -798,8 +802,10 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
 static int draw_problem(const char *dir, const char *name)
 {
   static const char *const kinds[] = {
-      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
-      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
+      "scd.png",      "mescd.png",      "tscd.png",      "tmescd.png",      "drift.png",
+      "scd-nres.png", "mescd-nres.png", "tscd-nres.png", "tmescd-nres.png", "drift-nres.png",
+      "scd.svg",      "mescd.svg",      "tscd.svg",      "tmescd.svg",      "drift.svg",
+      "scd-nres.svg", "mescd-nres.svg", "tscd-nres.svg", "tmescd-nres.svg", "drift-nres.svg"};
   enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
   char path[4200], why[4400];
   for (int k = 0; k < NKINDS; k++) { /* no stale picture passes for a new one */

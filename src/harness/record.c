@@ -26,7 +26,8 @@
  * for a problem without constraints, null in JSON), which a file written before them lacks: it
  * reads as no drift measured; then form=dummy's selection switches (0 when absent); then the
  * environment of the run (versions, machine), which older files gave in "# key: value" lines
- * after the header, where no CSV reader but ours expects them. */
+ * after the header, where no CSV reader but ours expects them; then the trajectory digits (issue
+ * 35: tscd, tmescd, tscd_rms; empty for none, and in a file written before them). */
 const record_column record_columns[] = {
     COLUMN("problem", problem, KIND_ID),
     COLUMN("spec", spec, KIND_ID),
@@ -69,6 +70,9 @@ const record_column record_columns[] = {
     COLUMN_OR("dependencies", env.dependencies, KIND_ENV, ""),
     COLUMN_OR("machine", env.machine, KIND_ENV, ""),
     COLUMN_OR("cpu", env.cpu, KIND_ENV, ""),
+    COLUMN_OR("tscd", tscd, KIND_REAL, ""),
+    COLUMN_OR("tmescd", tmescd, KIND_REAL, ""),
+    COLUMN_OR("tscd_rms", tscd_rms, KIND_REAL, ""),
 };
 const int record_ncolumns = (int)(sizeof record_columns / sizeof record_columns[0]);
 
@@ -207,6 +211,7 @@ int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_sol
   memset(rec, 0, sizeof *rec);
   rec->status = MBDAE_ERR_SOLVER;
   rec->t = rec->h = rec->scd = rec->mescd = NAN;
+  rec->tscd = rec->tmescd = rec->tscd_rms = NAN;
   rec->cpu_seconds = rec->cpu_min = rec->cpu_max = NAN;
   rec->drift_pos_max = rec->drift_vel_max = rec->drift_pos_end = rec->drift_vel_end = NAN;
   mbdae_options o; /* the caller's options completed to the library's struct */
@@ -289,6 +294,11 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
   rec->drift_pos_end = r.drift_pos_end;
   rec->drift_vel_end = r.drift_vel_end;
   rec->drift_steps = r.drift_steps;
+  if (!dummy_form(p)) {
+    rec->tscd = r.tscd;
+    rec->tmescd = r.tmescd;
+    rec->tscd_rms = r.tscd_rms;
+  }
   if (rec->status == 0 && rec->yref) {
     rec->scd = mbdae_scd(p, rec->y, rec->yref);
     rec->mescd = mbdae_mescd(p, rec->y, rec->yref, rec->rtol, rec->atol);

@@ -52,7 +52,7 @@ static double no_negative_zero(double v) { return fabs(v) < 0.005 ? 0.0 : v; }
 
 int mbdae_record_write_table_row(FILE *out, const mbdae_record *r, int first)
 {
-  char rtol[24], atol[24], h0[24], digits[48];
+  char rtol[24], atol[24], h0[24], digits[48], tscd[24] = "-";
   const mbdae_stats *st = &r->stats;
   format_tolerance(rtol, sizeof rtol, r->rtol);
   format_tolerance(atol, sizeof atol, r->atol);
@@ -65,12 +65,15 @@ int mbdae_record_write_table_row(FILE *out, const mbdae_record *r, int first)
     snprintf(digits, sizeof digits, "%.2f | %.2f", no_negative_zero(r->mescd),
              no_negative_zero(r->scd));
   }
+  if (r->status == MBDAE_OK && isfinite(r->tscd)) { /* "-": no trajectory digits */
+    snprintf(tscd, sizeof tscd, "%.2f", no_negative_zero(r->tscd));
+  }
   char drift[24] = "-";
   if (isfinite(r->drift_pos_max)) {
     snprintf(drift, sizeof drift, "%.2e", r->drift_pos_max);
   }
-  fprintf(out, "| %s | %s | %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %.4f | %s |\n",
-          first ? r->solver : "", rtol, atol, h0, digits, st->steps, st->accepted,
+  fprintf(out, "| %s | %s | %s | %s | %s | %s | %ld | %ld | %ld | %ld | %ld | %.4f | %s |\n",
+          first ? r->solver : "", rtol, atol, h0, digits, tscd, st->steps, st->accepted,
           st->nres + st->nres_fd, st->njac, st->nlu,
           isfinite(r->cpu_seconds) ? r->cpu_seconds : 0.0, drift);
   return ferror(out) ? -1 : 0;
@@ -173,8 +176,8 @@ static void table_intro(FILE *out, const mbdae_problem *p, const mbdae_record *r
           repeats > 2 ? "median of the repeats without the fastest and the slowest"
                       : "one timed run");
   fputs(
-      "| solver | rtol | atol | h0 | mescd | scd | steps | accept | #f | #Jac | #LU | CPU | drift "
-      "|\n|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      "| solver | rtol | atol | h0 | mescd | scd | tscd | steps | accept | #f | #Jac | #LU | CPU | "
+      "drift |\n|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       out);
 }
 
@@ -184,7 +187,8 @@ static void digits_legend(FILE *out)
   fputs("\nscd: correct significant digits at t_end, `-log10 max_i |y_i - yref_i| / |yref_i|` "
         "over the problem's scd components; mescd: the mixed absolute-relative version, "
         "`-log10 max_i |y_i - yref_i| / (atol/rtol + |yref_i|)` over all components (Test Set for "
-        "IVP Solvers, release 2.4).\n",
+        "IVP Solvers, release 2.4); tscd: the least scd along the solution, over the reference "
+        "trajectory's output times (refsol/<problem>_traj.txt; - for none).\n",
         out);
 }
 

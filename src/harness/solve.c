@@ -18,9 +18,19 @@
  * a cost the Fortran codes' timings (the peer harness) do not carry and a plug-in solver that
  * does not call on_accept did not pay.  When the caller's options have observers, callbacks or
  * outputs of their own (on_step, on_accept, project, stop, output times), the drift is observed
- * inside every timed run as before, so that the caller's callbacks see exactly `repeats` runs. */
+ * inside every timed run as before, so that the caller's callbacks see exactly `repeats` runs.
+ *
+ * Trajectory digits (mbdae_result.tscd, tmescd, tscd_rms; issue 35): the same untimed run, made
+ * also for a problem without constraints when it has a reference trajectory, is given the
+ * reference's output times (options.tout; the built-in solvers interpolate their continuous
+ * output there without changing a step, so y and the counters are those of the timed runs), and
+ * its output is compared with the reference there (mbdae_tscd and its kin).  A solver that
+ * refuses output times runs again without them and has none (NaN); so has a run whose caller's
+ * options have observers, callbacks or output times of their own: its runs are the caller's. */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,12 +336,94 @@ static int start_values(const mbdae_problem *p, double *y, double *ypw, mbdae_re
   return 0;
 }
 
+/* ---- trajectory digits --------------------------------------------------------------------- */
+
+/* The trajectory meter of the untimed run: the reference grid, the run's output there (yout) and
+ * the reference's values (yref), ntimes * neq each; ntimes 0 when none is measured. */
+typedef struct traj_meter {
+  size_t ntimes;
+  const double *t;
+  double *yout, *yref;
+} traj_meter;
+
+/* tm for p's reference trajectory: 0, or -1 (tm->ntimes 0) without one or without memory. */
+static int traj_open(const mbdae_problem *p, traj_meter *tm)
+{
+  memset(tm, 0, sizeof *tm);
+  size_t nt = 0, n = (size_t)mbdae_problem_neq(p);
+  const double *t = NULL;
+  if (mbdae_problem_reference_trajectory(p, &nt, &t, NULL) != 0 || nt == 0 || nt > INT_MAX ||
+      n == 0 || nt > SIZE_MAX / (2 * n * sizeof(double))) {
+    return -1;
+  }
+  tm->yout = malloc(sizeof(double) * 2 * nt * n);
+  if (!tm->yout) {
+    return -1;
+  }
+  tm->yref = tm->yout + nt * n;
+  if (mbdae_problem_reference_trajectory(p, &nt, &t, tm->yref) != 0) {
+    free(tm->yout);
+    tm->yout = tm->yref = NULL;
+    return -1;
+  }
+  tm->ntimes = nt;
+  tm->t = t;
+  return 0;
+}
+
+/* tscd, tmescd and tscd_rms of r from tm: NaN unless the run succeeded with output times. */
+static void traj_report(const mbdae_problem *p, const traj_meter *tm, const mbdae_options *o,
+                        mbdae_result *r)
+{
+  r->tscd = r->tmescd = r->tscd_rms = NAN;
+  if (tm->ntimes == 0 || r->status != 0) {
+    return;
+  }
+  r->tscd = mbdae_tscd(p, tm->ntimes, tm->yout, tm->yref);
+  r->tmescd = mbdae_tmescd(p, tm->ntimes, tm->yout, tm->yref, o->rtol, o->atol);
+  r->tscd_rms = mbdae_tscd_rms(p, tm->ntimes, tm->yout, tm->yref);
+}
+
+/* The untimed run (see the header) with observed, and with tm's output times when tm has them
+ * (yout NaN before, so that a solver that leaves it unwritten gives no digits).  A solver that
+ * refuses output times (MBDAE_ERR_UNSUPPORTED) runs again without them (tm->ntimes 0): output
+ * times are the harness's wish, not the caller's, and never fail a run. */
+static void run_observed(const mbdae_problem *p, const mbdae_solver_type *type,
+                         const mbdae_options *observed, double *y, double *ypw, drift_meter *dm,
+                         traj_meter *tm, mbdae_result *r)
+{
+  mbdae_options o = *observed;
+  if (tm->ntimes > 0) {
+    size_t count = tm->ntimes * (size_t)mbdae_problem_neq(p);
+    for (size_t k = 0; k < count; k++) {
+      tm->yout[k] = NAN;
+    }
+    o.tout = tm->t;
+    o.ntout = (int)tm->ntimes;
+    o.yout = tm->yout;
+  }
+  drift_reset(dm);
+  if (start_values(p, y, ypw, r) != 0) {
+    return;
+  }
+  integrate_once(type, p, &o, y, ypw, r);
+  if (tm->ntimes > 0 && r->status == MBDAE_ERR_UNSUPPORTED) {
+    tm->ntimes = 0;
+    drift_reset(dm);
+    if (start_values(p, y, ypw, r) == 0) {
+      integrate_once(type, p, observed, y, ypw, r);
+    }
+  }
+}
+
 /* Run `repeats` integrations with opt, timing each into times[], then, when observed is not NULL,
- * one more with it, untimed (the drift's run, see the header); r and ypw are the last run's.
- * Returns the number of runs timed (0 when the initial values failed: r says why). */
+ * one more with it, untimed (the drift's and the trajectory digits' run, see the header); r and
+ * ypw are the last run's.  Returns the number of runs timed (0 when the initial values failed: r
+ * says why). */
 static int run_repeats(const mbdae_problem *p, const mbdae_solver_type *type,
                        const mbdae_options *opt, const mbdae_options *observed, int repeats,
-                       double *y, double *ypw, double *times, drift_meter *dm, mbdae_result *r)
+                       double *y, double *ypw, double *times, drift_meter *dm, traj_meter *tm,
+                       mbdae_result *r)
 {
   int made = 0;
   for (int k = 0; k < repeats; k++) {
@@ -352,10 +444,7 @@ static int run_repeats(const mbdae_problem *p, const mbdae_solver_type *type,
     }
   }
   if (observed && made > 0) {
-    drift_reset(dm);
-    if (start_values(p, y, ypw, r) == 0) {
-      integrate_once(type, p, observed, y, ypw, r);
-    }
+    run_observed(p, type, observed, y, ypw, dm, tm, r);
   }
   return made;
 }
@@ -365,6 +454,7 @@ static void result_clear(mbdae_result *r)
 {
   memset(r, 0, sizeof *r);
   r->drift_pos_max = r->drift_vel_max = r->drift_pos_end = r->drift_vel_end = NAN;
+  r->tscd = r->tmescd = r->tscd_rms = NAN;
 }
 
 int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
@@ -412,10 +502,15 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
   mbdae_options observing = o;
   observing.on_accept = drift_observe;
   observing.on_accept_ctx = &dm;
-  int apart = nc > 0 && caller_sees_nothing(&o); /* the drift in a run of its own, untimed */
+  /* the drift and the trajectory digits in a run of their own, untimed */
+  traj_meter tm = {0, NULL, NULL, NULL};
+  int quiet = caller_sees_nothing(&o);
+  int apart = quiet && (traj_open(p, &tm) == 0 || nc > 0);
   const mbdae_options *timed = nc > 0 && !apart ? &observing : &o;
-  r->repeats =
-      run_repeats(p, type, timed, apart ? &observing : NULL, repeats, y, ypw, times, &dm, r);
+  const mbdae_options *untimed = !apart ? NULL : nc > 0 ? &observing : &o;
+  r->repeats = run_repeats(p, type, timed, untimed, repeats, y, ypw, times, &dm, &tm, r);
+  traj_report(p, &tm, &o, r);
+  free(tm.yout);
   if (r->repeats > 0) {
     r->cpu_seconds = trimmed_median(times, r->repeats);
     r->cpu_min = times[0];

@@ -46,6 +46,12 @@ def unit(wp):
     other = [point("1e-4", 1.6, 2.0), point("1e-6", 3.3, 3.0)]
     levels = wp.levels_both_reach(pts, other, 0.25)
     check(levels == [1.75, 2.0, 2.25, 2.5, 2.75, 3.0, 3.25], f"levels {levels}")
+    low = [point("1e-2", -1.0, 0.5), point("1e-4", 1.0, 2.0)]
+    levels = wp.levels_both_reach(low, low, 0.5)
+    check(levels == [0.0, 0.5, 1.0], f"default min level 0 (no level below scd 0): {levels}")
+    levels = wp.levels_both_reach(low, low, 0.5, -1.0)
+    check(levels[0] == -1.0, f"--min-level -1: {levels}")
+    check(wp.levels_both_reach(pts, other, 0.25, 3.0) == [3.0, 3.25], "--min-level 3")
     rows = wp.compare(pts, other, 0.25)
     r3 = next(r for r in rows if r["level"] == 3.0)
     want = 4.0 / math.exp(math.log(2.0) + (3.0 - 1.6) / (3.3 - 1.6) * math.log(3.0 / 2.0))
@@ -59,6 +65,12 @@ def end_to_end(script, mbdae):
     check(p.returncode == 0, f"radau5,bdf: exit {p.returncode}: {p.stderr[-300:]}")
     check("### caraxis: radau5 vs bdf (scd)" in p.stdout and "Worst ratio radau5/bdf per problem" in p.stdout,
           f"radau5,bdf: no table:\n{p.stdout}")
+    p = subprocess.run(base + ["--solvers", "radau5,bdf", "--metric", "tscd", "--min-level", "1"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and "### caraxis: radau5 vs bdf (tscd)" in p.stdout
+          and "tscd >= 1" in p.stdout, f"--metric tscd --min-level 1: exit {p.returncode}:\n{p.stdout}")
+    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
+    check("default 0" in p.stdout and "tmescd" in p.stdout, f"--help states the default:\n{p.stdout}")
     p = subprocess.run(base + ["--solvers", "radau5,nosuch"], capture_output=True, text=True)
     check(p.returncode == 2 and "valid solvers" in p.stderr, f"unknown solver: exit {p.returncode}, {p.stderr}")
     p = subprocess.run(base + ["--solvers", "radau5,peer:mebdfi"], capture_output=True, text=True)
