@@ -147,7 +147,7 @@ class Problem(_mbdae.Problem, metaclass=_Quiet):
 
     Attributes: n, id, spec, title, t0, tend, names, index (per component), in_scd,
     nconstraints, ref_source, tolerances.  Functions: init(), residual(), jacobian(),
-    pattern(), reference(), constraints(), scd(), mescd(), mass(), rhs().
+    pattern(), reference(), reference_trajectory(), constraints(), scd(), mescd(), mass(), rhs().
     A bad spec raises ValueError with the library's message."""
 
     def __repr__(self):
@@ -254,7 +254,9 @@ class Result(metaclass=_Quiet):
     where a failed run did not reach; or with t_eval="steps" at t0 and every accepted step, then
     yp_eval too); status (a Status: OK or a negative code), code (its MBDAE_ name), message;
     stats (counters); cpu_seconds; scd, mescd (NaN without a reference or after a failure);
-    drift; and record, the dict of `mbdae run --json`.  read_runs_csv() gives Results without
+    tscd, tmescd, tscd_rms: the digits along the reference trajectory (the least scd and mescd
+    over its output times, and -log10 of the root mean square error there; NaN for none: no
+    reference trajectory, a failure, or a solver without output times); drift; and record, the dict of `mbdae run --json`.  read_runs_csv() gives Results without
     yp, t, y_eval and yp_eval (None)."""
     problem: str
     solver: str
@@ -271,6 +273,9 @@ class Result(metaclass=_Quiet):
     cpu_seconds: float
     scd: float
     mescd: float
+    tscd: float
+    tmescd: float
+    tscd_rms: float
     drift: dict
     record: dict
     _run: object = None
@@ -310,7 +315,9 @@ def _result(run):
                   code=_mbdae.strcode(run.status)[0], message=rec["message"],
                   t_end=_num(rec["t"]), y=y, yp=run.yp, t=run.t_out, y_eval=run.y_out,
                   yp_eval=run.yp_out, stats=stats, cpu_seconds=_num(rec["cpu_seconds"]),
-                  scd=_num(rec["scd"]), mescd=_num(rec["mescd"]), drift=drift, record=rec,
+                  scd=_num(rec["scd"]), mescd=_num(rec["mescd"]), tscd=_num(rec.get("tscd")),
+                  tmescd=_num(rec.get("tmescd")), tscd_rms=_num(rec.get("tscd_rms")),
+                  drift=drift, record=rec,
                   _run=run)
 
 

@@ -335,6 +335,37 @@ static PyObject *problem_reference(mbpy_problem *self, PyObject *unused)
   return y;
 }
 
+/* reference_trajectory() -> (t, Y): the reference trajectory's output times (ntimes) and the
+ * solution there, Y[k, i] = y_i(t_k) (ntimes x neq, the library's y[i + k*neq]); None where the
+ * problem has none. */
+static PyObject *problem_reference_trajectory(mbpy_problem *self, PyObject *unused)
+{
+  (void)unused;
+  size_t nt = 0;
+  const double *t = NULL;
+  int rc = mbdae_problem_reference_trajectory(self->p, &nt, &t, NULL);
+  if (rc == MBDAE_ERR_NOREF) {
+    Py_RETURN_NONE;
+  }
+  if (rc != 0) {
+    return call_failed("reference_trajectory", rc);
+  }
+  npy_intp tdims[1] = {(npy_intp)nt}, ydims[2] = {(npy_intp)nt, (npy_intp)self->n};
+  PyObject *ta = PyArray_ZEROS(1, tdims, NPY_DOUBLE, 0);
+  PyObject *ya = ta ? PyArray_ZEROS(2, ydims, NPY_DOUBLE, 0) : NULL;
+  if (!ya) {
+    Py_XDECREF(ta);
+    return NULL;
+  }
+  memcpy(PyArray_DATA((PyArrayObject *)ta), t, sizeof(double) * nt);
+  rc = mbdae_problem_reference_trajectory(self->p, &nt, &t,
+                                          (double *)PyArray_DATA((PyArrayObject *)ya));
+  PyObject *result = rc ? call_failed("reference_trajectory", rc) : PyTuple_Pack(2, ta, ya);
+  Py_DECREF(ta);
+  Py_DECREF(ya);
+  return result;
+}
+
 /* constraints(t, y, yp=None) -> (g, g'): positions and velocities (g' does not depend on y'). */
 static PyObject *problem_constraints(mbpy_problem *self, PyObject *args)
 {
@@ -496,6 +527,10 @@ static PyMethodDef problem_methods[] = {
     {"_linsys_resolve", (PyCFunction)problem_linsys_resolve, METH_VARARGS, NULL},
     {"reference", (PyCFunction)problem_reference, METH_NOARGS,
      "reference() -> y(tend), or None where the problem has none (see ref_source)."},
+    {"reference_trajectory", (PyCFunction)problem_reference_trajectory, METH_NOARGS,
+     "reference_trajectory() -> (t, Y): the reference trajectory, its output times t (uniform in "
+     "[t0, tend]) and Y[k, i] = y_i(t[k]); None where the problem has none (refsol/"
+     "<problem>_traj.txt)."},
     {"constraints", (PyCFunction)problem_constraints, METH_VARARGS,
      "constraints(t, y, yp=None) -> (g, g'): the hidden constraints at position and velocity "
      "level (empty arrays for a problem without constraints)."},

@@ -687,6 +687,47 @@ static int raise_instead(PyObject *value)
   return 1;
 }
 
+/* The digits along the solution (tscd, tmescd, tscd_rms) of a C solver's run without t_eval: its
+ * on_accept log makes the run the caller's (the harness measures them only in a run of its own),
+ * so the reference trajectory's times go in as output times here, into yout of its own, and the
+ * digits into the record, as the command's record has them (the built-in solvers interpolate
+ * without changing a step).  A solver refusing output times is run again without them. */
+typedef struct traj_out {
+  size_t nt;
+  double *yout, *yref; /* nt * n each */
+} traj_out;
+
+/* opt given p's reference trajectory times, or tr->nt 0 (none, or no memory: no digits). */
+static void traj_prepare(const mbdae_problem *p, mbdae_options *opt, traj_out *tr)
+{
+  const double *t = NULL;
+  size_t n = (size_t)mbdae_problem_neq(p);
+  memset(tr, 0, sizeof *tr);
+  if (mbdae_problem_reference_trajectory(p, &tr->nt, &t, NULL) != 0 || tr->nt == 0 ||
+      tr->nt > INT_MAX || !(tr->yout = malloc(sizeof(double) * 2 * tr->nt * n))) {
+    tr->nt = 0;
+    return;
+  }
+  tr->yref = tr->yout + tr->nt * n;
+  for (size_t k = 0; k < tr->nt * n; k++) {
+    tr->yout[k] = NAN;
+  }
+  mbdae_problem_reference_trajectory(p, &tr->nt, &t, tr->yref);
+  opt->tout = t;
+  opt->ntout = (int)tr->nt;
+  opt->yout = tr->yout;
+}
+
+/* The digits of a successful run into rec (NaN otherwise, as the record has them). */
+static void traj_finish(const mbdae_problem *p, const traj_out *tr, mbdae_record *rec)
+{
+  if (tr->nt > 0 && rec->status == 0) {
+    rec->tscd = mbdae_tscd(p, tr->nt, tr->yout, tr->yref);
+    rec->tmescd = mbdae_tmescd(p, tr->nt, tr->yout, tr->yref, rec->rtol, rec->atol);
+    rec->tscd_rms = mbdae_tscd_rms(p, tr->nt, tr->yout, tr->yref);
+  }
+}
+
 /* Run type on prob at opt (tout: a float64 vector or None), keeping y' at the end, the states at
  * tout or (steps) at every accepted step; the Run, or NULL with an exception. */
 static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *type,
@@ -718,8 +759,22 @@ static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *typ
   const char *spec = mbdae_problem_spec(prob->p);
   interrupt_check ic = {0};
   int watch = runner == Py_None && interruptible && !strstr(spec, "form=dummy");
+  traj_out tr = {0, NULL, NULL};
+  if (tout == Py_None && runner == Py_None) {
+    traj_prepare(prob->p, opt, &tr);
+  }
   int rc = record_run(run, prob->p, type, opt, repeats, runner != Py_None ? &call : NULL,
                       watch ? &ic : NULL);
+  if (tr.nt > 0 && rc == MBDAE_ERR_UNSUPPORTED) { /* no output times: the run again without */
+    opt->tout = NULL;
+    opt->ntout = 0;
+    opt->yout = NULL;
+    tr.nt = 0;
+    mbdae_record_free(&run->rec); /* the log starts again by time (by_time) */
+    rc = record_run(run, prob->p, type, opt, repeats, NULL, watch ? &ic : NULL);
+  }
+  traj_finish(prob->p, &tr, &run->rec);
+  free(tr.yout);
   const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
   run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
   PyObject *result = NULL;

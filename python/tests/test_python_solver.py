@@ -61,6 +61,8 @@ def test_harness_counts_and_measures():
                                                             NSTEPS, 3 * NSTEPS)
     assert r.scd == p.scd(r.y) and r.mescd == p.mescd(r.y, 1e-4, 1e-4)
     assert r.drift["drift_steps"] == NSTEPS and r.drift["drift_pos_max"] > 0
+    # a Python solver without continuous output: no digits along the solution, no failure
+    assert np.isnan(r.tscd) and r.record["tscd"] is None
     assert r.cpu_seconds > 0 and r.record["t"] == p.tend
     assert r.record["h"] == alone["h"]
 

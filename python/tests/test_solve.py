@@ -233,3 +233,20 @@ def test_rtol_below_one():
     with pytest.raises(ValueError, match="rtol must be below 1"):
         mbdae.sweep(["caraxis"], ["radau5"], [1e-4, 1.5])
     assert mbdae.solve("pendulum", "radau5", rtol=0.5, raise_on_failure=False).record["rtol"] == 0.5
+
+
+def test_trajectory_digits_and_reference_trajectory():
+    """Issue 35: Result.tscd, tmescd, tscd_rms (the command's, bit for bit) and
+    Problem.reference_trajectory() -> (t, Y), Y[k] the state at t[k], Y[-1] the end reference."""
+    p = mbdae.Problem("pendulum")
+    t, Y = p.reference_trajectory()
+    assert t.shape == (101,) and Y.shape == (101, 5) and t[0] == p.t0 and t[-1] == p.tend
+    assert np.array_equal(Y[-1], p.reference())
+    r = mbdae.solve(p, "radau5", rtol=1e-8)
+    assert np.isfinite(r.tscd) and r.tscd <= r.scd and r.tscd_rms >= r.tscd
+    assert r.tscd == r.record["tscd"] and r.tmescd == r.record["tmescd"]
+    c = command_json("pendulum", "radau5", 1e-8)
+    assert (c["tscd"], c["tmescd"], c["tscd_rms"]) == (r.tscd, r.tmescd, r.tscd_rms)
+    assert mbdae.Problem("chain:n=40,form=index1").reference_trajectory() is None
+    e = mbdae.solve(p, "radau5", rtol=1e-8, t_eval=[0.5, 1.0])  # the caller's output times
+    assert np.isnan(e.tscd) and e.record["tscd"] is None and np.array_equal(e.y, r.y)
