@@ -232,29 +232,34 @@ static void check_commit(void)
   snprintf(dir, sizeof dir, "%s/commit-old", tmpdir); /* the same over a previous sweep */
   rc = sweep_large(dir, "1e-3,1e-4,1e-5", "");
   CHECK(rc == 1 && count_rows(dir, "runs.csv") == 3, "first sweep: exit %d\n%s", rc, out);
-  /* Other settings: --force removes the earlier sweep's outputs before the first run (a folder
-   * with a file in it survives that removal and blocks the commit of runs-4.vec). */
+  /* Other settings: --force replaces the earlier sweep's outputs, but only once the new set is
+   * whole and nothing stands in its way (a folder in the place of runs-4.vec blocks the commit):
+   * the earlier set stays as it was (issue 33, item 6). */
   CHECK(shell("mkdir -p %s/runs-4.vec/blocker", dir) == 0, "mkdir: %s", out);
   rc = sweep_large(dir, "1e-3,1e-4,1e-5,1e-6", "--force");
-  CHECK(rc == 2 && !exists(dir, "runs.csv") && !exists(dir, "runs.json") &&
-            !exists(dir, "runs-1.vec") && count_rows(dir, "runs.partial.csv") == 4 &&
+  CHECK(rc == 2 && count_rows(dir, "runs.csv") == 3 &&
+            count_in_file(dir, "runs.json", "\"problem\": ") == 3 && exists(dir, "runs-3.vec") &&
+            exists(dir, "chain-table.md") && count_rows(dir, "runs.partial.csv") == 4 &&
             !exists(dir, "runs.staging"),
-        "a folder runs-4.vec: exit %d (2), no set (the earlier one removed by --force), 4 rows in "
+        "a folder runs-4.vec: exit %d (2), the earlier set kept whole, 4 rows in "
         "runs.partial.csv:\n%s",
         rc, out);
 
-  /* runs.json cannot be written (a file size limit; SIGXFSZ ignored, so write fails EFBIG as on
-   * a full disk): 120 blocks (60 KB under dash, 120 under bash) take the side files (50 KB), not
-   * the runs.json of four of these rows (160 KB).  The runs are resumed: nothing is appended. */
+  /* A file size limit (SIGXFSZ ignored, so a write fails EFBIG as on a full disk): 120 blocks
+   * (60 KB under dash, 120 under bash) do not take runs.partial.csv (four rows of 40 KB), which
+   * --resume rewrites as a new file (an append is read + rewrite + rename): refused before any
+   * run, runs.partial.csv and the earlier set as they were. */
   CHECK(shell("rm -r %s/runs-4.vec", dir) == 0, "rm: %s", out);
   rc = shell("trap '' XFSZ; ulimit -f 120 && " MBDAE " sweep chain:n=300 --max-steps 1 --solvers "
              "radau5 --rtol 1e-3,1e-4,1e-5,1e-6 --no-plots --out %s --resume",
              dir);
-  CHECK(rc == 2 && strstr(out, "runs.json") && !exists(dir, "runs.csv") &&
-            !exists(dir, "runs.json") && !exists(dir, "runs-1.vec") &&
-            count_rows(dir, "runs.partial.csv") == 4 && !exists(dir, "runs.staging"),
-        "runs.json refused: exit %d (2), no runs.csv without it, runs.partial.csv kept:\n%s", rc,
-        out);
+  CHECK(rc == 2 && strstr(out, "runs.partial.csv") && count_rows(dir, "runs.csv") == 3 &&
+            count_in_file(dir, "runs.json", "\"problem\": ") == 3 && exists(dir, "runs-3.vec") &&
+            exists(dir, "chain-table.md") && count_rows(dir, "runs.partial.csv") == 4 &&
+            !exists(dir, "runs.staging"),
+        "a limit below runs.partial.csv: exit %d (2), the earlier set and runs.partial.csv kept "
+        "whole:\n%s",
+        rc, out);
   rc = sweep_large(dir, "1e-3,1e-4,1e-5,1e-6", "--resume");
   CHECK(rc == 1 && count_rows(dir, "runs.csv") == 4 &&
             count_in_file(dir, "runs.json", "\"problem\": ") == 4 &&

@@ -28,7 +28,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "new_file.h"
 #include "series_csv.h"
 #include "sweep.h"
 
@@ -349,7 +351,8 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
 {
   const double *tout = data->tout, *yout = data->yout;
   int npts = data->npts;
-  FILE *out = fopen(path, "w");
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -429,7 +432,7 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
         out);
   }
   fputs("unset multiplot\nunset output\n", out);
-  return fclose(out) == 0 ? 0 : -1;
+  return new_file_commit(&nf);
 }
 
 /* Split FILE into its folder ("." when none) and name; the script is the name's stem + ".gp". */
@@ -477,7 +480,7 @@ static int write_data_csv(const char *file, const mbdae_problem *p, const panel 
 {
   int cols[MAX_DATA_COLUMNS], neq = mbdae_problem_neq(p);
   int ncomp = data_columns(panels, npanels, wrap, cols), ncols = ncomp + (data->levels ? 2 : 0);
-  char names[MAX_DATA_COLUMNS][96], tmp[4200];
+  char names[MAX_DATA_COLUMNS][96];
   const char *name_ptr[MAX_DATA_COLUMNS];
   for (int c = 0; c < ncols; c++) {
     const char *name = c < ncomp ? name_of(p, cols[c] / 2) : NULL;
@@ -508,11 +511,12 @@ static int write_data_csv(const char *file, const mbdae_problem *p, const panel 
     }
     t[nrows++] = data->tout[j];
   }
-  FILE *out = sweep_open_atomic(file, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, file);
   int rc = out ? 0 : -1;
   if (out) {
     series_csv_write(out, name_ptr, ncols, t, values, nrows);
-    rc = sweep_close_atomic(out, tmp, file);
+    rc = new_file_commit(&nf);
   }
   free(t);
   return rc;
@@ -530,26 +534,18 @@ static int make_parent(const char *file)
   return make_dirs(dir);
 }
 
-/* --out: the script next to the picture, then gnuplot; an exit status (reported). */
-static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_options *opt,
-                        const mbdae_result *r, const panel *panels, int npanels,
-                        const plot_default *d, const plot_data *data)
+/* gnuplot on the script in dir, in a scratch folder; the picture renamed into place when whole.
+ * An exit status (reported). */
+static int run_gnuplot(const char *dir, const char *script, const char *name)
 {
-  char dir[4096], name[1024], script[1024], path[5200], log[1100], picture[5200], why[5400];
-  split_path(a->out, dir, sizeof dir, name, sizeof name, script, sizeof script);
-  if (make_dirs(dir) != 0) {
-    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+  char scratch[4200], run[1100], log[1100], shown[5400], why[5400];
+  if (gnuplot_scratch_make(dir, 0, scratch, sizeof scratch) != 0) {
+    return usage_error("cannot make a scratch folder in %s: %s", dir, strerror(errno));
   }
-  snprintf(path, sizeof path, "%s/%s", dir, script);
-  if (write_script(path, name, p, a, opt, r, panels, npanels, d, data) != 0) {
-    return usage_error("cannot write %s: %s", path, strerror(errno));
-  }
+  snprintf(run, sizeof run, "../%s", script);
   snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
-  snprintf(picture, sizeof picture, "%s/%s", dir, name);
-  remove(picture); /* no stale picture passes for a new one */
-  snprintf(path, sizeof path, "%s/%s", dir, log);
-  remove(path); /* gnuplot appends to its log */
-  int g = gnuplot_run(dir, script, NULL, log);
+  snprintf(shown, sizeof shown, "%s/%s", dir, log);
+  int g = gnuplot_run(scratch, run, NULL, log), rc = EXIT_FAILED_RUN;
   if (g == GNUPLOT_MISSING) {
     fprintf(stderr,
             "mbdae: gnuplot not found: wrote %s/%s; where gnuplot is installed "
@@ -559,19 +555,40 @@ static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_
     fputs(" && gnuplot ", stderr);
     shell_word(stderr, script);
     fputs("`\n", stderr);
-    return EXIT_FAILED_RUN;
+  } else if (g != GNUPLOT_OK) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/%s; see %s\n", dir, script, shown);
+  } else if (!gnuplot_scratch_keep(scratch, dir, name, why, sizeof why)) {
+    fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s\n", why, shown);
+  } else {
+    rc = EXIT_OK;
   }
-  if (g != GNUPLOT_OK) {
-    fprintf(stderr, "mbdae: gnuplot failed on %s/%s; see %s\n", dir, script, path);
-    return EXIT_FAILED_RUN;
+  if (rc != EXIT_OK) { /* no stale picture passes for a new one */
+    snprintf(shown, sizeof shown, "%s/%s", dir, name);
+    unlink(shown);
   }
-  if (!gnuplot_picture_ok(picture, why, sizeof why)) {
-    fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s\n", why, path);
-    return EXIT_FAILED_RUN;
+  gnuplot_scratch_done(scratch, dir, log, rc != EXIT_OK && g != GNUPLOT_MISSING);
+  return rc;
+}
+
+/* --out: the script next to the picture, then gnuplot; an exit status (reported). */
+static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_options *opt,
+                        const mbdae_result *r, const panel *panels, int npanels,
+                        const plot_default *d, const plot_data *data)
+{
+  char dir[4096], name[1024], script[1024], path[5200];
+  split_path(a->out, dir, sizeof dir, name, sizeof name, script, sizeof script);
+  if (make_dirs(dir) != 0) {
+    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
   }
-  remove(path);
-  printf("%s (script %s/%s)\n", a->out, dir, script);
-  return EXIT_OK;
+  snprintf(path, sizeof path, "%s/%s", dir, script);
+  if (write_script(path, name, p, a, opt, r, panels, npanels, d, data) != 0) {
+    return usage_error("cannot write %s: %s", path, strerror(errno));
+  }
+  int rc = run_gnuplot(dir, script, name);
+  if (rc == EXIT_OK) {
+    printf("%s (script %s/%s)\n", a->out, dir, script);
+  }
+  return rc;
 }
 
 /* One run with continuous output at the equidistant points of data (tout, yout allocated here);

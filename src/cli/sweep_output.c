@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bounded_read.h"
+#include "new_file.h"
 #include "sweep.h"
 
 /* The check of the reader: a row of a configuration among problems[0..n-1] must fit it; with
@@ -58,18 +60,20 @@ static int read_fitting(const char *path, fit_ctx *fc, mbdae_record **recs, size
 {
   *recs = NULL;
   *n = 0;
-  struct stat st;
-  FILE *f = fopen(path, "r");
+  FILE *f = bounded_open(path, BOUNDED_SLACK); /* not /dev/zero, not a pipe, not /proc's */
   if (!f) {
-    snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
-    return -1;
-  }
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* not /dev/zero, not a pipe */
-    snprintf(msg, msglen, "%s: not a regular file", path);
-    fclose(f);
+    if (errno == EINVAL) {
+      snprintf(msg, msglen, "%s: not a regular file", path);
+    } else {
+      snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+    }
     return -1;
   }
   int rc = mbdae_record_read_csv_checked(f, path, fc ? row_fits : NULL, fc, recs, n, msg, msglen);
+  if (rc != 0 && ferror(f) && errno == EFBIG) {
+    snprintf(msg, msglen, "%s: more bytes than the file's size and %d MiB: not a runs.csv", path,
+             BOUNDED_SLACK >> 20);
+  }
   fclose(f);
   return rc;
 }
@@ -108,35 +112,6 @@ int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, 
   int rc = read_fitting(path, &fc, recs, n, msg, msglen);
   free(fc.problems);
   return rc;
-}
-
-/* ---- writing a file whole or not at all --------------------------------------------------- */
-
-FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen)
-{
-  if (snprintf(tmp, tmplen, "%s.tmp", path) >= (int)tmplen) {
-    errno = ENAMETOOLONG;
-    return NULL;
-  }
-  return fopen(tmp, "w");
-}
-
-int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
-{
-  errno = 0;
-  int err = (fflush(out) != 0 || ferror(out)) ? (errno ? errno : EIO) : 0;
-  if (fclose(out) != 0 && !err) {
-    err = errno;
-  }
-  if (!err && rename(tmp, path) != 0) {
-    err = errno;
-  }
-  if (err) {
-    remove(tmp);
-    errno = err;
-    return -1;
-  }
-  return 0;
 }
 
 /* ---- the set of a sweep's files, committed together -------------------------------------- */
@@ -192,7 +167,8 @@ int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows)
 {
   char path[4200], side[32];
   snprintf(path, sizeof path, "%s/runs.csv", stage);
-  FILE *out = fopen(path, "w");
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -204,14 +180,12 @@ int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows)
       err = errno ? errno : EIO;
     }
   }
-  if ((fflush(out) != 0 || ferror(out)) && !err) {
-    err = errno ? errno : EIO;
+  if (err) {
+    new_file_discard(&nf);
+    errno = err;
+    return -1;
   }
-  if (fclose(out) != 0 && !err) {
-    err = errno;
-  }
-  errno = err;
-  return err ? -1 : 0;
+  return new_file_commit(&nf);
 }
 
 static int push_name(char ***names, int *n, int *cap, const char *name)
@@ -263,7 +237,7 @@ static char **staged_names(const char *stage, int *n)
  * file moves.  On a failure after the old runs.csv was removed, the files moved are removed too:
  * no runs.csv, and nothing of a set without one. */
 static int move_staged(const char *stage, const char *dir, char **names, int n, char *failed,
-                       size_t len)
+                       size_t len, void (*before)(const char *dir))
 {
   char from[4400], to[4400];
   struct stat st;
@@ -273,6 +247,9 @@ static int move_staged(const char *stage, const char *dir, char **names, int n, 
       errno = EISDIR;
       return -1;
     }
+  }
+  if (before) {
+    before(dir);
   }
   int csv = n > 0 && strcmp(names[n - 1], "runs.csv") == 0, i = 0;
   snprintf(failed, len, "%s/runs.csv", dir);
@@ -329,12 +306,13 @@ static void remove_stale_sides(const char *dir, char **names, int n)
   }
 }
 
-int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len)
+int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len,
+                       void (*before)(const char *dir))
 {
   int n = 0;
   char **names = staged_names(stage, &n);
   snprintf(failed, len, "%s", stage);
-  int rc = names ? move_staged(stage, dir, names, n, failed, len) : -1;
+  int rc = names ? move_staged(stage, dir, names, n, failed, len, before) : -1;
   if (rc == 0 && n > 0 && strcmp(names[n - 1], "runs.csv") == 0) {
     remove_stale_sides(dir, names, n);
   }
@@ -349,8 +327,8 @@ int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t 
 
 int sweep_write_json(const char *path, const mbdae_record *recs, size_t n)
 {
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -361,7 +339,7 @@ int sweep_write_json(const char *path, const mbdae_record *recs, size_t n)
     fputs(k + 1 < n ? ",\n" : "\n", out);
   }
   fputs("]\n", out);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }
 
 /* A configuration without a reference of its own whose rows have one took it from sweep --ref
@@ -383,14 +361,14 @@ static void note_file_reference(FILE *out, const mbdae_problem *p, const mbdae_r
 
 int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
   mbdae_record_write_table(out, p, recs, n);
   note_file_reference(out, p, recs, n);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }
 
 /* ---- the gnuplot script ------------------------------------------------------------------- */
@@ -762,8 +740,8 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
       return -1;
     }
   }
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -783,72 +761,67 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
       "there.\n\n",
       out);
   if (write_sweep_part(out, problems, nproblems, solvers, nsolvers) != 0) {
-    int err = errno;
-    fclose(out);
-    remove(tmp);
-    errno = err;
+    new_file_discard(&nf);
     return -1;
   }
   fputs(script_body, out);
   fputs(script_loop, out);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }
 
-/* The diagrams of one problem: each of its pictures checked (gnuplot exits 0 on a full disk). */
-static int draw_problem(const char *dir, const char *name)
+/* The diagrams of one problem, drawn in the scratch folder, each checked (gnuplot exits 0 on a
+ * full disk) and renamed into dir when complete; GNUPLOT_OK, GNUPLOT_MISSING, or -1 (reported). */
+static int draw_problem(const char *scratch, const char *dir, const char *name)
 {
-  static const char *const kinds[] = {
-      "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
-      "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
-  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
-  char path[4200], why[4400];
-  for (int k = 0; k < NKINDS; k++) { /* no stale picture passes for a new one */
-    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
-    remove(path);
-  }
-  int rc = gnuplot_run(dir, "workprecision.gp", name, "gnuplot.log");
-  if (rc != GNUPLOT_OK) {
+  char picture[300], why[4600];
+  int rc = gnuplot_run(scratch, "../workprecision.gp", name, "gnuplot.log");
+  if (rc == GNUPLOT_MISSING) {
     return rc;
   }
-  for (int k = 0; k < NKINDS; k++) {
-    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
-    if (!gnuplot_picture_ok(path, why, sizeof why)) {
+  for (int k = 0; k < SWEEP_NPICTURE_KINDS; k++) {
+    snprintf(picture, sizeof picture, "%s-%s", name, sweep_picture_kinds[k]);
+    if (!gnuplot_scratch_keep(scratch, dir, picture, why, sizeof why) && rc == GNUPLOT_OK) {
       fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
       rc = GNUPLOT_FAILED;
     }
+  }
+  if (rc == GNUPLOT_FAILED) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp (%s); see %s/gnuplot.log\n", dir,
+            name, dir);
   }
   return rc == GNUPLOT_OK ? GNUPLOT_OK : -1;
 }
 
 int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, int nproblems)
 {
-  char log[4200];
-  int nnames = 0, drawn = 0, rc = EXIT_OK;
+  char scratch[4200];
+  int nnames = 0, drawn = 0, rc = EXIT_OK, missing = 0;
   for (int i = 0; i < nproblems; i++) {
     nnames += first_of_name(problems, i);
   }
-  snprintf(log, sizeof log, "%s/gnuplot.log", dir);
-  remove(log); /* gnuplot appends to it, once per problem */
-  for (int i = 0; i < nproblems; i++) {
+  if (gnuplot_scratch_make(dir, 1, scratch, sizeof scratch) != 0) {
+    fprintf(stderr, "mbdae: cannot make a scratch folder for gnuplot in %s: %s\n", dir,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  for (int i = 0; i < nproblems && !missing; i++) {
     if (!first_of_name(problems, i)) {
       continue;
     }
     const char *name = mbdae_problem_name(problems[i]);
     fprintf(stderr, "mbdae sweep: drawing the diagrams of %s (%d of %d)\n", name, ++drawn, nnames);
-    int g = draw_problem(dir, name);
-    if (g == GNUPLOT_MISSING) {
-      fputs("mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
-            "and the tables are written); install gnuplot-nox and run `cd ",
-            stderr);
-      shell_word(stderr, dir);
-      fputs(" && gnuplot workprecision.gp`\n", stderr);
-      return EXIT_OK;
-    }
-    if (g == GNUPLOT_FAILED) {
-      fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp (%s); see %s\n", dir, name,
-              log);
-    }
-    rc = g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
+    int g = draw_problem(scratch, dir, name);
+    missing = g == GNUPLOT_MISSING;
+    rc = !missing && g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
+  }
+  gnuplot_scratch_done(scratch, dir, "gnuplot.log", !missing);
+  if (missing) {
+    fputs("mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+          "and the tables are written); install gnuplot-nox and run `cd ",
+          stderr);
+    shell_word(stderr, dir);
+    fputs(" && gnuplot workprecision.gp`\n", stderr);
+    return EXIT_OK;
   }
   return rc;
 }
