@@ -312,6 +312,25 @@ static void check_csv_readers(void)
         "--report of an older runs.csv: exit %d\n%s", rc, out);
 }
 
+/* --resume refuses an "ok" row whose y is not finite (issue 33, item 10): an ok run ends at a
+ * finite state, so the row was damaged; taking it would put NaN into runs.csv as a result. */
+static void check_resume_nonfinite(void)
+{
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s/nan-y", tmpdir);
+  int rc = shell(MBDAE " sweep caraxis --m 0:1 --solvers ida --no-plots --out %s", dir);
+  CHECK(rc == 0, "sweep: exit %d\n%s", rc, out);
+  rc = shell("sed -E '2s/(,x_l [^,]*,)[^ ]*/\\1nan/' %s/runs.csv > %s/runs.partial.csv && rm "
+             "%s/runs.csv && grep -c ',nan ' %s/runs.partial.csv",
+             dir, dir, dir, dir);
+  CHECK(rc == 0 && atoi(out) == 1, "planting y[1] = nan: %s", out);
+  rc = shell(MBDAE " sweep caraxis --m 0:1 --solvers ida --no-plots --out %s --resume", dir);
+  CHECK(rc == 2 && strstr(out, "row 1 (caraxis:form=index3, ida, rtol 0.0001)") &&
+            strstr(out, "y[1] is not a finite number") && !exists(dir, "runs.csv"),
+        "--resume with an ok row whose y[1] is nan: exit %d, expected 2 naming the row:\n%s", rc,
+        out);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -322,6 +341,7 @@ int main(void)
   check_side_names();
   check_commit();
   check_csv_readers();
+  check_resume_nonfinite();
   if (check_failed == 0) {
     shell("rm -rf %s", tmpdir);
   }

@@ -880,6 +880,18 @@ static int task_of_row(const sweep_state *s, const sweep_task *tasks, int repeat
   return -1;
 }
 
+/* The first component (1-based) of an ok row's y that is not finite, or 0: an ok run ends at a
+ * finite state (the harness checks it), so such a row was edited or damaged. */
+static int ok_row_not_finite(const mbdae_record *r)
+{
+  for (int i = 0; r->status == MBDAE_OK && r->y && i < r->neq; i++) {
+    if (!isfinite(r->y[i])) {
+      return i + 1;
+    }
+  }
+  return r->status == MBDAE_OK && !r->y && r->neq > 0 ? 1 : 0;
+}
+
 /* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
 static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
 {
@@ -895,6 +907,14 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
+    int bad = ok_row_not_finite(&rows[i]);
+    if (bad > 0) {
+      int rc = usage_error("--resume: %s, row %zu (%s, %s, rtol %g): status ok, but y[%d] is not a "
+                           "finite number; remove the row to run it again",
+                           s->partial_path, i + 1, rows[i].spec, rows[i].solver, rows[i].rtol, bad);
+      mbdae_records_free(rows, nrows);
+      return rc;
+    }
     int k = task_of_row(s, tasks, repeat, &rows[i], why, sizeof why);
     if (k < 0) {
       int rc = usage_error(
