@@ -207,6 +207,64 @@ static void check_sigterm_hung(void)
   }
 }
 
+static double monotonic(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Solvers that start a process of their own (tests/plugin/sleeper.c): the process is killed with
+ * its worker (the worker's process group; issue 33, item 11).  sleeper_wait waits for it: each run
+ * times out after 2 s; sleeper_crash crashes while it holds the result pipe: the crash is seen at
+ * once (a retry, then a failed row naming the signal), not at the time limit.  No sleeper
+ * outlives the sweep. */
+static void check_process_group(void)
+{
+  char dir[256], logs[256];
+  mbdae_record *rows;
+  snprintf(dir, sizeof dir, "%s/sleepers", tmpdir);
+  snprintf(logs, sizeof logs, "%s/sleeper-pids", tmpdir);
+  CHECK(mkdir(logs, 0777) == 0, "cannot create %s", logs);
+  setenv("MBDAE_TEST_SLEEPER_DIR", logs, 1);
+  double t0 = monotonic();
+  int rc = cli("sweep caraxis --plugin %s --solvers sleeper_wait,sleeper_crash --m 0:1 --timeout "
+               "5 --no-plots --out %s",
+               PLUGIN_FILE_SLEEPER, dir);
+  double took = monotonic() - t0;
+  unsetenv("MBDAE_TEST_SLEEPER_DIR");
+  CHECK(rc == 1 && took < 18,
+        "sweep with sleepers: exit %d after %.1f s, expected 1 in 2 x 5 s:\n%s", rc, took, out);
+  long n = read_rows(dir, &rows);
+  for (long r = 0; r < n; r++) {
+    int wait = strcmp(rows[r].solver, "sleeper_wait") == 0;
+    CHECK((wait ? rows[r].status == MBDAE_ERR_TIMEOUT : rows[r].status != MBDAE_OK) &&
+              (wait || strstr(rows[r].message, "signal 11")),
+          "row %ld (%s): %s, '%s'", r + 1, rows[r].solver, mbdae_strcode(rows[r].status),
+          rows[r].message);
+  }
+  mbdae_records_free(rows, n > 0 ? (size_t)n : 0);
+  DIR *d = opendir(logs);
+  int sleepers = 0;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    pid_t pid = (pid_t)atoi(e->d_name);
+    int ppid = 0;
+    char state = 0;
+    for (int i = 0; pid > 0 && i < 200 && (state = state_of(pid, &ppid)) && state != 'Z'; i++) {
+      pause_ms(10);
+    }
+    sleepers += pid > 0;
+    CHECK(state == 0 || state == 'Z', "sleeper %d outlived its worker", (int)pid);
+    if (pid > 0 && state != 0 && state != 'Z') {
+      kill(pid, SIGKILL);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  CHECK(sleepers >= 6, "%d sleepers started, expected 2 + 2 x 2 (a crash is retried)", sleepers);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -218,6 +276,7 @@ int main(void)
   check_timeout(1);
   check_timeout(2);
   check_sigterm_hung();
+  check_process_group();
   expect("sweep caraxis --timeout 0 --out /tmp/mbdae-never", 2, "--timeout must be positive");
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
