@@ -6,7 +6,10 @@
  *     says it was retried, and the other rows ok;
  *   - hang, which never returns below rtol 9e-5: with --timeout S its worker is killed after S
  *     seconds and the row fails with MBDAE_ERR_TIMEOUT, the other rows ok, with --jobs 1 and 2;
- *     without a time limit, SIGTERM to the sweep ends its hung workers too. */
+ *     without a time limit, SIGTERM to the sweep ends its hung workers too, and SIGINT says how
+ *     to resume;
+ *   - sleeper_wait and sleeper_crash, which start a process of their own: it ends with its
+ *     worker. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -207,6 +210,46 @@ static void check_sigterm_hung(void)
   }
 }
 
+/* SIGINT to a sweep (Ctrl-C) says where the finished runs are and how to resume. */
+static void check_interrupt_note(void)
+{
+  char dir[256], err[300], text[4096] = "";
+  snprintf(dir, sizeof dir, "%s/interrupted", tmpdir);
+  snprintf(err, sizeof err, "%s/interrupted.err", tmpdir);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDERR_FILENO);
+    execl(MBDAE_CLI, MBDAE_CLI, "sweep", "caraxis", "--plugin", PLUGIN_FILE_HANG, "--solvers",
+          "radau5,hang", "--m", "0:1", "--no-plots", "--out", dir, (char *)NULL);
+    _exit(127);
+  }
+  CHECK(pid > 0, "cannot start the sweep");
+  for (int i = 0; pid > 0 && i < 3000 && !strstr(text, "[  3/4]"); i++) {
+    pause_ms(10); /* until the hanging run is the one left */
+    FILE *f = fopen(err, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f) {
+      fclose(f);
+    }
+  }
+  int status = 0;
+  if (pid > 0) {
+    kill(pid, SIGINT);
+    waitpid(pid, &status, 0);
+  }
+  FILE *f = fopen(err, "r");
+  size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  text[got] = '\0';
+  if (f) {
+    fclose(f);
+  }
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && strstr(text, "interrupted") &&
+            strstr(text, "runs.partial.csv: rerun the same command with --resume"),
+        "SIGINT to a sweep: no note on how to resume:\n%s", text);
+}
+
 static double monotonic(void)
 {
   struct timespec ts;
@@ -277,6 +320,7 @@ int main(void)
   check_timeout(2);
   check_sigterm_hung();
   check_process_group();
+  check_interrupt_note();
   expect("sweep caraxis --timeout 0 --out /tmp/mbdae-never", 2, "--timeout must be positive");
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -331,6 +331,23 @@ static void check_resume_nonfinite(void)
         out);
 }
 
+/* --resume on a folder whose sweep is finished: nothing to do, nothing run, nothing written. */
+static void check_resume_finished(void)
+{
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s/finished", tmpdir);
+  int rc = shell(MBDAE " sweep caraxis --m 0:0 --solvers ida --no-plots --out %s && cp %s/runs.csv "
+                       "%s/runs.before",
+                 dir, dir, dir);
+  CHECK(rc == 0, "sweep: exit %d\n%s", rc, out);
+  rc = shell(MBDAE " sweep caraxis --m 0:0 --solvers ida --no-plots --out %s --resume", dir);
+  CHECK(rc == 0 && strstr(out, "nothing to do") && !strstr(out, "[  1/1]"),
+        "--resume on a finished sweep: exit %d, expected 0 and 'nothing to do', no run:\n%s", rc,
+        out);
+  rc = shell("cmp %s/runs.csv %s/runs.before", dir, dir);
+  CHECK(rc == 0, "--resume on a finished sweep rewrote runs.csv: %s", out);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -342,6 +359,7 @@ int main(void)
   check_commit();
   check_csv_readers();
   check_resume_nonfinite();
+  check_resume_finished();
   if (check_failed == 0) {
     shell("rm -rf %s", tmpdir);
   }

@@ -32,6 +32,7 @@
  * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -756,9 +757,12 @@ static int describe_owned(FILE *out, mbdae_problem *const *problems, int nproble
   return 0;
 }
 
+/* What prepare_folder returns for --resume on a folder whose sweep is finished (reported). */
+enum { FOLDER_FINISHED = -1 };
+
 /* Before the first run: refuse a folder that holds something else than this sweep (unless
- * --force), then remove the outputs of the sweep it held and write sweep.conf; EXIT_OK or
- * EXIT_USAGE (reported). */
+ * --force), then write sweep.conf, which names the files of the sweep it held (replaced once this
+ * one's set is complete); EXIT_OK, EXIT_USAGE (reported), or FOLDER_FINISHED. */
 static int prepare_folder(const sweep_args *a, const char *partial_path, const char *settings,
                           const char *owned)
 {
@@ -779,6 +783,15 @@ static int prepare_folder(const sweep_args *a, const char *partial_path, const c
     return usage_error("%s holds a sweep with other settings (%s): sweep into another --out, or "
                        "give --force to replace that sweep's files",
                        a->out, why);
+  }
+  char csv[4200];
+  snprintf(csv, sizeof csv, "%s/runs.csv", a->out);
+  if (a->resume && !partial && state == SWEEP_FOLDER_SAME && access(csv, F_OK) == 0) {
+    fprintf(stderr,
+            "mbdae sweep: nothing to do: %s holds this sweep, finished (runs.csv; no "
+            "runs.partial.csv to resume); leave out --resume to run it again\n",
+            a->out);
+    return FOLDER_FINISHED;
   }
   if (!resuming && !a->force && state == SWEEP_FOLDER_FOREIGN) {
     return usage_error("%s is not empty and holds no sweep (%s): sweep into a new or empty "
@@ -973,6 +986,36 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int
   return EXIT_OK;
 }
 
+/* What SIGINT or SIGTERM to the sweep prints before it ends: how to go on.  Written by the handler
+ * with write(2) (async-signal-safe), so made before the runs start. */
+static char interrupted_note[4600];
+static size_t interrupted_len;
+
+static void on_interrupt(int sig)
+{
+  ssize_t ignored = write(STDERR_FILENO, interrupted_note, interrupted_len);
+  (void)ignored;
+  signal(sig, SIG_DFL);
+  raise(sig); /* the exit status says which signal ended the sweep */
+}
+
+/* Say on SIGINT or SIGTERM where the finished runs are and how to resume (the workers end with
+ * the sweep: sweep_pool.c). */
+static void note_interrupts(const sweep_state *s)
+{
+  int n = snprintf(interrupted_note, sizeof interrupted_note,
+                   "\nmbdae sweep: interrupted; the finished runs are in %s: rerun the same "
+                   "command with --resume to run only the others\n",
+                   s->partial_path);
+  interrupted_len = n > 0 && (size_t)n < sizeof interrupted_note ? (size_t)n : 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Run the slice's tasks that are not done; every one ends with a row. */
 static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_args *a)
 {
@@ -984,10 +1027,15 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
       todo[n++] = tasks[k];
     }
   }
+  if (s->partial >= 0) {
+    note_interrupts(s);
+  }
   if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, a->timeout, on_done, s) != 0) {
     fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
   }
   free(todo);
+  signal(SIGINT, SIG_DFL); /* the runs are over: the note no longer holds */
+  signal(SIGTERM, SIG_DFL);
   for (int k = 0; k < s->total; k++) { /* none, unless memory or the pool failed */
     if (!s->have[k]) {
       sweep_record_for_task(&tasks[k], &s->rows[k]);
@@ -1081,10 +1129,12 @@ int cmd_sweep(int argc, char **argv)
     rc = s.rows && s.have && s.index ? settle_folder(&a, problems, nproblems, s.total, partial)
                                      : usage_error("out of memory");
   }
-  if (rc == EXIT_OK) {
+  int finished = rc == FOLDER_FINISHED;
+  rc = finished ? EXIT_OK : rc;
+  if (rc == EXIT_OK && !finished) {
     rc = open_partial(&s, tasks + lo, a.resume, a.repeat);
   }
-  if (rc == EXIT_OK) {
+  if (rc == EXIT_OK && !finished) {
     if (a.nshards > 1) {
       fprintf(stderr, "mbdae sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1,
               hi, ntasks);

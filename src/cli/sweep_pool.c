@@ -170,7 +170,9 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
     return -1;
   }
   if (pid == 0) {
-    setpgid(0, 0); /* a group of its own: its children end with it (kill_group) */
+    setpgid(0, 0);           /* a group of its own: its children end with it (kill_group) */
+    signal(SIGINT, SIG_DFL); /* not the sweep's note on an interrupt (cmd_sweep.c) */
+    signal(SIGTERM, SIG_DFL);
 #ifdef __linux__
     /* the worker ends with the parent, however the parent ends (SIGTERM, SIGKILL) */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
