@@ -375,7 +375,7 @@ static void check_forms(int have_gnuplot)
     /* a legend entry is drawn only for a curve with points: gnuplot found every form's rows,
      * and the drift of every form (ssf: of the Cartesian state mapped from the angles) */
     for (int k = 0; k < 6; k++) {
-      snprintf(name, sizeof name, ">%s</tspan>", forms[k]);
+      snprintf(name, sizeof name, ">%s</text>", forms[k]);
       CHECK(count_in_file(dir, "pendulum-scd.svg", name) >= 1, "pendulum-scd.svg: no curve %s",
             forms[k]);
       CHECK(count_in_file(dir, "pendulum-drift.svg", name) >= 1,

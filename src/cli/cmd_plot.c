@@ -394,9 +394,10 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   char title[512];
   snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", mbdae_problem_title(p),
            mbdae_problem_spec(p), a->solver, opt->rtol,
-           r->status == 0 ? "" : " (the run failed before t_{end})");
+           r->status == 0 ? "" : " (the run failed before t_end)");
   fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
   gnuplot_string(out, title);
+  fputs(" noenhanced", out); /* the spec and the solver as written (an id's _ is no subscript) */
   fputs("\nset grid\nunset key\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
   char title_text[160], xlabel[64], ylabel[64];
   for (int k = 0; k < npanels; k++) {
@@ -591,8 +592,27 @@ static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_
   return rc;
 }
 
+/* The components of a problem without a default drawing (a plug-in's, a user's): every one, up
+ * to MAX_PANELS, as "1-N"; the ones left out are named on stderr. */
+static const char *every_component(const mbdae_problem *p, char *buf, size_t len)
+{
+  int neq = mbdae_problem_neq(p), shown = neq < MAX_PANELS ? neq : MAX_PANELS;
+  snprintf(buf, len, shown > 1 ? "1-%d" : "1", shown);
+  if (shown < neq) {
+    fprintf(stderr,
+            "mbdae: plot: %s has %d components; drawing y_1..y_%d (at most %d panels), not "
+            "y_%d..y_%d: --components picks others\n",
+            mbdae_problem_spec(p), neq, shown, MAX_PANELS, shown + 1, neq);
+  }
+  return buf;
+}
+
+/* What solve_points returns when there is nothing to draw (reported): the solver fills no output
+ * time (no continuous output), or it failed before the first. */
+enum { NO_OUTPUT = 1, NO_POINTS = 2 };
+
 /* One run with continuous output at the equidistant points of data (tout, yout allocated here);
- * 0 or the solver's code (reported). */
+ * 0, the solver's code (reported), or NO_OUTPUT / NO_POINTS. */
 static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_options *opt,
                         mbdae_result *r, plot_data *data, double **buf)
 {
@@ -616,11 +636,23 @@ static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_option
   opt->yout = yout;
   *data = (plot_data){.tout = tout, .yout = yout, .npts = a->points};
   int rc = cli_solve(p, a->solver, opt, 1, y, NULL, r);
-  if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s; keeping the part it computed\n", a->solver,
-            mbdae_problem_spec(p), r->message[0] ? r->message : mbdae_strerror(rc));
+  int filled = 0;
+  for (int j = 0; j < a->points; j++) {
+    filled += !isnan(yout[(size_t)j * (size_t)neq]);
   }
-  return rc;
+  if (filled == 0 && (rc == 0 || rc == MBDAE_ERR_UNSUPPORTED)) {
+    usage_error("%s gives no continuous output (none of the %d output times was filled): nothing "
+                "to draw, no picture written; `mbdae run %s --solver %s --trajectory FILE` "
+                "writes the states it accepts",
+                a->solver, a->points, mbdae_problem_spec(p), a->solver);
+    return NO_OUTPUT;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "mbdae: %s failed on %s: %s; %s\n", a->solver, mbdae_problem_spec(p),
+            r->message[0] ? r->message : mbdae_strerror(rc),
+            filled ? "keeping the part it computed" : "nothing to draw, no picture written");
+  }
+  return filled ? rc : NO_POINTS;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -642,7 +674,10 @@ int cmd_plot(int argc, char **argv)
     return EXIT_USAGE;
   }
   const plot_default *d = default_for(p);
-  const char *components = a.components ? a.components : (d ? d->components : "1");
+  char every[32];
+  const char *components = a.components ? a.components
+                           : d          ? d->components
+                                        : every_component(p, every, sizeof every);
   panel panels[MAX_PANELS];
   int npanels = parse_components(components, mbdae_problem_neq(p), panels, MAX_PANELS);
   if (npanels < 0 || (a.data && make_parent(a.data) != 0)) {
@@ -663,6 +698,11 @@ int cmd_plot(int argc, char **argv)
   if (!buf) {
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
+  }
+  if (rc == NO_OUTPUT || rc == NO_POINTS) {
+    free(buf);
+    mbdae_problem_destroy(p);
+    return rc == NO_OUTPUT ? EXIT_USAGE : EXIT_FAILED_RUN;
   }
   int status = rc != 0 ? EXIT_FAILED_RUN : EXIT_OK;
   compute_levels(p, &data);

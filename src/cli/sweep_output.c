@@ -9,7 +9,8 @@
  * The figures follow the report's work-precision diagrams (Test Set for IVP Solvers, report 2.4,
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second set puts residual evaluations on the vertical axis.  A third
- * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12).  A
+ * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12), drawn
+ * for the problems with constraints (no_drift in the script lists the others).  A
  * problem swept in several forms (--forms) has one curve per form and solver in its diagrams.
  * Every string of the sweep in the script is quoted by gnuplot_quote (gnuplot.c); the sweep runs
  * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
@@ -466,8 +467,9 @@ static const char script_loop[] =
     "  } else {\n"
     "    stats csv using (strcol(\"problem\") eq p ? column(\"repeats\") : NaN) nooutput\n"
     "    work_label[1] = cpu_label(int(STATS_min), int(STATS_max))\n"
-    "    do for [j = 1:words(measures)] {\n"
-    "      m = word(measures, j)\n"
+    "    ms = (strstrt(' '.no_drift.' ', ' '.p.' ') > 0) ? 'scd mescd' : measures\n"
+    "    do for [j = 1:words(ms)] {\n"
+    "      m = word(ms, j)\n"
     "      do for [w = 1:2] {\n"
     "        set autoscale xy\n"
     "        ok_curves = \"\"\n"
@@ -484,21 +486,23 @@ static const char script_loop[] =
     "          set xrange [0:16]\n"
     "          set ylabel work_label[w].sprintf(\" (no run with %s)\", m)\n"
     "        }\n"
+    "        # names as written (an id's _ is no subscript): noenhanced\n"
     "        set title sprintf(\"%s: work-precision diagram (%s versus %s)\", title, m, "
-    "work_title[w])\n"
+    "work_title[w]) noenhanced\n"
     "        # the curves with points, by index (a plot iteration over nothing would run once)\n"
     "        plot_command = \"plot NaN notitle\"\n"
     "        do for [k = 1:words(ok_curves)] {\n"
     "          c = word(ok_curves, k)\n"
     "          plot_command = plot_command.sprintf(\", csv using (has_point(%s, m, w) ? "
-    "precision(m) : NaN):(work(w)) ls curve_style[%s] title curve_label[%s]\", c, c, c)\n"
+    "precision(m) : NaN):(work(w)) ls curve_style[%s] title curve_label[%s] noenhanced\", c, c, "
+    "c)\n"
     "        }\n"
     "        do for [k = 1:words(failed_curves)] {\n"
     "          c = word(failed_curves, k)\n"
     "          plot_command = plot_command.sprintf(\", csv using (is_failed(%s) ? "
     "-log10(column(\\\"rtol\\\")) : NaN):(0.035 * curve_style[%s]) axes x1y2 with points "
-    "ls curve_style[%s] pt 2 ps 1.5 lw 2 title sprintf(\\\"%%s failed (at -log_{10} rtol)\\\", "
-    "curve_label[%s])\", c, c, c, c)\n"
+    "ls curve_style[%s] pt 2 ps 1.5 lw 2 title sprintf(\\\"%%s failed (at -log10 rtol)\\\", "
+    "curve_label[%s]) noenhanced\", c, c, c, c)\n"
     "        }\n"
     "        do for [f in formats] {\n"
     "          if (f eq \"svg\") {\n"
@@ -677,6 +681,31 @@ static void diagram_title(const mbdae_problem *p, char *buf, size_t len)
   mbdae_problem_destroy(def);
 }
 
+/* 1 when a configuration of problem `name` has hidden constraints: its diagrams include drift. */
+static int has_drift(const mbdae_problem *const *problems, int nproblems, const char *name)
+{
+  for (int i = 0; i < nproblems; i++) {
+    if (strcmp(mbdae_problem_name(problems[i]), name) == 0 &&
+        mbdae_problem_nconstraints(problems[i]) > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* no_drift = 'a b': the problems without constraints in any configuration (no drift diagram). */
+static void write_no_drift(FILE *out, const mbdae_problem *const *problems, int nproblems)
+{
+  fputs("no_drift = '", out); /* ids only ([A-Za-z0-9_-]): checked before the script is written */
+  for (int i = 0, k = 0; i < nproblems; i++) {
+    const char *name = mbdae_problem_name(problems[i]);
+    if (first_of_name(problems, i) && !has_drift(problems, nproblems, name)) {
+      fprintf(out, "%s%s", k++ ? " " : "", name);
+    }
+  }
+  fputs("'   # problems without constraints: no drift diagram\n", out);
+}
+
 /* name = 'a b c': the problems (first configurations only) or the solvers, one quoted word list. */
 static void write_word_list(FILE *out, const char *name, const mbdae_problem *const *problems,
                             int nproblems, const char *const *solvers, int nsolvers)
@@ -727,6 +756,7 @@ static int write_sweep_part(FILE *out, const mbdae_problem *const *problems, int
   }
   fputs("]\n", out);
   write_word_list(out, "solvers", NULL, 0, solvers, nsolvers);
+  write_no_drift(out, problems, nproblems);
   return write_curves(out, problems, nproblems, solvers, nsolvers);
 }
 
@@ -771,7 +801,7 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
 
 /* The diagrams of one problem, drawn in the scratch folder, each checked (gnuplot exits 0 on a
  * full disk) and renamed into dir when complete; GNUPLOT_OK, GNUPLOT_MISSING, or -1 (reported). */
-static int draw_problem(const char *scratch, const char *dir, const char *name)
+static int draw_problem(const char *scratch, const char *dir, const char *name, int drift)
 {
   char picture[300], why[4600];
   int rc = gnuplot_run(scratch, "../workprecision.gp", name, "gnuplot.log");
@@ -780,6 +810,11 @@ static int draw_problem(const char *scratch, const char *dir, const char *name)
   }
   for (int k = 0; k < SWEEP_NPICTURE_KINDS; k++) {
     snprintf(picture, sizeof picture, "%s-%s", name, sweep_picture_kinds[k]);
+    if (!drift && strncmp(sweep_picture_kinds[k], "drift", 5) == 0) {
+      snprintf(why, sizeof why, "%s/%s", dir, picture);
+      unlink(why); /* no drift diagram without constraints, nor an old one */
+      continue;
+    }
     if (!gnuplot_scratch_keep(scratch, dir, picture, why, sizeof why) && rc == GNUPLOT_OK) {
       fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
       rc = GNUPLOT_FAILED;
@@ -810,7 +845,7 @@ int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, i
     }
     const char *name = mbdae_problem_name(problems[i]);
     fprintf(stderr, "mbdae sweep: drawing the diagrams of %s (%d of %d)\n", name, ++drawn, nnames);
-    int g = draw_problem(scratch, dir, name);
+    int g = draw_problem(scratch, dir, name, has_drift(problems, nproblems, name));
     missing = g == GNUPLOT_MISSING;
     rc = !missing && g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
   }
