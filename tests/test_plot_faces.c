@@ -6,7 +6,9 @@
  *  - names as written: a solver id with '_' in a sweep's legends (gnuplot's enhanced text would
  *    make it a subscript) and the page title of plot, both noenhanced;
  *  - a problem without constraints (decay) gets no drift diagram in a sweep, a problem with them
- *    (the car axis) does. */
+ *    (the car axis) does;
+ *  - `mbdae list` keeps its columns aligned: the tolerance column starts at one place on every
+ *    problem's line, long titles and a plug-in's problem included. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,6 +96,26 @@ static void check_sweep_diagrams(void)
         "caraxis-scd.svg: the legend does not show 'no_output' as written");
 }
 
+static void check_list_columns(void)
+{
+  int rc = run_clif(out, sizeof out, "list --plugin %s", PLUGIN_FILE_DECAY);
+  CHECK(rc == 0, "list: exit %d\n%s", rc, out);
+  long column = -1;
+  int lines = 0;
+  for (char *line = out, *end; line && *line && strncmp(line, "\nsolvers:", 10) != 0; line = end) {
+    end = strchr(line, '\n');
+    end = end ? end + 1 : NULL;
+    const char *tol = strstr(line, "10^-(");
+    if (line[0] != ' ' && tol && (!end || tol < end)) {
+      lines++;
+      column = column < 0 ? (long)(tol - line) : column;
+      CHECK(tol - line == column, "list: the tolerances at column %ld, not %ld:\n%.*s",
+            (long)(tol - line), column, end ? (int)(end - line) : 200, line);
+    }
+  }
+  CHECK(lines >= 9, "list: %d problem lines, expected the 8 built-in ones and decay", lines);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -104,6 +126,7 @@ int main(void)
   check_no_output();
   check_plugin_problem();
   check_sweep_diagrams();
+  check_list_columns();
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (check_failed == 0 && system(cmd) != 0) {
