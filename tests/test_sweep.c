@@ -287,6 +287,8 @@ static void check_full_sweep(int have_gnuplot)
         count_in_file(dir, "runs.json", "\"status\":"), t.nrows);
   CHECK(count_in_file(dir, "caraxis-table.md", "| solver | rtol | atol | h0 | mescd | scd |") == 1,
         "caraxis-table.md: no table header");
+  CHECK(count_in_file(dir, "caraxis-table.md", "The runs of a `mbdae sweep`") == 1,
+        "caraxis-table.md: does not say it holds the runs of a sweep");
   CHECK(exists(dir, "workprecision.gp"), "no workprecision.gp");
   CHECK(!exists(dir, "runs.partial.csv"), "runs.partial.csv left behind");
   if (!have_gnuplot) {

@@ -369,6 +369,9 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
   }
   mbdae_record_write_table(out, p, recs, n);
   note_file_reference(out, p, recs, n);
+  fputs("\nThe runs of a `mbdae sweep` (runs.csv in this folder; --m and --rtol choose the "
+        "tolerances, `mbdae sweep --report` writes this table again).\n",
+        out); /* the library's table says nothing of where its records came from */
   return new_file_commit(&nf);
 }
 
