@@ -8,8 +8,9 @@
  *    was;
  *  - whole or untouched: a row of runs.partial.csv that does not fit under a file-size limit is
  *    not left torn, and --resume then completes the sweep;
- *  - bounded reads: a reference, runs.csv, runs.partial.csv or peer-run file that is
- *    /proc/self/pagemap (size 0, gigabytes of content) is refused within seconds with a message. */
+ *  - bounded reads: a reference, runs.csv, runs.partial.csv, side file (runs-1.vec) or peer-run
+ *    file that is /proc/self/pagemap (size 0, gigabytes of content) is refused within seconds
+ *    with a message. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,15 +216,20 @@ static void check_bounded_reads(void)
       "sweep --report %s/report",
       "sweep pendulum --m 0:0 --solvers radau5 --out %s/resume --resume",
       "bench caraxis --against /proc/self/pagemap",
+      "sweep --report %s/side --no-plots",
   };
-  static const char *const named[] = {"pagemap", "pagemap", "runs.csv", "runs.partial.csv",
-                                      "pagemap"};
+  static const char *const named[] = {"pagemap",          "pagemap", "runs.csv",
+                                      "runs.partial.csv", "pagemap", "runs-1.vec"};
   int rc = shell("mkdir -p %s/report && ln -s /proc/self/pagemap %s/report/runs.csv && " MBDAE
                  " sweep pendulum --m 0:0 --solvers radau5 --no-plots --out %s/resume && rm "
                  "%s/resume/runs.csv && ln -s /proc/self/pagemap %s/resume/runs.partial.csv",
                  dir, dir, dir, dir, dir);
   CHECK(rc == 0, "setting up: %s", out);
-  for (int k = 0; k < 5; k++) {
+  rc = shell(MBDAE " sweep chain:n=300 --max-steps 1 --solvers radau5 --rtol 1e-3 --no-plots --out "
+                   "%s/side; rm %s/side/runs-1.vec && ln -s /proc/self/pagemap %s/side/runs-1.vec",
+             dir, dir, dir);
+  CHECK(rc == 0, "setting up a side file: %s", out);
+  for (int k = 0; k < 6; k++) {
     char cmd[600];
     snprintf(cmd, sizeof cmd, cmds[k], dir);
     double t0 = now();
