@@ -105,12 +105,38 @@ static int side_line(char *line, long want_index, int what, void *out, char **na
   return 0;
 }
 
+enum { SIDE_LINE_MAX = 512 }; /* "i name y yref": at most 10 + 63 + 2 x 25 characters and blanks */
+
+/* The next line of in into *line (as getline), read at most SIDE_LINE_MAX bytes: bounded while
+ * it is read (a file in /proc says its size is 0, and one line of /proc/self/pagemap has
+ * gigabytes).  Its length, 0 at the end, -1 for a longer line. */
+static ssize_t side_getline(char **line, size_t *cap, FILE *in)
+{
+  if (*cap < SIDE_LINE_MAX + 1) {
+    char *grown = realloc(*line, SIDE_LINE_MAX + 1);
+    if (!grown) {
+      return -1;
+    }
+    *line = grown;
+    *cap = SIDE_LINE_MAX + 1;
+  }
+  size_t n = 0;
+  for (int c; n < SIDE_LINE_MAX && (c = getc(in)) != EOF;) {
+    (*line)[n++] = (char)c;
+    if (c == '\n') {
+      break;
+    }
+  }
+  (*line)[n] = '\0';
+  return n == SIDE_LINE_MAX && (*line)[n - 1] != '\n' ? -1 : (ssize_t)n;
+}
+
 /* The count line; the number of components, or -1. */
 static long side_count(FILE *in, char **line, size_t *cap)
 {
   long neq = -1;
   char *end;
-  if (getline(line, cap, in) > 0 && strncmp(*line, "# mbdae record vectors: neq ", 28) == 0) {
+  if (side_getline(line, cap, in) > 0 && strncmp(*line, "# mbdae record vectors: neq ", 28) == 0) {
     neq = strtol(*line + 28, &end, 10);
     neq = (*end == '\n' || *end == '\0') && neq > 0 && neq <= 1000000000L ? neq : -1;
   }
@@ -167,7 +193,7 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
           : NULL;
   char **names = vals;
   int bad = !vals;
-  for (ssize_t got; !bad && i < neq && (got = getline(&line, &cap, in)) > 0; i++) {
+  for (ssize_t got; !bad && i < neq && (got = side_getline(&line, &cap, in)) > 0; i++) {
     line[got - (line[got - 1] == '\n')] = '\0';
     char *name = NULL;
     bad = side_line(line, i + 1, what, vals, &name) != 0;
@@ -177,7 +203,7 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
       total += bad ? 0 : strlen(name) + 1;
     }
   }
-  int extra = !bad && i == neq && getline(&line, &cap, in) > 0;
+  int extra = !bad && i == neq && side_getline(&line, &cap, in) != 0;
   if (neq <= 0 || bad || i < neq || extra) {
     long at = neq <= 0 || too_many ? 1 : (extra ? neq + 2 : (bad ? i + 1 : i + 2));
     snprintf(why, len, "%s:%ld: %s", shown, at,
