@@ -11,9 +11,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record_side.h"
@@ -56,12 +59,31 @@ static void side_number(FILE *out, const double *v, int i)
   }
 }
 
-int record_side_write(const char *path, const mbdae_record *r)
+/* A new file beside path, opened O_CREAT | O_EXCL | O_NOFOLLOW (never an existing file or a
+ * link's target), its name in tmp; -1 with errno when none could be made.  The name's tag mixes
+ * the clock and this call's stack address (no state kept between calls); O_EXCL settles a clash. */
+static int new_side_fd(const char *path, char *tmp, size_t len)
 {
-  FILE *out = fopen(path, "w");
-  if (!out) {
-    return -1;
+  for (int i = 0; i < 64; i++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long tag =
+        (unsigned long)ts.tv_nsec ^ (unsigned long)(uintptr_t)&ts ^ ((unsigned long)i << 24);
+    if (snprintf(tmp, len, "%s.%ld-%lx.tmp", path, (long)getpid(), tag) >= (int)len) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) {
+      return fd;
+    }
   }
+  errno = EEXIST;
+  return -1;
+}
+
+static int write_side_lines(FILE *out, const mbdae_record *r)
+{
   fprintf(out, "# mbdae record vectors: neq %d\n", r->neq);
   for (int i = 0; i < r->neq; i++) {
     fprintf(out, "%d %s", i + 1, r->names ? r->names[i] : "-");
@@ -69,8 +91,34 @@ int record_side_write(const char *path, const mbdae_record *r)
     side_number(out, r->yref, i);
     fputc('\n', out);
   }
-  int bad = ferror(out);
-  return fclose(out) != 0 || bad ? -1 : 0;
+  return ferror(out) ? -1 : 0;
+}
+
+/* The side file is written whole into a new file beside path and renamed over path: a link planted
+ * at path is replaced, never written through, and a failed write leaves what was at path as it
+ * was. */
+int record_side_write(const char *path, const mbdae_record *r)
+{
+  size_t len = strlen(path) + 64;
+  char *tmp = malloc(len);
+  if (!tmp) {
+    return -1;
+  }
+  int fd = new_side_fd(path, tmp, len);
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!out && fd >= 0) {
+    close(fd);
+  }
+  int bad = !out || write_side_lines(out, r) != 0;
+  bad = (out && fclose(out) != 0) || bad;
+  if (!bad && rename(tmp, path) != 0) {
+    bad = 1;
+  }
+  if (bad && fd >= 0) {
+    remove(tmp);
+  }
+  free(tmp);
+  return bad ? -1 : 0;
 }
 
 /* One component line "i name y yref" into slot i - 1 of what is asked for. */
