@@ -18,7 +18,8 @@
  * Every built-in solver steps; a solver type that gives only integrate (a plug-in's) runs whole
  * runs only and is refused by mbdae_integrator_create.  The options are those of mbdae_solve_with
  * (checked the same way; on_step, on_accept, project, stop and output times are honoured in the
- * steps that pass them); the integrator keeps its own copy of them. */
+ * steps that pass them); the integrator keeps its own copy of them (not of the arrays tout, yout
+ * and the callbacks' contexts, which must outlive it). */
 #ifndef MBDAE_INTEGRATOR_H
 #define MBDAE_INTEGRATOR_H
 
