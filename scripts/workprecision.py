@@ -24,8 +24,11 @@ out of the curves.  h0 = tol, except the slider crank: h0 = tol / 100 (the test 
 
 Usage: workprecision.py --cmd PATH [--solvers bdf,peer:mebdfi] [--peer PATH]
                         [--problems caraxis,andrews,crank,pendulum,dpendulum]
-                        [--tol-exponents -3:-11:-0.5] [--rounds 5] [--passes 3]
-                        [--metric scd|mescd|tscd|tmescd] [--min-level 0] [--step 0.25] [--run-args ARGS] [--json OUT]
+                        [--tol-exponents=-3:-11:-0.5] [--rounds 5] [--passes 3]
+                        [--metric scd|mescd|tscd|tmescd] [--min-level 0] [--step 0.25]
+                        [--run-args ARGS] [--json OUT]
+The tolerance exponents are negative (tol = 10^e): write them with '=' as above, or after the
+option as its own word (--tol-exponents -3:-11:-0.5 is taken as the option's value too).
 Exit status: 0, 2 for bad arguments or a side that cannot run at all (unknown solver, problem).
 """
 import argparse
@@ -49,6 +52,20 @@ def tolerance_grid(text):
         raise argparse.ArgumentTypeError(f"'{text}': STEP must lead from FIRST to LAST")
     count = int(round((last - first) / step)) + 1
     return [f"{10.0 ** (first + k * step):.6g}" for k in range(count)]
+
+
+def joined_values(argv, options=("--tol-exponents",)):
+    """argv with `OPTION VALUE` written `OPTION=VALUE` for the options whose values start with '-'
+    (argparse reads -3:-11:-0.5 as an option, not as the value of the one before it)."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in options and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def short(tol):
@@ -176,13 +193,20 @@ def print_table(problem, first, other, rows, points, metric):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="Work-precision comparison (see the module docstring).")
+    ap = argparse.ArgumentParser(
+        description="Work-precision comparison (see the module docstring).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="The tolerance exponents are negative: write them with '=',\n"
+               "  --tol-exponents=-4:-10:-1   (tol = 1e-4, 1e-5, ..., 1e-10)\n"
+               "or as the next word, --tol-exponents -4:-10:-1 (taken as the value too).")
     ap.add_argument("--cmd", required=True, help="the project command (mbdae)")
     ap.add_argument("--solvers", default="bdf,peer:mebdfi", help="sides; the first is compared with the others")
     ap.add_argument("--peer", help="program with peerrun's interface, for peer:NAME sides")
     ap.add_argument("--problems", default=",".join(PROBLEMS), help="problem specs, comma-separated")
     ap.add_argument("--tol-exponents", type=tolerance_grid, default=tolerance_grid("-3:-11:-0.5"),
-                    dest="tols", metavar="FIRST:LAST:STEP")
+                    dest="tols", metavar="FIRST:LAST:STEP",
+                    help="exponents e of tol = 10^e, negative, from FIRST to LAST by STEP "
+                         "(default -3:-11:-0.5; how to write them: below)")
     ap.add_argument("--rounds", type=int, default=5, help="runs per process (--repeat)")
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--metric", choices=["scd", "mescd", "tscd", "tmescd"], default="scd",
@@ -195,7 +219,7 @@ def main():
     ap.add_argument("--run-args", default="", help="more arguments for every `CMD run` (shell-quoted)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per process")
     ap.add_argument("--json", metavar="OUT", help="save every point and table")
-    args = ap.parse_args()
+    args = ap.parse_args(joined_values(sys.argv[1:]))
     sides = [s for s in args.solvers.split(",") if s]
     if len(sides) < 2 or len(set(sides)) != len(sides):
         ap.error("--solvers needs two or more different sides")

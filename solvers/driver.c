@@ -20,13 +20,14 @@ void mbdae_driver_give_up(driver_report *rep, int status, const char *fmt, ...)
   rep->status = status;
 }
 
-void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_options *opt,
-                        const driver_end_rule *end, const double *y, mbdae_result *r)
+void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, double t0,
+                        const mbdae_options *opt, const driver_end_rule *end, const double *y,
+                        mbdae_result *r)
 {
   d->opt = opt;
   d->r = r;
   d->n = mbdae_problem_neq(p);
-  d->t = mbdae_problem_t0(p);
+  d->t = t0;
   d->tend = mbdae_problem_tend(p);
   d->hmax = opt->hmax > 0.0 ? opt->hmax : 0.0;
   d->max_steps = opt->max_steps > 0 ? opt->max_steps : DRIVER_DEFAULT_MAX_STEPS;
@@ -35,6 +36,9 @@ void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_opt
   d->end = end ? *end : to_tend;
   d->state_y = d->state_yp = NULL;
   d->stopped = 0;
+  d->h = 0.0;
+  d->tprev = d->t;
+  d->done = 0;
   size_t n = (size_t)d->n;
   for (; d->next_out < opt->ntout && opt->tout[d->next_out] <= d->t; d->next_out++) {
     memcpy(opt->yout + (size_t)d->next_out * n, y, sizeof(double) * n);
@@ -166,17 +170,62 @@ static void clear_report(driver_report *rep)
   rep->reason[0] = '\0';
 }
 
-int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
-                     const double *y, const double *yp)
+int mbdae_driver_begin(mbdae_driver *d, double h)
 {
-  mbdae_stats *st = &d->r->stats;
-  driver_report rep;
+  d->h = h;
+  d->done = 0;
   if (d->opt->project && !d->state_y) {
     return mbdae_fail(d->r, MBDAE_ERR_UNSUPPORTED, d->t, h,
                       "this solver cannot project its state after a step (options.project)");
   }
+  return 0;
+}
+
+/* The step size h from d->t shortened to end at stop (< tend), for a method that refreshes what it
+ * keeps for its planned step (shorten); tstop is where a step of size h ends at the latest. */
+static double shorten(const mbdae_driver *d, const driver_method *method, void *m, double h,
+                      double stop)
+{
+  if (stop < d->tend && h >= stop - d->t) {
+    if (method->shorten && h != stop - d->t) {
+      method->shorten(m, stop - d->t);
+    }
+    return stop - d->t;
+  }
+  return h;
+}
+
+/* After the accepted step [d->t, tnew] of size h: the projection, the outputs and observers, then
+ * the end of the run or the next step size.  Returns 0 or r->status. */
+static int step_accepted(mbdae_driver *d, const driver_method *method, void *m,
+                         const driver_report *rep, double tnew, double h, const double *y,
+                         const double *yp)
+{
+  d->r->stats.accepted++;
+  if (d->opt->project && project(d, tnew, h) != 0) {
+    return d->r->status;
+  }
+  d->tprev = d->t;
+  mbdae_driver_accepted(d, tnew, h, rep->order, y, yp, method->interpolate, m);
+  if (tnew == d->tend || d->t >= d->tend || d->stopped) {
+    d->done = 1;
+    return mbdae_driver_finish(d, h);
+  }
+  double hnext = limit_hmax(d, rep->hnew);
+  double hplan = end_rule(&d->end, d->t, d->tend, hnext);
+  d->h = method->resize ? method->resize(m, h, hnext, hplan, hplan >= d->tend - d->t) : hplan;
+  return 0;
+}
+
+int mbdae_driver_advance(mbdae_driver *d, const driver_method *method, void *m, const double *y,
+                         const double *yp, double stop)
+{
+  mbdae_stats *st = &d->r->stats;
+  driver_report rep;
+  double h = d->h;
   for (;;) {
     clear_report(&rep);
+    h = shorten(d, method, m, h, stop);
     if (method->prepare) {
       method->prepare(m, d->t, h, &rep);
       if (rep.outcome == DRIVER_RETRY) {
@@ -191,30 +240,29 @@ int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, doub
       return d->r->status;
     }
     st->steps++;
-    int last = h >= d->tend - d->t;
-    double tnew = last ? d->tend : d->t + h;
+    double tlast = stop < d->tend ? stop : d->tend;
+    double tnew = h >= tlast - d->t ? tlast : d->t + h;
     clear_report(&rep);
     method->attempt(m, d->t, h, tnew, &rep);
     if (rep.outcome == DRIVER_FAILED) {
       return mbdae_fail(d->r, rep.status, d->t, rep.hnew > 0.0 ? rep.hnew : h, "%s", rep.reason);
     }
-    if (rep.outcome != DRIVER_ACCEPTED) {
-      if (rejected(d, &rep, h) != 0) {
-        return d->r->status;
-      }
-      h = retry_step(d, rep.hnew);
-      continue;
+    if (rep.outcome == DRIVER_ACCEPTED) {
+      return step_accepted(d, method, m, &rep, tnew, h, y, yp);
     }
-    st->accepted++;
-    if (d->opt->project && project(d, tnew, h) != 0) {
+    if (rejected(d, &rep, h) != 0) {
       return d->r->status;
     }
-    mbdae_driver_accepted(d, tnew, h, rep.order, y, yp, method->interpolate, m);
-    if (last || d->t >= d->tend || d->stopped) {
-      return mbdae_driver_finish(d, h);
-    }
-    double hnext = limit_hmax(d, rep.hnew);
-    double hplan = end_rule(&d->end, d->t, d->tend, hnext);
-    h = method->resize ? method->resize(m, h, hnext, hplan, hplan >= d->tend - d->t) : hplan;
+    h = retry_step(d, rep.hnew);
   }
+}
+
+int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
+                     const double *y, const double *yp)
+{
+  int rc = mbdae_driver_begin(d, h);
+  while (rc == 0 && !d->done) {
+    rc = mbdae_driver_advance(d, method, m, y, yp, d->tend);
+  }
+  return rc;
 }

@@ -88,6 +88,10 @@ typedef struct driver_method {
   double (*resize)(void *m, double h, double hnext, double hplan, int last);
   /* y at t inside the last accepted step, from the method's continuous output. */
   void (*interpolate)(const void *m, double t, double *yout);
+  /* NULL, or: the driver shortens the next step to h to end at a stop time (a one-step call's
+   * tout, mbdae_driver_advance) instead of the size the method planned (resize); a method that
+   * keeps data for the planned size (radau its factorization) refreshes them. */
+  void (*shorten)(void *m, double h);
 } driver_method;
 
 /* The loop's state and the run's options. */
@@ -102,12 +106,17 @@ typedef struct mbdae_driver {
   driver_end_rule end;
   double *state_y, *state_yp; /* the method's own state (mbdae_driver_own_state), or NULL */
   int stopped;                /* 1 when opt->stop asked to end the run after the last step */
+  double h;                   /* the next step size (mbdae_driver_begin, mbdae_driver_advance) */
+  double tprev;               /* the start of the last accepted step (t before any) */
+  int done;                   /* 1 when the run ended: at tend, or stopped (r->status 0) */
 } mbdae_driver;
 
-/* Start a run of p at t0 from y (the initial values): fills every output time <= t0 with y.
- * end NULL: the method has its own end-point rule (IDA's stop time). */
-void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, const mbdae_options *opt,
-                        const driver_end_rule *end, const double *y, mbdae_result *r);
+/* Start a run of p at t0 (p's own, or a later one: mbdae_integrator_reset) from y (the initial
+ * values): fills every output time <= t0 with y.  end NULL: the method has its own end-point rule
+ * (IDA's stop time). */
+void mbdae_driver_start(mbdae_driver *d, const mbdae_problem *p, double t0,
+                        const mbdae_options *opt, const driver_end_rule *end, const double *y,
+                        mbdae_result *r);
 /* The method takes its next step from y, y' as they are after mbdae_driver_run reports an
  * accepted step (the arrays it gives to mbdae_driver_run): opt->project may then change them. */
 void mbdae_driver_own_state(mbdae_driver *d, double *y, double *yp);
@@ -128,8 +137,19 @@ void mbdae_driver_accepted(mbdae_driver *d, double tnew, double h, int order, co
 /* Success: r->status, r->t, r->h, r->message. */
 int mbdae_driver_finish(mbdae_driver *d, double h);
 
-/* The whole loop for a method with state m from the first step size h: y, yp are the caller's
- * arrays the method updates (the state on_accept reports).  Returns r->status. */
+/* Ready to step from the first step size h: 0, or MBDAE_ERR_UNSUPPORTED (recorded in r) when
+ * opt->project is set and the method did not declare its state (mbdae_driver_own_state). */
+int mbdae_driver_begin(mbdae_driver *d, double h);
+/* One accepted step of the method with state m from d->t and d->h (attempts, rejections and
+ * retries included), ending at stop at the latest: stop is tend, or a time before it where the
+ * step is cut short (method->shorten).  y, yp are the caller's arrays the method updates (the
+ * state on_accept reports).  Returns 0 after the step (d->done when the run ended, r->status set
+ * by mbdae_driver_finish), or the failure's status recorded in r.  The whole run is
+ * mbdae_driver_begin, then mbdae_driver_advance to tend until d->done: one loop, whether a caller
+ * runs to tend (mbdae_driver_run) or steps (solvers/session.h). */
+int mbdae_driver_advance(mbdae_driver *d, const driver_method *method, void *m, const double *y,
+                         const double *yp, double stop);
+/* The whole run for a method with state m from the first step size h.  Returns r->status. */
 int mbdae_driver_run(mbdae_driver *d, const driver_method *method, void *m, double h,
                      const double *y, const double *yp);
 

@@ -96,6 +96,7 @@
 #include "fail.h"
 #include "jacobian.h"
 #include "matstore.h"
+#include "session.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
@@ -412,11 +413,11 @@ static void create_linear_solver(const run_data *d, resources *s)
 }
 
 /* Set up IDA for the run: returns 0, or a mbdae status already recorded in r. */
-static int setup(const mbdae_problem *p, const mbdae_options *opt, const double *y,
+static int setup(const mbdae_problem *p, const mbdae_options *opt, double t0, const double *y,
                  const double *yp, run_data *d, resources *s, mbdae_result *r)
 {
   int n = d->neq;
-  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  double tend = mbdae_problem_tend(p);
   if (SUNContext_Create(NULL, &s->ctx) != 0) {
     return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "SUNContext_Create failed");
   }
@@ -531,10 +532,11 @@ static void interpolate(const void *m, double t, double *yout)
   memcpy(yout, N_VGetArrayPointer(out->dky), sizeof(double) * (size_t)N_VGetLength(out->dky));
 }
 
-/* After IDA's step to t: the driver's bookkeeping (output, on_step), then its step limit.
- * Returns 0 to go on, 1 at the end, or a negative status recorded in r. */
+/* After IDA's step to t: the driver's bookkeeping (output, on_step), then its step limit; flag
+ * IDA_TSTOP_RETURN ends the run when the stop time is tend (at_end).  Returns 0 to go on, 1 at the
+ * end, or a negative status recorded in r. */
 static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double t, int flag,
-                     mbdae_result *r)
+                     int at_end, mbdae_result *r)
 {
   double hlast = 0.0, h = 0.0;
   int order = 0;
@@ -547,33 +549,54 @@ static int step_done(mbdae_driver *drv, resources *s, const run_data *d, double 
   if (out.flag != IDA_SUCCESS) {
     return fail_flag(r, s->mem, d, out.flag, 0);
   }
-  if (flag == IDA_TSTOP_RETURN || t >= drv->tend || drv->stopped) {
+  if ((flag == IDA_TSTOP_RETURN && at_end) || t >= drv->tend || drv->stopped) {
     return 1;
   }
   IDAGetCurrentStep(s->mem, &h);
   return mbdae_driver_limit(drv, r->stats.steps, h);
 }
 
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
+/* A run as an object (the stepper ops below): IDA's memory, the driver's bookkeeping and the
+ * restart state, at one address (run_data is IDA's user data). */
+typedef struct ida_session {
+  run_data d;
+  resources s;
+  mbdae_driver drv;
+  mbdae_result *r;
+  double *y, *yp;   /* the caller's arrays: the state after every call */
+  mbdae_stats base; /* counters of the runs before the last restart */
+  int restarts_in_row;
+  double t, tprev; /* IDA's t and the one before the last accepted step */
+  double tstop;    /* the stop time set in IDA */
+} ida_session;
+
+static void ida_close(void *session)
 {
-  int n = mbdae_problem_neq(p);
-  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  ida_session *is = session;
+  if (is) {
+    release(&is->s);
+    free(is);
+  }
+}
+
+/* The run's data from the options: 0, or the refusal recorded in r. */
+static int run_options(const mbdae_problem *p, const mbdae_options *opt, double t0, run_data *d,
+                       mbdae_result *r)
+{
+  double tend = mbdae_problem_tend(p);
   if (opt->project) { /* IDA keeps its history in its own memory: a projection needs a restart */
     return mbdae_fail(r, MBDAE_ERR_UNSUPPORTED, t0, 0.0,
                       "ida cannot project its state after a step (options.project)");
   }
-  run_data d = {
-      .p = p,
-      .neq = n,
-      .index = mbdae_problem_index(p),
-      .tol = {opt->rtol, opt->atol, 1.0},
-      .h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0),
-  };
-  if (opt->hmax > 0.0 && d.h_first > opt->hmax) {
-    d.h_first = opt->hmax;
+  d->p = p;
+  d->neq = mbdae_problem_neq(p);
+  d->index = mbdae_problem_index(p);
+  d->tol = (mbdae_tolerance){opt->rtol, opt->atol, 1.0};
+  d->h_first = opt->h0 > 0.0 ? opt->h0 : IDA_H0_FRACTION * fabs(tend - t0);
+  if (opt->hmax > 0.0 && d->h_first > opt->hmax) {
+    d->h_first = opt->hmax;
   }
-  int storage = choose_storage(&d, opt->linsys);
+  int storage = choose_storage(d, opt->linsys);
   if (storage == MBDAE_ERR_UNSUPPORTED) {
     return mbdae_fail(r, storage, t0, 0.0,
                       "ida factors with SUNDIALS' dense, band or KLU solvers: linsys condensed "
@@ -585,45 +608,116 @@ static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y
                       "3 sparse, 4 condensed)",
                       opt->linsys);
   }
-  resources s = {0};
-  memset(&r->stats, 0, sizeof r->stats);
-  mbdae_driver drv;
-  mbdae_driver_start(&drv, p, opt, NULL, y, r); /* IDA's stop time is the end-point rule */
+  return 0;
+}
 
-  int status = setup(p, opt, y, yp, &d, &s, r);
-  mbdae_stats base = {0}; /* counters of the runs before the last restart */
-  int restarts_in_row = 0;
-  double t = t0;
-  while (status == 0) {
-    int flag = IDASolve(s.mem, tend, &t, s.yv, s.ypv, IDA_ONE_STEP);
-    collect_stats(s.mem, mbdae_problem_jac_nres(p), &base, &r->stats);
-    if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && !d.fatal &&
-        restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < drv.max_steps) {
-      base = r->stats;
-      restarts_in_row++;
-      int rflag = restart(&s, &d, t);
+static int ida_open(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                    double *yp, mbdae_result *r, void **session)
+{
+  ida_session *is = calloc(1, sizeof *is);
+  if (!is) {
+    return mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+  }
+  int status = run_options(p, opt, t0, &is->d, r);
+  if (status != 0) {
+    free(is);
+    return status;
+  }
+  memset(&r->stats, 0, sizeof r->stats);
+  mbdae_driver_start(&is->drv, p, t0, opt, NULL, y, r); /* IDA's stop time is the end rule */
+  status = setup(p, opt, t0, y, yp, &is->d, &is->s, r);
+  if (status != 0) {
+    ida_close(is);
+    return status;
+  }
+  is->r = r;
+  is->y = y;
+  is->yp = yp;
+  is->t = is->tprev = t0;
+  is->tstop = mbdae_problem_tend(p);
+  *session = is;
+  return 0;
+}
+
+/* One IDA_ONE_STEP call with restarts after repeated failures: 0 after an accepted step, 1 at the
+ * end, or a negative status recorded in r. */
+static int ida_advance(ida_session *is)
+{
+  mbdae_result *r = is->r;
+  for (;;) {
+    double t = is->t;
+    int flag = IDASolve(is->s.mem, is->drv.tend, &t, is->s.yv, is->s.ypv, IDA_ONE_STEP);
+    collect_stats(is->s.mem, mbdae_problem_jac_nres(is->d.p), &is->base, &r->stats);
+    if ((flag == IDA_ERR_FAIL || flag == IDA_CONV_FAIL) && !is->d.fatal &&
+        is->restarts_in_row < MAX_RESTARTS_IN_ROW && r->stats.steps < is->drv.max_steps) {
+      is->base = r->stats;
+      is->restarts_in_row++;
+      int rflag = restart(&is->s, &is->d, t);
       if (rflag == IDA_SUCCESS) {
         continue;
       }
       flag = rflag;
     }
     if (flag < 0) {
-      status = fail_flag(r, s.mem, &d, flag, restarts_in_row);
+      return fail_flag(r, is->s.mem, &is->d, flag, is->restarts_in_row);
+    }
+    is->restarts_in_row = 0;
+    is->tprev = is->t;
+    is->t = t;
+    return step_done(&is->drv, &is->s, &is->d, t, flag, is->tstop == is->drv.tend, r);
+  }
+}
+
+static int ida_step(void *session, double tout, int mode, double *t)
+{
+  ida_session *is = session;
+  double tstop = mode == MBDAE_ONE_STEP ? tout : is->drv.tend;
+  int status = 0;
+  if (tstop != is->tstop) {
+    int flag = IDASetStopTime(is->s.mem, tstop);
+    status = flag == IDA_SUCCESS ? 0 : fail_flag(is->r, is->s.mem, &is->d, flag, 0);
+    is->tstop = tstop;
+  }
+  while (status == 0) {
+    status = ida_advance(is);
+    if (status == 0 && (mode == MBDAE_ONE_STEP || is->t >= tout)) {
       break;
     }
-    restarts_in_row = 0;
-    status = step_done(&drv, &s, &d, t, flag, r);
   }
-  if (s.yv && (status >= 0 || r->stats.accepted > 0)) {
+  size_t bytes = sizeof(double) * (size_t)is->d.neq;
+  if (status >= 0 || is->r->stats.accepted > 0) {
     /* The end point, or on failure the last accepted state, where the run stopped. */
-    memcpy(y, N_VGetArrayPointer(s.yv), sizeof(double) * (size_t)n);
-    memcpy(yp, N_VGetArrayPointer(s.ypv), sizeof(double) * (size_t)n);
+    memcpy(is->y, N_VGetArrayPointer(is->s.yv), bytes);
+    memcpy(is->yp, N_VGetArrayPointer(is->s.ypv), bytes);
   }
   if (status > 0) {
-    status = mbdae_driver_finish(&drv, r->h);
+    status = mbdae_driver_finish(&is->drv, is->r->h) == 0 ? 1 : status;
   }
-  release(&s);
+  *t = is->t;
   return status;
+}
+
+static int ida_dense(void *session, double t, double *yout)
+{
+  ida_session *is = session;
+  dky_output out = {is->s.mem, is->s.dky, IDA_SUCCESS};
+  interpolate(&out, t, yout);
+  return out.flag == IDA_SUCCESS ? 0 : MBDAE_ERR_SOLVER; /* the caller checks t: not seen */
+}
+
+static void ida_last_step(const void *session, double *tprev, double *t)
+{
+  const ida_session *is = session;
+  *tprev = is->tprev;
+  *t = is->t;
+}
+
+static const mbdae_stepper IDA_STEPPER = {ida_open, ida_step, ida_dense, ida_last_step, ida_close};
+
+static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                     mbdae_result *r)
+{
+  return mbdae_stepper_run(&IDA_STEPPER, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_ida = {
@@ -643,4 +737,5 @@ const mbdae_solver_caps mbdae_caps_ida = {
     .lu_real = 1,
     .lu_complex = 0,
     .lu_complex_max = 0,
+    .stepper = &IDA_STEPPER,
 };

@@ -25,6 +25,7 @@
 #include "lapack.h"
 #include "mebdf.h"
 #include "noise_floor.h"
+#include "session.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 
@@ -271,7 +272,7 @@ static void interpolate(const void *m, double tout, double *yout)
   mebdf_history_combine(&s->hist, NULL, w, s->kint + 1, yout);
 }
 
-static const driver_method MEBDF_METHOD = {NULL, attempt, NULL, interpolate};
+static const driver_method MEBDF_METHOD = {NULL, attempt, NULL, interpolate, NULL};
 
 static void start(mebdf *s, double t0, double h, const double *y, const double *yp)
 {
@@ -287,40 +288,76 @@ static void start(mebdf *s, double t0, double h, const double *y, const double *
   mebdf_history_start(&s->hist, y, yp, h);
 }
 
+/* The session's release of a run's state. */
+static void release_run(void *m)
+{
+  release(m);
+  free(m);
+}
+
+/* The state of a run from (t0, y, y'), or NULL with the failure in r. */
+static mebdf *run_state(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                        double *yp, mbdae_result *r)
+{
+  mebdf *s = calloc(1, sizeof *s);
+  if (!s) {
+    mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+    return NULL;
+  }
+  s->p = p;
+  s->n = mbdae_problem_neq(p);
+  s->index = mbdae_problem_index(p);
+  s->tol.rtol = opt->rtol;
+  s->tol.atol = opt->atol;
+  s->tol.factor = local_tol_factor(opt->rtol);
+  s->newton_tol = mebdf_newton_tol(opt->rtol);
+  s->st = &r->stats;
+  mebdf_formulas_init(s->f);
+  memset(&r->stats, 0, sizeof r->stats);
+  char msg[160];
+  int rc = allocate(s, opt->linsys, msg, sizeof msg);
+  if (rc != 0) {
+    release_run(s);
+    mbdae_fail(r, rc, t0, 0.0, "%s", msg);
+    return NULL;
+  }
+  s->yuser = y;
+  s->ypuser = yp;
+  s->hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(mbdae_problem_tend(p)));
+  set_base_weights(s, y);
+  return s;
+}
+
+static int open_run(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                    double *yp, mbdae_result *r, void **session)
+{
+  mebdf *s = run_state(p, opt, t0, y, yp, r);
+  driver_session *ds = s ? mbdae_session_new(&MEBDF_METHOD, s, release_run, y, yp) : NULL;
+  if (!ds) {
+    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+  }
+  double tend = mbdae_problem_tend(p);
+  mbdae_driver *d = &ds->d;
+  mbdae_driver_start(d, p, t0, opt, &END_RULE, y, r);
+  double h = mbdae_driver_first_step(
+      d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s->n, s->wt0, yp, tend - t0));
+  start(s, t0, h, y, yp);
+  int rc = mbdae_driver_begin(d, h);
+  if (rc != 0) {
+    mbdae_session_close(ds);
+    return rc;
+  }
+  *session = ds;
+  return 0;
+}
+
+static const mbdae_stepper MEBDF_STEPPER = {open_run, mbdae_session_step, mbdae_session_dense,
+                                            mbdae_session_last_step, mbdae_session_close};
+
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
 {
-  mebdf s;
-  memset(&s, 0, sizeof s);
-  s.p = p;
-  s.n = mbdae_problem_neq(p);
-  s.index = mbdae_problem_index(p);
-  s.tol.rtol = opt->rtol;
-  s.tol.atol = opt->atol;
-  s.tol.factor = local_tol_factor(opt->rtol);
-  s.newton_tol = mebdf_newton_tol(opt->rtol);
-  s.st = &r->stats;
-  mebdf_formulas_init(s.f);
-  memset(&r->stats, 0, sizeof r->stats);
-  char msg[160];
-  int rc = allocate(&s, opt->linsys, msg, sizeof msg);
-  if (rc != 0) {
-    release(&s);
-    return mbdae_fail(r, rc, mbdae_problem_t0(p), 0.0, "%s", msg);
-  }
-  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
-  s.yuser = y;
-  s.ypuser = yp;
-  s.hmin = 4.0 * DBL_EPSILON * fmax(fabs(t0), fabs(tend));
-  set_base_weights(&s, y);
-  mbdae_driver d;
-  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
-  double h = mbdae_driver_first_step(
-      &d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s.n, s.wt0, yp, tend - t0));
-  start(&s, t0, h, y, yp);
-  int status = mbdae_driver_run(&d, &MEBDF_METHOD, &s, h, y, yp);
-  release(&s);
-  return status;
+  return mbdae_stepper_run(&MEBDF_STEPPER, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_mebdf = {
@@ -338,4 +375,5 @@ const mbdae_solver_caps mbdae_caps_mebdf = {
     .lu_real = 1,
     .lu_complex = 0,
     .lu_complex_max = 0,
+    .stepper = &MEBDF_STEPPER,
 };

@@ -933,56 +933,102 @@ static double resize(void *m, double h, double hnext, double hplan, int last)
   return hplan;
 }
 
-static const driver_method RADAU_METHOD = {prepare, attempt, resize, interpolate};
-
-int radau_integrate(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt,
-                    double *y, double *yp, mbdae_result *r)
+/* A step cut short for a stop time: factors for its size (those kept were for the planned one). */
+static void shorten(void *m, double h)
 {
-  radau s;
-  memset(&s, 0, sizeof s);
-  s.ctl = c;
-  s.p = p;
-  s.n = mbdae_problem_neq(p);
-  s.index = mbdae_problem_index(p);
-  s.stats = &r->stats;
-  double t0 = mbdae_problem_t0(p);
-  s.rtol = opt->rtol;
-  s.atol = opt->atol;
-  int rc = order_set_init(&s, 0);
+  radau *s = m;
+  (void)h;
+  s->need_lu = 1;
+}
+
+static const driver_method RADAU_METHOD = {prepare, attempt, resize, interpolate, shorten};
+
+/* The session's release of a run's state. */
+static void release(void *m)
+{
+  radau *s = m;
+  workspace_free(s);
+  free(s);
+}
+
+/* The state of a run from (t0, y, y'): tableau, workspace, controls; NULL with the failure in r. */
+static radau *run_state(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt,
+                        double t0, double *y, double *yp, mbdae_result *r)
+{
+  radau *s = calloc(1, sizeof *s);
+  if (!s) {
+    mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+    return NULL;
+  }
+  s->ctl = c;
+  s->p = p;
+  s->n = mbdae_problem_neq(p);
+  s->index = mbdae_problem_index(p);
+  s->stats = &r->stats;
+  s->rtol = opt->rtol;
+  s->atol = opt->atol;
+  int rc = order_set_init(s, 0);
   if (rc != 0) {
-    return mbdae_fail(r, rc, t0, 0.0, "Radau IIA tableau: %s", mbdae_strerror(rc));
+    free(s);
+    mbdae_fail(r, rc, t0, 0.0, "Radau IIA tableau: %s", mbdae_strerror(rc));
+    return NULL;
   }
   char msg[160];
-  rc = workspace_create(&s, opt->linsys, msg, sizeof msg);
+  rc = workspace_create(s, opt->linsys, msg, sizeof msg);
   if (rc != 0) {
-    workspace_free(&s);
-    return mbdae_fail(r, rc, t0, 0.0, "%s", msg);
+    release(s);
+    mbdae_fail(r, rc, t0, 0.0, "%s", msg);
+    return NULL;
   }
-  s.y = y;
-  s.yp = yp;
-  s.tend = mbdae_problem_tend(p);
-  s.span = s.tend - t0;
-  s.need_jac = s.need_lu = s.first = 1;
-  s.theta = THETA_REUSE_JAC;
-  s.faccon = 1.0;
-  s.erracc = 1.0;
-  mbdae_driver d;
-  mbdae_driver_start(&d, p, opt, &END_RULE, y, r);
-  mbdae_driver_own_state(&d, y, yp); /* s.y, s.yp: a projection there is the next step's start */
-  double h = mbdae_driver_first_step(&d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s.span);
-  s.hacc = s.hold = h;
-  int status = mbdae_driver_run(&d, &RADAU_METHOD, &s, h, y, yp);
-  workspace_free(&s);
-  return status;
+  s->y = y;
+  s->yp = yp;
+  s->tend = mbdae_problem_tend(p);
+  s->span = s->tend - t0;
+  s->need_jac = s->need_lu = s->first = 1;
+  s->theta = THETA_REUSE_JAC;
+  s->faccon = 1.0;
+  s->erracc = 1.0;
+  return s;
+}
+
+int radau_open(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt, double t0,
+               double *y, double *yp, mbdae_result *r, void **session)
+{
+  radau *s = run_state(c, p, opt, t0, y, yp, r);
+  driver_session *ds = s ? mbdae_session_new(&RADAU_METHOD, s, release, y, yp) : NULL;
+  if (!ds) {
+    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+  }
+  mbdae_driver *d = &ds->d;
+  mbdae_driver_start(d, p, t0, opt, &END_RULE, y, r);
+  mbdae_driver_own_state(d, y, yp); /* s->y, s->yp: a projection there is the next step's start */
+  double h = mbdae_driver_first_step(d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s->span);
+  s->hacc = s->hold = h;
+  int rc = mbdae_driver_begin(d, h);
+  if (rc != 0) {
+    mbdae_session_close(ds);
+    return rc;
+  }
+  *session = ds;
+  return 0;
 }
 
 /* RADAU's controls: every order set, rtol' = 0.1 rtol^((s+1)/(2s)). */
 static const radau_controls RADAU_CONTROLS = {&mbdae_caps_radau, RADAU_ORDER_SETS - 1, 0.1, 0};
 
+static int open_radau(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                      double *yp, mbdae_result *r, void **session)
+{
+  return radau_open(&RADAU_CONTROLS, p, opt, t0, y, yp, r, session);
+}
+
+static const mbdae_stepper RADAU_STEPPER = {open_radau, mbdae_session_step, mbdae_session_dense,
+                                            mbdae_session_last_step, mbdae_session_close};
+
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
 {
-  return radau_integrate(&RADAU_CONTROLS, p, opt, y, yp, r);
+  return mbdae_stepper_run(&RADAU_STEPPER, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_radau = {
@@ -1001,4 +1047,5 @@ const mbdae_solver_caps mbdae_caps_radau = {
     .lu_real = 1,
     .lu_complex = 1,
     .lu_complex_max = RADAU_ORDER_SETS,
+    .stepper = &RADAU_STEPPER,
 };

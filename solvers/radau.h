@@ -4,6 +4,7 @@
 #ifndef MBDAE_RADAU_H
 #define MBDAE_RADAU_H
 
+#include "session.h"
 #include "solver_caps.h"
 #include "solver_type.h"
 
@@ -18,8 +19,9 @@ typedef struct radau_controls {
   int radau5_bits; /* 1: radau5's tableau constants and operation order (see radau.c) */
 } radau_controls;
 
-/* One run of the solver type with controls c (the integrate() of solver_type.h). */
-int radau_integrate(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt,
-                    double *y, double *yp, mbdae_result *r);
+/* A run of the solver type with controls c as an object (the open of its mbdae_stepper, whose
+ * other ops are the driver session's, solvers/session.h). */
+int radau_open(const radau_controls *c, const mbdae_problem *p, const mbdae_options *opt, double t0,
+               double *y, double *yp, mbdae_result *r, void **session);
 
 #endif /* MBDAE_RADAU_H */

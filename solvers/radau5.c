@@ -24,10 +24,19 @@
 /* s = 3 only (order set 0), rtol' = 0.08 rtol^(2/3) (see the header). */
 static const radau_controls RADAU5_CONTROLS = {&mbdae_caps_radau5, 0, 0.08, 1};
 
+static int open_radau5(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                       double *yp, mbdae_result *r, void **session)
+{
+  return radau_open(&RADAU5_CONTROLS, p, opt, t0, y, yp, r, session);
+}
+
+static const mbdae_stepper RADAU5_STEPPER = {open_radau5, mbdae_session_step, mbdae_session_dense,
+                                             mbdae_session_last_step, mbdae_session_close};
+
 static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                      mbdae_result *r)
 {
-  return radau_integrate(&RADAU5_CONTROLS, p, opt, y, yp, r);
+  return mbdae_stepper_run(&RADAU5_STEPPER, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_radau5 = {
@@ -44,4 +53,5 @@ const mbdae_solver_caps mbdae_caps_radau5 = {
     .lu_real = 1,
     .lu_complex = 1,
     .lu_complex_max = 1,
+    .stepper = &RADAU5_STEPPER,
 };

@@ -41,6 +41,7 @@
 #include "driver.h"
 #include "fail.h"
 #include "projection.h"
+#include "session.h"
 #include "smalldense.h"
 #include "solver_caps.h"
 #include "weights.h"
@@ -528,10 +529,9 @@ static int classify(spm *s, double t0, char *why, size_t len)
 }
 
 /* The run's state, or NULL after a failure recorded in r. */
-static spm *spm_create(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                       mbdae_result *r)
+static spm *spm_create(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                       double *yp, mbdae_result *r)
 {
-  double t0 = mbdae_problem_t0(p);
   const char *refused = unsupported(p);
   mbdae_projector *pr = NULL;
   char why[240] = "";
@@ -563,26 +563,48 @@ static spm *spm_create(const mbdae_problem *p, const mbdae_options *opt, double 
   return s;
 }
 
+/* The session's release of a run's state. */
+static void spm_release(void *m)
+{
+  spm *s = m;
+  mbdae_projector_destroy(s->pr);
+  free(s);
+}
+
+/* constant steps: the last one ends at tend even when the sum of the steps rounds short */
+static const driver_end_rule SPM_END = {1.0 + 1e-9, 1, 0.0, 0};
+static const driver_method SPM_METHOD = {NULL, spm_attempt, NULL, spm_interpolate, NULL};
+
+static int spm_open(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
+                    double *yp, mbdae_result *r, void **session)
+{
+  if (opt->project) {
+    return mbdae_fail(r, MBDAE_ERR_UNSUPPORTED, t0, 0.0,
+                      "spm projects by itself: no options.project");
+  }
+  spm *s = spm_create(p, opt, t0, y, yp, r);
+  driver_session *ds = s ? mbdae_session_new(&SPM_METHOD, s, spm_release, y, yp) : NULL;
+  if (!ds) {
+    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+  }
+  mbdae_driver *d = &ds->d;
+  mbdae_driver_start(d, p, t0, opt, &SPM_END, y, r);
+  int rc = mbdae_driver_begin(d, mbdae_driver_first_step(d, s->h));
+  if (rc != 0) {
+    mbdae_session_close(ds);
+    return rc;
+  }
+  *session = ds;
+  return 0;
+}
+
+static const mbdae_stepper SPM_STEPPER = {spm_open, mbdae_session_step, mbdae_session_dense,
+                                          mbdae_session_last_step, mbdae_session_close};
+
 static int spm_integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
                          mbdae_result *r)
 {
-  if (opt->project) {
-    return mbdae_fail(r, MBDAE_ERR_UNSUPPORTED, mbdae_problem_t0(p), 0.0,
-                      "spm projects by itself: no options.project");
-  }
-  spm *s = spm_create(p, opt, y, yp, r);
-  if (!s) {
-    return r->status;
-  }
-  /* constant steps: the last one ends at tend even when the sum of the steps rounds short */
-  static const driver_end_rule constant = {1.0 + 1e-9, 1, 0.0, 0};
-  static const driver_method method = {NULL, spm_attempt, NULL, spm_interpolate};
-  mbdae_driver d;
-  mbdae_driver_start(&d, p, opt, &constant, y, r);
-  int rc = mbdae_driver_run(&d, &method, s, mbdae_driver_first_step(&d, s->h), y, yp);
-  mbdae_projector_destroy(s->pr);
-  free(s);
-  return rc;
+  return mbdae_stepper_run(&SPM_STEPPER, p, opt, y, yp, r);
 }
 
 const mbdae_solver_type mbdae_solver_spm = {
@@ -603,4 +625,5 @@ const mbdae_solver_caps mbdae_caps_spm = {
     .lu_real = 1,
     .lu_complex = 0,
     .lu_complex_max = 0,
+    .stepper = &SPM_STEPPER,
 };

@@ -7,8 +7,9 @@
  * above the tolerance; the index-3 form holds it to the tolerance.  Also: the maxima cover exactly
  * the accepted states, the end values are those of the returned state, a caller's own on_accept and
  * on_step still see every step, the state-space form has no constraints (drift absent: NaN, an
- * empty CSV field, JSON null), a failed run keeps the drift of the states it accepted, and the
- * example plug-in solver (tests/plugin/euler.c, no on_accept) gets its drift at t_end. */
+ * empty CSV field, JSON null), a failed run keeps the drift of the states it accepted, the example
+ * plug-in solver (tests/plugin/euler.c) reports every step through on_accept, and a solver without
+ * on_accept gets its drift at t_end. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,8 +155,43 @@ static void check_failed_run(const char *solver)
   mbdae_problem_destroy(p);
 }
 
-/* The example plug-in calls on_step but not on_accept: drift at t_end only, drift_steps 0 (on the
- * car axis: its fixed steps do not converge on the pendulum over [0, 100]). */
+/* A solver that calls on_step but not on_accept: the example plug-in with on_accept taken away. */
+static int euler_silent(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
+                        mbdae_result *r)
+{
+  mbdae_options quiet = *opt;
+  quiet.on_accept = NULL;
+  return euler_solver.integrate(p, &quiet, y, yp, r);
+}
+
+static const mbdae_solver_type silent_solver = {
+    .size = sizeof(mbdae_solver_type),
+    .id = "euler_silent",
+    .title = "euler without on_accept",
+    .integrate = euler_silent,
+};
+
+/* The example plug-in calls on_accept as the contract asks: its drift covers every step. */
+static void check_plugin_states(void)
+{
+  mbdae_problem *p = create_problem("caraxis");
+  if (!p) {
+    return;
+  }
+  double y[10], yp[10];
+  mbdae_options opt;
+  test_options(p, 1e-4, &opt);
+  mbdae_result r;
+  CHECK(mbdae_solve_with(p, &euler_solver, &opt, 1, y, yp, &r) == 0, "euler: %s", r.message);
+  CHECK(r.drift_steps == r.stats.accepted && r.drift_steps == 1000 &&
+            r.drift_pos_max >= r.drift_pos_end,
+        "euler: drift over %ld states, %ld accepted, expected 1000 (max %.3e, end %.3e)",
+        r.drift_steps, r.stats.accepted, r.drift_pos_max, r.drift_pos_end);
+  mbdae_problem_destroy(p);
+}
+
+/* A solver without on_accept: drift at t_end only, drift_steps 0 (on the car axis: euler's fixed
+ * steps do not converge on the pendulum over [0, 100]). */
 static void check_plugin_end_only(void)
 {
   mbdae_problem *p = create_problem("caraxis");
@@ -166,7 +202,7 @@ static void check_plugin_end_only(void)
   mbdae_options opt;
   test_options(p, 1e-4, &opt);
   mbdae_result r;
-  CHECK(mbdae_solve_with(p, &euler_solver, &opt, 1, y, yp, &r) == 0, "euler: %s", r.message);
+  CHECK(mbdae_solve_with(p, &silent_solver, &opt, 1, y, yp, &r) == 0, "euler: %s", r.message);
   CHECK(mbdae_problem_constraints(p, r.t, y, yp, g, gv, NULL) == 0, "caraxis constraints");
   double pos = fmax(fabs(g[0]), fabs(g[1])), vel = fmax(fabs(gv[0]), fabs(gv[1]));
   CHECK(r.drift_steps == 0 && r.drift_pos_max == r.drift_pos_end && r.drift_pos_end == pos &&
@@ -222,6 +258,7 @@ int main(void)
     check_ssf(solvers[s]);
     check_failed_run(solvers[s]);
   }
+  check_plugin_states();
   check_plugin_end_only();
   check_absent_in_records();
   return check_summary("test_drift");

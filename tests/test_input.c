@@ -61,6 +61,61 @@ static void tiny_step(const char *solver, const char *spec)
   mbdae_problem_destroy(p);
 }
 
+/* y' = -y over [0, tend]: a user's problem (support.h's decay) with another interval.  The
+ * instance keeps the type: one at a time. */
+static mbdae_problem *decay_over(double tend)
+{
+  static const int index[1] = {0};
+  static mbdae_problem_type decay;
+  decay = (mbdae_problem_type){.size = sizeof(mbdae_problem_type),
+                               .id = "decay",
+                               .title = "y' = -y",
+                               .neq = 1,
+                               .t0 = 0,
+                               .tend = tend,
+                               .index = index,
+                               .init = support_decay_init,
+                               .res = support_decay_res};
+  mbdae_problem *p = NULL;
+  CHECK(mbdae_problem_from_type(&decay, NULL, &p, NULL, 0) == 0 && p, "decay over [0, %g]", tend);
+  return p;
+}
+
+/* An interval too short for any step (issue 33, item 11): [0, 5e-324] and [0, 1e-160] are refused
+ * before anything runs, saying so; [0, 1e-150] runs.  chain:n=2,tend=1e-160 failed in radau5,
+ * radau, bdf and ida with the solvers' own reasons. */
+static void tiny_interval(const char *solver)
+{
+  static const double tends[] = {5e-324, 1e-300, 1e-160, 1e-150};
+  for (size_t k = 0; k < sizeof tends / sizeof tends[0]; k++) {
+    mbdae_problem *p = decay_over(tends[k]);
+    if (!p) {
+      return;
+    }
+    double y[1], yp[1];
+    mbdae_options opt;
+    mbdae_options_default(&opt);
+    mbdae_result r;
+    int rc = mbdae_solve(p, solver, &opt, 1, y, yp, &r), refused = tends[k] < 1e-154;
+    CHECK(refused ? rc == MBDAE_ERR_ARG && strstr(r.message, "is too short") &&
+                        r.stats.steps == 0 && r.stats.nres == 0
+                  : rc == 0,
+          "%s over [0, %g]: %d, %ld steps, '%s'", solver, tends[k], rc, r.stats.steps, r.message);
+    mbdae_problem_destroy(p);
+  }
+  mbdae_problem *p = create_problem("chain:n=2,tend=1e-160");
+  if (p) {
+    double y[SUPPORT_MAX_N], yp[SUPPORT_MAX_N];
+    mbdae_options opt;
+    test_options(p, 1e-6, &opt);
+    mbdae_result r;
+    int rc = mbdae_solve(p, solver, &opt, 1, y, yp, &r);
+    CHECK(rc == MBDAE_ERR_ARG && strstr(r.message, "is too short"), "%s on %s: %d '%s'", solver,
+          mbdae_problem_spec(p), rc, r.message);
+    mbdae_problem_destroy(p);
+  }
+}
+
 static void repeats_out_of_range(void)
 {
   mbdae_problem *p = create_problem("pendulum");
@@ -91,6 +146,7 @@ int main(void)
       tiny_step("spm", "dpendulum:form=index1");
       continue;
     }
+    tiny_interval(mbdae_solver_id(s));
     for (int i = 0; i < mbdae_problem_count(); i++) {
       huge_h0(mbdae_solver_id(s), mbdae_problem_id(i));
       tiny_step(mbdae_solver_id(s), mbdae_problem_id(i));

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -159,6 +161,48 @@ static void test_refused(void)
   mbdae_record_free(&rec);
 }
 
+/* A link planted at the side file's name is replaced by the new file, never written through: its
+ * target keeps its bytes (the writer once opened the path with fopen "w" and wrote into the
+ * target), and no temporary file is left beside it. */
+static void test_link_not_followed(void)
+{
+  mbdae_record rec;
+  make_record("chain:n=250", &rec);
+  char target[128], side[128];
+  snprintf(target, sizeof target, "%s/target", dir);
+  snprintf(side, sizeof side, "%s/runs-2.vec", dir);
+  FILE *t = fopen(target, "w");
+  fputs("precious\n", t);
+  fclose(t);
+  CHECK(symlink(target, side) == 0, "symlink");
+  write_csv(&rec, "runs-2.vec");
+  char got[32] = "";
+  t = fopen(target, "r");
+  CHECK(t && fgets(got, sizeof got, t) && strcmp(got, "precious\n") == 0,
+        "the link's target is untouched (%s)", got);
+  if (t) {
+    fclose(t);
+  }
+  struct stat st;
+  CHECK(lstat(side, &st) == 0 && S_ISREG(st.st_mode), "the side file replaced the link");
+  mbdae_record back;
+  char msg[256];
+  CHECK(read_csv(&back, msg, sizeof msg) == 0 && back.neq == rec.neq, "read back: %s", msg);
+  mbdae_record_free(&back);
+  DIR *d = opendir(dir);
+  int files = 0;
+  for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+    files += e->d_name[0] != '.';
+  }
+  if (d) {
+    closedir(d);
+  }
+  CHECK(files == 3, "runs.csv, the side file and the target only: %d files", files);
+  remove(target);
+  remove(side);
+  mbdae_record_free(&rec);
+}
+
 int main(void)
 {
   if (!mkdtemp(dir)) {
@@ -168,6 +212,7 @@ int main(void)
   test_round_trip();
   test_small_inline();
   test_refused();
+  test_link_not_followed();
   char path[128];
   snprintf(path, sizeof path, "%s/runs.csv", dir);
   remove(path);

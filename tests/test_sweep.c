@@ -295,6 +295,8 @@ static void check_full_sweep(int have_gnuplot)
         count_in_file(dir, "runs.json", "\"status\":"), t.nrows);
   CHECK(count_in_file(dir, "caraxis-table.md", "| solver | rtol | atol | h0 | mescd | scd |") == 1,
         "caraxis-table.md: no table header");
+  CHECK(count_in_file(dir, "caraxis-table.md", "The runs of a `mbdae sweep`") == 1,
+        "caraxis-table.md: does not say it holds the runs of a sweep");
   CHECK(exists(dir, "workprecision.gp"), "no workprecision.gp");
   CHECK(!exists(dir, "runs.partial.csv"), "runs.partial.csv left behind");
   if (!have_gnuplot) {
@@ -383,7 +385,7 @@ static void check_forms(int have_gnuplot)
     /* a legend entry is drawn only for a curve with points: gnuplot found every form's rows,
      * and the drift of every form (ssf: of the Cartesian state mapped from the angles) */
     for (int k = 0; k < 6; k++) {
-      snprintf(name, sizeof name, ">%s</tspan>", forms[k]);
+      snprintf(name, sizeof name, ">%s</text>", forms[k]);
       CHECK(count_in_file(dir, "pendulum-scd.svg", name) >= 1, "pendulum-scd.svg: no curve %s",
             forms[k]);
       CHECK(count_in_file(dir, "pendulum-drift.svg", name) >= 1,

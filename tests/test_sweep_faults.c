@@ -6,7 +6,10 @@
  *     says it was retried, and the other rows ok;
  *   - hang, which never returns below rtol 9e-5: with --timeout S its worker is killed after S
  *     seconds and the row fails with MBDAE_ERR_TIMEOUT, the other rows ok, with --jobs 1 and 2;
- *     without a time limit, SIGTERM to the sweep ends its hung workers too. */
+ *     without a time limit, SIGTERM to the sweep ends its hung workers too, and SIGINT says how
+ *     to resume;
+ *   - sleeper_wait and sleeper_crash, which start a process of their own: it ends with its
+ *     worker. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -207,6 +210,113 @@ static void check_sigterm_hung(void)
   }
 }
 
+/* SIGINT to a sweep (Ctrl-C) says where the finished runs are and how to resume. */
+static void check_interrupt_note(void)
+{
+  char dir[256], err[300], text[4096] = "";
+  snprintf(dir, sizeof dir, "%s/interrupted", tmpdir);
+  snprintf(err, sizeof err, "%s/interrupted.err", tmpdir);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDERR_FILENO);
+    execl(MBDAE_CLI, MBDAE_CLI, "sweep", "caraxis", "--plugin", PLUGIN_FILE_HANG, "--solvers",
+          "radau5,hang", "--m", "0:1", "--no-plots", "--out", dir, (char *)NULL);
+    _exit(127);
+  }
+  CHECK(pid > 0, "cannot start the sweep");
+  for (int i = 0; pid > 0 && i < 3000 && !strstr(text, "[  3/4]"); i++) {
+    pause_ms(10); /* until the hanging run is the one left */
+    FILE *f = fopen(err, "r");
+    size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f) {
+      fclose(f);
+    }
+  }
+  int status = 0;
+  if (pid > 0) {
+    kill(pid, SIGINT);
+    waitpid(pid, &status, 0);
+  }
+  FILE *f = fopen(err, "r");
+  size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  text[got] = '\0';
+  if (f) {
+    fclose(f);
+  }
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && strstr(text, "interrupted") &&
+            strstr(text, "runs.partial.csv: rerun the same command with --resume"),
+        "SIGINT to a sweep: no note on how to resume:\n%s", text);
+}
+
+static double monotonic(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Solvers that start a process of their own (tests/plugin/sleeper.c): the process is killed with
+ * its worker (the worker's process group; issue 33, item 11).  sleeper_wait waits for it: each run
+ * times out after 2 s; sleeper_crash crashes while it holds the result pipe: the crash is seen at
+ * once (a retry, then a failed row naming the signal), not at the time limit.  No sleeper
+ * outlives the sweep. */
+static void check_process_group(void)
+{
+  char dir[256], logs[256];
+  mbdae_record *rows;
+  snprintf(dir, sizeof dir, "%s/sleepers", tmpdir);
+  snprintf(logs, sizeof logs, "%s/sleeper-pids", tmpdir);
+  CHECK(mkdir(logs, 0777) == 0, "cannot create %s", logs);
+  setenv("MBDAE_TEST_SLEEPER_DIR", logs, 1);
+  char asan[512];
+  const char *old = getenv("ASAN_OPTIONS");
+  snprintf(asan, sizeof asan, "%s%shandle_segv=0", old ? old : "", old && old[0] ? ":" : "");
+  setenv("ASAN_OPTIONS", asan, 1); /* a sanitized worker dies by the signal too */
+  double t0 = monotonic();
+  int rc = cli("sweep caraxis --plugin %s --solvers sleeper_wait,sleeper_crash --m 0:1 --timeout "
+               "5 --no-plots --out %s",
+               PLUGIN_FILE_SLEEPER, dir);
+  double took = monotonic() - t0;
+  if (old) {
+    setenv("ASAN_OPTIONS", old, 1);
+  } else {
+    unsetenv("ASAN_OPTIONS");
+  }
+  unsetenv("MBDAE_TEST_SLEEPER_DIR");
+  CHECK(rc == 1 && took < 18,
+        "sweep with sleepers: exit %d after %.1f s, expected 1 in 2 x 5 s:\n%s", rc, took, out);
+  long n = read_rows(dir, &rows);
+  for (long r = 0; r < n; r++) {
+    int wait = strcmp(rows[r].solver, "sleeper_wait") == 0;
+    CHECK((wait ? rows[r].status == MBDAE_ERR_TIMEOUT : rows[r].status != MBDAE_OK) &&
+              (wait || strstr(rows[r].message, "signal 11")),
+          "row %ld (%s): %s, '%s'", r + 1, rows[r].solver, mbdae_strcode(rows[r].status),
+          rows[r].message);
+  }
+  mbdae_records_free(rows, n > 0 ? (size_t)n : 0);
+  DIR *d = opendir(logs);
+  int sleepers = 0;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    pid_t pid = (pid_t)atoi(e->d_name);
+    int ppid = 0;
+    char state = 0;
+    for (int i = 0; pid > 0 && i < 200 && (state = state_of(pid, &ppid)) && state != 'Z'; i++) {
+      pause_ms(10);
+    }
+    sleepers += pid > 0;
+    CHECK(state == 0 || state == 'Z', "sleeper %d outlived its worker", (int)pid);
+    if (pid > 0 && state != 0 && state != 'Z') {
+      kill(pid, SIGKILL);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  CHECK(sleepers >= 6, "%d sleepers started, expected 2 + 2 x 2 (a crash is retried)", sleepers);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -218,6 +328,8 @@ int main(void)
   check_timeout(1);
   check_timeout(2);
   check_sigterm_hung();
+  check_process_group();
+  check_interrupt_note();
   expect("sweep caraxis --timeout 0 --out /tmp/mbdae-never", 2, "--timeout must be positive");
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -78,7 +78,7 @@ static void check_problem(const char *id, int have_gnuplot)
   for (char *f = strtok(forms, ","); f; f = strtok(NULL, ",")) {
     snprintf(name, sizeof name, "%s-%s-table.md", id, f);
     CHECK(count_in(dir, name, "|") > 0, "%s: no %s", id, name);
-    snprintf(name, sizeof name, ">%s</tspan>", f);
+    snprintf(name, sizeof name, ">%s</text>", f);
     if (have_gnuplot) {
       char svg[128];
       snprintf(svg, sizeof svg, "%s-drift-nres.svg", id);

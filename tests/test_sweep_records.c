@@ -232,29 +232,34 @@ static void check_commit(void)
   snprintf(dir, sizeof dir, "%s/commit-old", tmpdir); /* the same over a previous sweep */
   rc = sweep_large(dir, "1e-3,1e-4,1e-5", "");
   CHECK(rc == 1 && count_rows(dir, "runs.csv") == 3, "first sweep: exit %d\n%s", rc, out);
-  /* Other settings: --force removes the earlier sweep's outputs before the first run (a folder
-   * with a file in it survives that removal and blocks the commit of runs-4.vec). */
+  /* Other settings: --force replaces the earlier sweep's outputs, but only once the new set is
+   * whole and nothing stands in its way (a folder in the place of runs-4.vec blocks the commit):
+   * the earlier set stays as it was (issue 33, item 6). */
   CHECK(shell("mkdir -p %s/runs-4.vec/blocker", dir) == 0, "mkdir: %s", out);
   rc = sweep_large(dir, "1e-3,1e-4,1e-5,1e-6", "--force");
-  CHECK(rc == 2 && !exists(dir, "runs.csv") && !exists(dir, "runs.json") &&
-            !exists(dir, "runs-1.vec") && count_rows(dir, "runs.partial.csv") == 4 &&
+  CHECK(rc == 2 && count_rows(dir, "runs.csv") == 3 &&
+            count_in_file(dir, "runs.json", "\"problem\": ") == 3 && exists(dir, "runs-3.vec") &&
+            exists(dir, "chain-table.md") && count_rows(dir, "runs.partial.csv") == 4 &&
             !exists(dir, "runs.staging"),
-        "a folder runs-4.vec: exit %d (2), no set (the earlier one removed by --force), 4 rows in "
+        "a folder runs-4.vec: exit %d (2), the earlier set kept whole, 4 rows in "
         "runs.partial.csv:\n%s",
         rc, out);
 
-  /* runs.json cannot be written (a file size limit; SIGXFSZ ignored, so write fails EFBIG as on
-   * a full disk): 120 blocks (60 KB under dash, 120 under bash) take the side files (50 KB), not
-   * the runs.json of four of these rows (160 KB).  The runs are resumed: nothing is appended. */
+  /* A file size limit (SIGXFSZ ignored, so a write fails EFBIG as on a full disk): 120 blocks
+   * (60 KB under dash, 120 under bash) do not take runs.partial.csv (four rows of 40 KB), which
+   * --resume rewrites as a new file (an append is read + rewrite + rename): refused before any
+   * run, runs.partial.csv and the earlier set as they were. */
   CHECK(shell("rm -r %s/runs-4.vec", dir) == 0, "rm: %s", out);
   rc = shell("trap '' XFSZ; ulimit -f 120 && " MBDAE " sweep chain:n=300 --max-steps 1 --solvers "
              "radau5 --rtol 1e-3,1e-4,1e-5,1e-6 --no-plots --out %s --resume",
              dir);
-  CHECK(rc == 2 && strstr(out, "runs.json") && !exists(dir, "runs.csv") &&
-            !exists(dir, "runs.json") && !exists(dir, "runs-1.vec") &&
-            count_rows(dir, "runs.partial.csv") == 4 && !exists(dir, "runs.staging"),
-        "runs.json refused: exit %d (2), no runs.csv without it, runs.partial.csv kept:\n%s", rc,
-        out);
+  CHECK(rc == 2 && strstr(out, "runs.partial.csv") && count_rows(dir, "runs.csv") == 3 &&
+            count_in_file(dir, "runs.json", "\"problem\": ") == 3 && exists(dir, "runs-3.vec") &&
+            exists(dir, "chain-table.md") && count_rows(dir, "runs.partial.csv") == 4 &&
+            !exists(dir, "runs.staging"),
+        "a limit below runs.partial.csv: exit %d (2), the earlier set and runs.partial.csv kept "
+        "whole:\n%s",
+        rc, out);
   rc = sweep_large(dir, "1e-3,1e-4,1e-5,1e-6", "--resume");
   CHECK(rc == 1 && count_rows(dir, "runs.csv") == 4 &&
             count_in_file(dir, "runs.json", "\"problem\": ") == 4 &&
@@ -308,6 +313,42 @@ static void check_csv_readers(void)
         "--report of an older runs.csv: exit %d\n%s", rc, out);
 }
 
+/* --resume refuses an "ok" row whose y is not finite (issue 33, item 10): an ok run ends at a
+ * finite state, so the row was damaged; taking it would put NaN into runs.csv as a result. */
+static void check_resume_nonfinite(void)
+{
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s/nan-y", tmpdir);
+  int rc = shell(MBDAE " sweep caraxis --m 0:1 --solvers ida --no-plots --out %s", dir);
+  CHECK(rc == 0, "sweep: exit %d\n%s", rc, out);
+  rc = shell("sed -E '2s/(,x_l [^,]*,)[^ ]*/\\1nan/' %s/runs.csv > %s/runs.partial.csv && rm "
+             "%s/runs.csv && grep -c ',nan ' %s/runs.partial.csv",
+             dir, dir, dir, dir);
+  CHECK(rc == 0 && atoi(out) == 1, "planting y[1] = nan: %s", out);
+  rc = shell(MBDAE " sweep caraxis --m 0:1 --solvers ida --no-plots --out %s --resume", dir);
+  CHECK(rc == 2 && strstr(out, "row 1 (caraxis:form=index3, ida, rtol 0.0001)") &&
+            strstr(out, "y[1] is not a finite number") && !exists(dir, "runs.csv"),
+        "--resume with an ok row whose y[1] is nan: exit %d, expected 2 naming the row:\n%s", rc,
+        out);
+}
+
+/* --resume on a folder whose sweep is finished: nothing to do, nothing run, nothing written. */
+static void check_resume_finished(void)
+{
+  char dir[256];
+  snprintf(dir, sizeof dir, "%s/finished", tmpdir);
+  int rc = shell(MBDAE " sweep caraxis --m 0:0 --solvers ida --no-plots --out %s && cp %s/runs.csv "
+                       "%s/runs.before",
+                 dir, dir, dir);
+  CHECK(rc == 0, "sweep: exit %d\n%s", rc, out);
+  rc = shell(MBDAE " sweep caraxis --m 0:0 --solvers ida --no-plots --out %s --resume", dir);
+  CHECK(rc == 0 && strstr(out, "nothing to do") && !strstr(out, "[  1/1]"),
+        "--resume on a finished sweep: exit %d, expected 0 and 'nothing to do', no run:\n%s", rc,
+        out);
+  rc = shell("cmp %s/runs.csv %s/runs.before", dir, dir);
+  CHECK(rc == 0, "--resume on a finished sweep rewrote runs.csv: %s", out);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -318,6 +359,8 @@ int main(void)
   check_side_names();
   check_commit();
   check_csv_readers();
+  check_resume_nonfinite();
+  check_resume_finished();
   if (check_failed == 0) {
     shell("rm -rf %s", tmpdir);
   }

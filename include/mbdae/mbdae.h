@@ -11,8 +11,8 @@
  * step).
  *
  * The declarations are in topic headers, each self-contained, all included here: base.h
- * (version, export macro, error codes), problem.h, check.h, solve.h, project.h, records.h and
- * plugin.h.  A program includes this one.
+ * (version, export macro, error codes), problem.h, check.h, solve.h, project.h, records.h,
+ * plugin.h and integrator.h.  A program includes this one.
  *
  * Source of the problems: F. Mazzia, C. Magherini, Test Set for IVP Solvers, release 2.4 (Bari,
  * 2008); pendulum and double pendulum: Hafner & Poell, Comparison of regularisation methods
@@ -27,5 +27,6 @@
 #include "project.h"
 #include "records.h"
 #include "plugin.h"
+#include "integrator.h"
 
 #endif /* MBDAE_MBDAE_H */

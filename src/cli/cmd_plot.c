@@ -28,7 +28,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "new_file.h"
 #include "series_csv.h"
 #include "sweep.h"
 
@@ -349,7 +351,8 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
 {
   const double *tout = data->tout, *yout = data->yout;
   int npts = data->npts;
-  FILE *out = fopen(path, "w");
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -391,9 +394,10 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   char title[512];
   snprintf(title, sizeof title, "%s (%s): %s, rtol = %g%s", mbdae_problem_title(p),
            mbdae_problem_spec(p), a->solver, opt->rtol,
-           r->status == 0 ? "" : " (the run failed before t_{end})");
+           r->status == 0 ? "" : " (the run failed before t_end)");
   fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
   gnuplot_string(out, title);
+  fputs(" noenhanced", out); /* the spec and the solver as written (an id's _ is no subscript) */
   fputs("\nset grid\nunset key\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
   char title_text[160], xlabel[64], ylabel[64];
   for (int k = 0; k < npanels; k++) {
@@ -429,7 +433,7 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
         out);
   }
   fputs("unset multiplot\nunset output\n", out);
-  return fclose(out) == 0 ? 0 : -1;
+  return new_file_commit(&nf);
 }
 
 /* Split FILE into its folder ("." when none) and name; the script is the name's stem + ".gp". */
@@ -477,7 +481,7 @@ static int write_data_csv(const char *file, const mbdae_problem *p, const panel 
 {
   int cols[MAX_DATA_COLUMNS], neq = mbdae_problem_neq(p);
   int ncomp = data_columns(panels, npanels, wrap, cols), ncols = ncomp + (data->levels ? 2 : 0);
-  char names[MAX_DATA_COLUMNS][96], tmp[4200];
+  char names[MAX_DATA_COLUMNS][96];
   const char *name_ptr[MAX_DATA_COLUMNS];
   for (int c = 0; c < ncols; c++) {
     const char *name = c < ncomp ? name_of(p, cols[c] / 2) : NULL;
@@ -508,11 +512,12 @@ static int write_data_csv(const char *file, const mbdae_problem *p, const panel 
     }
     t[nrows++] = data->tout[j];
   }
-  FILE *out = sweep_open_atomic(file, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, file);
   int rc = out ? 0 : -1;
   if (out) {
     series_csv_write(out, name_ptr, ncols, t, values, nrows);
-    rc = sweep_close_atomic(out, tmp, file);
+    rc = new_file_commit(&nf);
   }
   free(t);
   return rc;
@@ -530,26 +535,18 @@ static int make_parent(const char *file)
   return make_dirs(dir);
 }
 
-/* --out: the script next to the picture, then gnuplot; an exit status (reported). */
-static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_options *opt,
-                        const mbdae_result *r, const panel *panels, int npanels,
-                        const plot_default *d, const plot_data *data)
+/* gnuplot on the script in dir, in a scratch folder; the picture renamed into place when whole.
+ * An exit status (reported). */
+static int run_gnuplot(const char *dir, const char *script, const char *name)
 {
-  char dir[4096], name[1024], script[1024], path[5200], log[1100], picture[5200], why[5400];
-  split_path(a->out, dir, sizeof dir, name, sizeof name, script, sizeof script);
-  if (make_dirs(dir) != 0) {
-    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+  char scratch[4200], run[1100], log[1100], shown[5400], why[5400];
+  if (gnuplot_scratch_make(dir, 0, scratch, sizeof scratch) != 0) {
+    return usage_error("cannot make a scratch folder in %s: %s", dir, strerror(errno));
   }
-  snprintf(path, sizeof path, "%s/%s", dir, script);
-  if (write_script(path, name, p, a, opt, r, panels, npanels, d, data) != 0) {
-    return usage_error("cannot write %s: %s", path, strerror(errno));
-  }
+  snprintf(run, sizeof run, "../%s", script);
   snprintf(log, sizeof log, "%.*s.log", (int)strlen(script) - 3, script);
-  snprintf(picture, sizeof picture, "%s/%s", dir, name);
-  remove(picture); /* no stale picture passes for a new one */
-  snprintf(path, sizeof path, "%s/%s", dir, log);
-  remove(path); /* gnuplot appends to its log */
-  int g = gnuplot_run(dir, script, NULL, log);
+  snprintf(shown, sizeof shown, "%s/%s", dir, log);
+  int g = gnuplot_run(scratch, run, NULL, log), rc = EXIT_FAILED_RUN;
   if (g == GNUPLOT_MISSING) {
     fprintf(stderr,
             "mbdae: gnuplot not found: wrote %s/%s; where gnuplot is installed "
@@ -559,23 +556,63 @@ static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_
     fputs(" && gnuplot ", stderr);
     shell_word(stderr, script);
     fputs("`\n", stderr);
-    return EXIT_FAILED_RUN;
+  } else if (g != GNUPLOT_OK) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/%s; see %s\n", dir, script, shown);
+  } else if (!gnuplot_scratch_keep(scratch, dir, name, why, sizeof why)) {
+    fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s\n", why, shown);
+  } else {
+    rc = EXIT_OK;
   }
-  if (g != GNUPLOT_OK) {
-    fprintf(stderr, "mbdae: gnuplot failed on %s/%s; see %s\n", dir, script, path);
-    return EXIT_FAILED_RUN;
+  if (rc != EXIT_OK) { /* no stale picture passes for a new one */
+    snprintf(shown, sizeof shown, "%s/%s", dir, name);
+    unlink(shown);
   }
-  if (!gnuplot_picture_ok(picture, why, sizeof why)) {
-    fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s\n", why, path);
-    return EXIT_FAILED_RUN;
-  }
-  remove(path);
-  printf("%s (script %s/%s)\n", a->out, dir, script);
-  return EXIT_OK;
+  gnuplot_scratch_done(scratch, dir, log, rc != EXIT_OK && g != GNUPLOT_MISSING);
+  return rc;
 }
 
+/* --out: the script next to the picture, then gnuplot; an exit status (reported). */
+static int draw_picture(const plot_args *a, const mbdae_problem *p, const mbdae_options *opt,
+                        const mbdae_result *r, const panel *panels, int npanels,
+                        const plot_default *d, const plot_data *data)
+{
+  char dir[4096], name[1024], script[1024], path[5200];
+  split_path(a->out, dir, sizeof dir, name, sizeof name, script, sizeof script);
+  if (make_dirs(dir) != 0) {
+    return usage_error("cannot create the folder %s: %s", dir, strerror(errno));
+  }
+  snprintf(path, sizeof path, "%s/%s", dir, script);
+  if (write_script(path, name, p, a, opt, r, panels, npanels, d, data) != 0) {
+    return usage_error("cannot write %s: %s", path, strerror(errno));
+  }
+  int rc = run_gnuplot(dir, script, name);
+  if (rc == EXIT_OK) {
+    printf("%s (script %s/%s)\n", a->out, dir, script);
+  }
+  return rc;
+}
+
+/* The components of a problem without a default drawing (a plug-in's, a user's): every one, up
+ * to MAX_PANELS, as "1-N"; the ones left out are named on stderr. */
+static const char *every_component(const mbdae_problem *p, char *buf, size_t len)
+{
+  int neq = mbdae_problem_neq(p), shown = neq < MAX_PANELS ? neq : MAX_PANELS;
+  snprintf(buf, len, shown > 1 ? "1-%d" : "1", shown);
+  if (shown < neq) {
+    fprintf(stderr,
+            "mbdae: plot: %s has %d components; drawing y_1..y_%d (at most %d panels), not "
+            "y_%d..y_%d: --components picks others\n",
+            mbdae_problem_spec(p), neq, shown, MAX_PANELS, shown + 1, neq);
+  }
+  return buf;
+}
+
+/* What solve_points returns when there is nothing to draw (reported): the solver fills no output
+ * time (no continuous output), or it failed before the first. */
+enum { NO_OUTPUT = 1, NO_POINTS = 2 };
+
 /* One run with continuous output at the equidistant points of data (tout, yout allocated here);
- * 0 or the solver's code (reported). */
+ * 0, the solver's code (reported), or NO_OUTPUT / NO_POINTS. */
 static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_options *opt,
                         mbdae_result *r, plot_data *data, double **buf)
 {
@@ -599,11 +636,23 @@ static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_option
   opt->yout = yout;
   *data = (plot_data){.tout = tout, .yout = yout, .npts = a->points};
   int rc = cli_solve(p, a->solver, opt, 1, y, NULL, r);
-  if (rc != 0) {
-    fprintf(stderr, "mbdae: %s failed on %s: %s; keeping the part it computed\n", a->solver,
-            mbdae_problem_spec(p), r->message[0] ? r->message : mbdae_strerror(rc));
+  int filled = 0;
+  for (int j = 0; j < a->points; j++) {
+    filled += !isnan(yout[(size_t)j * (size_t)neq]);
   }
-  return rc;
+  if (filled == 0 && (rc == 0 || rc == MBDAE_ERR_UNSUPPORTED)) {
+    usage_error("%s gives no continuous output (none of the %d output times was filled): nothing "
+                "to draw, no picture written; `mbdae run %s --solver %s --trajectory FILE` "
+                "writes the states it accepts",
+                a->solver, a->points, mbdae_problem_spec(p), a->solver);
+    return NO_OUTPUT;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "mbdae: %s failed on %s: %s; %s\n", a->solver, mbdae_problem_spec(p),
+            r->message[0] ? r->message : mbdae_strerror(rc),
+            filled ? "keeping the part it computed" : "nothing to draw, no picture written");
+  }
+  return filled ? rc : NO_POINTS;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -625,7 +674,10 @@ int cmd_plot(int argc, char **argv)
     return EXIT_USAGE;
   }
   const plot_default *d = default_for(p);
-  const char *components = a.components ? a.components : (d ? d->components : "1");
+  char every[32];
+  const char *components = a.components ? a.components
+                           : d          ? d->components
+                                        : every_component(p, every, sizeof every);
   panel panels[MAX_PANELS];
   int npanels = parse_components(components, mbdae_problem_neq(p), panels, MAX_PANELS);
   if (npanels < 0 || (a.data && make_parent(a.data) != 0)) {
@@ -646,6 +698,11 @@ int cmd_plot(int argc, char **argv)
   if (!buf) {
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
+  }
+  if (rc == NO_OUTPUT || rc == NO_POINTS) {
+    free(buf);
+    mbdae_problem_destroy(p);
+    return rc == NO_OUTPUT ? EXIT_USAGE : EXIT_FAILED_RUN;
   }
   int status = rc != 0 ? EXIT_FAILED_RUN : EXIT_OK;
   compute_levels(p, &data);

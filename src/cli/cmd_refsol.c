@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "new_file.h"
 #include "refsol.h"
 
 /* The progress line of refsol on a terminal (stderr), rewritten in place. */
@@ -66,32 +67,21 @@ static int write_reference(FILE *out, const char *spec)
                      spec);
 }
 
-/* Write into out_path through a temporary file renamed at the end: no half-written file. */
+/* Write into out_path as a new file renamed at the end (new_file.h): no half-written file, no
+ * write through a link. */
 static int write_to_file(const char *spec, const char *out_path)
 {
-  size_t len = strlen(out_path) + 8;
-  char *tmp = malloc(len);
-  FILE *out = NULL;
-  if (tmp) {
-    snprintf(tmp, len, "%s.tmp", out_path);
-    out = fopen(tmp, "w");
-  }
+  new_file nf;
+  FILE *out = new_file_open(&nf, out_path);
   if (!out) {
-    usage_error("refsol: cannot write '%s': %s", out_path, tmp ? strerror(errno) : "no memory");
-    free(tmp);
-    return EXIT_USAGE;
+    return usage_error("refsol: cannot write '%s': %s", out_path, strerror(errno));
   }
   int rc = write_reference(out, spec);
-  if (fclose(out) != 0 && rc == EXIT_OK) {
-    rc = usage_error("refsol: write error on '%s'", out_path);
-  }
-  if (rc == EXIT_OK && rename(tmp, out_path) != 0) {
+  if (rc != EXIT_OK) {
+    new_file_discard(&nf);
+  } else if (new_file_commit(&nf) != 0) {
     rc = usage_error("refsol: cannot write '%s': %s", out_path, strerror(errno));
   }
-  if (rc != EXIT_OK) {
-    remove(tmp);
-  }
-  free(tmp);
   return rc;
 }
 

@@ -29,11 +29,13 @@
  * constraints, which a user's problem cannot state, so its double pendulum over [0, 100] is the
  * chain of two links (chain:n=2,tend=100: the same equations and start; over [0, 10]
  * spm gives the same numbers on both, bit for bit). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "new_file.h"
 
 enum { MAX_LINKS = 2, MAX_N = 16 };
 
@@ -528,14 +530,14 @@ static int parse_args(int argc, char **argv, reg_args *a)
 
 static int write_markdown(const char *path, const row *rows, int nrows, const reg_args *a)
 {
-  FILE *f = fopen(path, "w");
+  new_file nf;
+  FILE *f = new_file_open(&nf, path);
   if (!f) {
-    return usage_error("--out %s: cannot open for writing", path);
+    return usage_error("--out %s: cannot open a new file there: %s", path, strerror(errno));
   }
   print_table(f, rows, nrows, a, 1);
-  int bad = ferror(f) != 0;
-  bad |= fclose(f) != 0;
-  return bad ? usage_error("--out %s: write error", path) : 0;
+  return new_file_commit(&nf) != 0 ? usage_error("--out %s: write error: %s", path, strerror(errno))
+                                   : 0;
 }
 
 int cmd_regularise(int argc, char **argv)

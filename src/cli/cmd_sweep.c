@@ -21,20 +21,25 @@
  * (written whole, as one set: sweep.h).
  * DIR/sweep.conf (sweep_folder.c) holds the settings and the names of the files the sweep owns:
  * a folder with another sweep.conf, or with files and none, is refused unless --force, and the
- * earlier sweep's outputs are removed before the first run.  The folder must take a file before
- * the first run (sweep.conf and runs.partial.csv are written first), and a failed write is
- * reported when it happens.  --timeout S: a run without a result after S seconds is a failed row
+ * earlier sweep's outputs stay until the new set is complete (a failed re-sweep leaves them as
+ * they were).  The folder must take a file before the first run (sweep.conf and runs.partial.csv
+ * are written first), and a failed write is reported when it happens.  Every file is written as
+ * a new file renamed into place (new_file.h), and every file read is read with a byte budget
+ * (bounded_read.h).  --timeout S: a run without a result after S seconds is a failed row
  * (sweep_pool.c).
  * --ref FILE (a file of `mbdae refsol SPEC --out FILE`) is the reference of a sweep of one
  * configuration (one spec, at most one form): every row's yref, scd and mescd come from it, as
  * they finish (runs.partial.csv, resumed rows, runs.csv, tables). */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bounded_read.h"
+#include "new_file.h"
 #include "sweep.h"
 
 enum { MAX_SPECS = 64, MAX_RTOLS = 256, MAX_M = 400, MAX_DIR = 3900, MAX_SPEC_LEN = 256 };
@@ -68,10 +73,10 @@ typedef struct sweep_state {
   char *have;         /* have[k]: rows[k] is a finished run */
   int *index;         /* the pool's task i is rows[index[i]] */
   int total, done, failed;
-  int resumed;   /* rows taken from runs.partial.csv */
-  double start;  /* wall clock, seconds */
-  int tty;       /* stderr is a terminal: one live line */
-  FILE *partial; /* runs.partial.csv, or NULL */
+  int resumed;  /* rows taken from runs.partial.csv */
+  double start; /* wall clock, seconds */
+  int tty;      /* stderr is a terminal: one live line */
+  int partial;  /* runs.partial.csv, a file of this process (new_file.h), or -1 */
   const char *partial_path;
   const double *yref;           /* --ref: the reference of the one configuration, or NULL */
   const mbdae_problem *problem; /* --ref: that configuration */
@@ -470,6 +475,26 @@ static void apply_reference(const sweep_state *s, mbdae_record *row)
   }
 }
 
+/* One line of runs.partial.csv (row's, or the header with env's when row is NULL) at the end of
+ * fd, whole or not at all (new_file_write_whole): no torn row under a file-size limit.  0, or -1
+ * with errno set. */
+static int append_partial(int fd, const mbdae_record *row, const mbdae_environment *env)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  if (!mem) {
+    return -1;
+  }
+  int bad = row ? mbdae_record_write_csv_row(mem, row) : mbdae_record_write_csv_header(mem, env);
+  bad = fclose(mem) != 0 || bad;
+  int rc = bad ? -1 : new_file_write_whole(fd, text, len);
+  int err = errno;
+  free(text);
+  errno = bad ? ENOMEM : err;
+  return rc;
+}
+
 /* A terminal gets one line, rewritten: done of total, elapsed, estimated remaining; failures are
  * printed above it.  Anything else (a log file, a batch system) gets one line per run. */
 static void on_done(void *ctx, int task, mbdae_record *row)
@@ -486,13 +511,13 @@ static void on_done(void *ctx, int task, mbdae_record *row)
   apply_reference(s, row);
   s->done++;
   s->failed += row->status != MBDAE_OK;
-  if (s->partial && (mbdae_record_write_csv_row(s->partial, row) != 0 || fflush(s->partial) != 0)) {
+  if (s->partial >= 0 && append_partial(s->partial, row, NULL) != 0) {
     fprintf(stderr,
             "%smbdae: cannot write %s: %s; it is no longer kept up to date (runs.csv is written "
             "at the end)\n",
             s->tty ? "\r\033[K" : "", s->partial_path, strerror(errno));
-    fclose(s->partial);
-    s->partial = NULL;
+    close(s->partial);
+    s->partial = -1;
   }
   if (!s->tty) {
     print_run_line(s, row);
@@ -586,8 +611,14 @@ static int write_outputs(const char *dir, int csv, mbdae_problem *const *problem
   }
   rc = rc == EXIT_OK ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows)
                      : rc;
-  if (rc == EXIT_OK && sweep_stage_commit(stage, dir, failed, sizeof failed) != 0) {
+  /* the new set is whole: the earlier sweep's files go, then it moves in */
+  if (rc == EXIT_OK &&
+      sweep_stage_commit(stage, dir, failed, sizeof failed, sweep_folder_drop_replaced) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", failed, strerror(errno));
+    rc = EXIT_USAGE;
+  }
+  if (rc == EXIT_OK && sweep_folder_forget_replaced(dir) != 0) {
+    fprintf(stderr, "mbdae: cannot write %s/sweep.conf: %s\n", dir, strerror(errno));
     rc = EXIT_USAGE;
   }
   if (rc != EXIT_OK) {
@@ -726,9 +757,12 @@ static int describe_owned(FILE *out, mbdae_problem *const *problems, int nproble
   return 0;
 }
 
+/* What prepare_folder returns for --resume on a folder whose sweep is finished (reported). */
+enum { FOLDER_FINISHED = -1 };
+
 /* Before the first run: refuse a folder that holds something else than this sweep (unless
- * --force), then remove the outputs of the sweep it held and write sweep.conf; EXIT_OK or
- * EXIT_USAGE (reported). */
+ * --force), then write sweep.conf, which names the files of the sweep it held (replaced once this
+ * one's set is complete); EXIT_OK, EXIT_USAGE (reported), or FOLDER_FINISHED. */
 static int prepare_folder(const sweep_args *a, const char *partial_path, const char *settings,
                           const char *owned)
 {
@@ -750,19 +784,43 @@ static int prepare_folder(const sweep_args *a, const char *partial_path, const c
                        "give --force to replace that sweep's files",
                        a->out, why);
   }
+  char csv[4200];
+  snprintf(csv, sizeof csv, "%s/runs.csv", a->out);
+  if (a->resume && !partial && state == SWEEP_FOLDER_SAME && access(csv, F_OK) == 0) {
+    fprintf(stderr,
+            "mbdae sweep: nothing to do: %s holds this sweep, finished (runs.csv; no "
+            "runs.partial.csv to resume); leave out --resume to run it again\n",
+            a->out);
+    return FOLDER_FINISHED;
+  }
   if (!resuming && !a->force && state == SWEEP_FOLDER_FOREIGN) {
     return usage_error("%s is not empty and holds no sweep (%s): sweep into a new or empty "
                        "folder, or give --force to write this sweep's files beside the others",
                        a->out, why);
   }
-  if (!resuming) { /* a resumed sweep's folder was cleaned when it started; its set is replaced
-                      whole at the end (sweep.h), so a refused resume leaves it as it was */
-    sweep_folder_clean(a->out, owned, 0);
+  /* the earlier sweep's files stay until this one's set is complete (sweep_folder_replaced);
+   * --force drops the runs of an interrupted one */
+  char *replaced = sweep_folder_replaced(a->out);
+  if (!replaced) {
+    return usage_error("out of memory");
   }
-  if (sweep_folder_write(a->out, settings, owned) != 0) {
-    return usage_error("cannot write %s/sweep.conf: %s", a->out, strerror(errno));
+  if (partial && !resuming && remove(partial_path) != 0) {
+    free(replaced);
+    return usage_error("cannot remove %s: %s", partial_path, strerror(errno));
   }
-  return EXIT_OK;
+  size_t olen = strlen(owned), rlen = strlen(replaced);
+  char *lines = malloc(olen + rlen + 1);
+  int rc = lines ? EXIT_OK : usage_error("out of memory");
+  if (lines) {
+    memcpy(lines, owned, olen);
+    memcpy(lines + olen, replaced, rlen + 1);
+    rc = sweep_folder_write(a->out, settings, lines) != 0
+             ? usage_error("cannot write %s/sweep.conf: %s", a->out, strerror(errno))
+             : EXIT_OK;
+  }
+  free(lines);
+  free(replaced);
+  return rc;
 }
 
 /* sweep.conf's settings and owned lines (malloc'ed), then prepare_folder. */
@@ -794,29 +852,6 @@ static int settle_folder(const sweep_args *a, mbdae_problem *const *problems, in
 }
 
 /* ---- runs.partial.csv and --resume ------------------------------------------------------- */
-
-/* A kill during a write can leave a last line without its line break: cut it off (that run is
- * done again).  Returns 0, or -1 with errno set. */
-static int drop_incomplete_line(const char *path)
-{
-  FILE *f = fopen(path, "r+");
-  if (!f) {
-    return -1;
-  }
-  long keep = 0, pos = 0;
-  for (int c; (c = fgetc(f)) != EOF;) {
-    pos++;
-    keep = c == '\n' ? pos : keep;
-  }
-  int rc = ferror(f) ? -1 : 0;
-  if (rc == 0 && keep < pos && ftruncate(fileno(f), (off_t)keep) != 0) {
-    rc = -1;
-  }
-  int err = errno;
-  fclose(f);
-  errno = err;
-  return rc;
-}
 
 /* The option a row records with another value than task t (run with `repeat` timed runs) would
  * give it: "max_steps 5 there, 0 here" in why, 1; 0 when they agree.  The repeats of a failed run
@@ -858,19 +893,41 @@ static int task_of_row(const sweep_state *s, const sweep_task *tasks, int repeat
   return -1;
 }
 
+/* The first component (1-based) of an ok row's y that is not finite, or 0: an ok run ends at a
+ * finite state (the harness checks it), so such a row was edited or damaged. */
+static int ok_row_not_finite(const mbdae_record *r)
+{
+  for (int i = 0; r->status == MBDAE_OK && r->y && i < r->neq; i++) {
+    if (!isfinite(r->y[i])) {
+      return i + 1;
+    }
+  }
+  return r->status == MBDAE_OK && !r->y && r->neq > 0 ? 1 : 0;
+}
+
 /* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
 static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
 {
   char msg[600], why[200] = "";
   mbdae_record *rows = NULL;
   size_t nrows = 0;
-  if (drop_incomplete_line(s->partial_path) != 0) {
-    return usage_error("cannot repair %s: %s", s->partial_path, strerror(errno));
+  /* read + rewrite + rename; a last line a kill cut off is dropped (that run is done again) */
+  if ((s->partial = new_file_reopen(s->partial_path, BOUNDED_SLACK, 1)) < 0) {
+    return usage_error("cannot read and rewrite %s: %s", s->partial_path,
+                       errno == EOVERFLOW ? "larger than the size it reports" : strerror(errno));
   }
   if (sweep_csv_read_tasks(s->partial_path, tasks, s->total, &rows, &nrows, msg, sizeof msg) != 0) {
     return usage_error("--resume: %s", msg);
   }
   for (size_t i = 0; i < nrows; i++) {
+    int bad = ok_row_not_finite(&rows[i]);
+    if (bad > 0) {
+      int rc = usage_error("--resume: %s, row %zu (%s, %s, rtol %g): status ok, but y[%d] is not a "
+                           "finite number; remove the row to run it again",
+                           s->partial_path, i + 1, rows[i].spec, rows[i].solver, rows[i].rtol, bad);
+      mbdae_records_free(rows, nrows);
+      return rc;
+    }
     int k = task_of_row(s, tasks, repeat, &rows[i], why, sizeof why);
     if (k < 0) {
       int rc = usage_error(
@@ -910,20 +967,53 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int
     fprintf(stderr, "mbdae sweep: nothing to resume (no %s): all %d runs\n", s->partial_path,
             s->total);
   }
-  s->partial = fopen(s->partial_path, exists ? "a" : "w");
-  mbdae_environment env;
-  mbdae_environment_get(&env);
-  if (!s->partial || (!exists && (mbdae_record_write_csv_header(s->partial, &env) != 0 ||
-                                  fflush(s->partial) != 0))) {
-    int err = errno;
-    if (s->partial) {
-      fclose(s->partial);
-      s->partial = NULL;
-      remove(s->partial_path);
+  if (!exists) {
+    mbdae_environment env;
+    mbdae_environment_get(&env);
+    char tmp[NEW_FILE_PATH_LEN];
+    s->partial = new_file_fd(s->partial_path, tmp, sizeof tmp);
+    if (s->partial < 0 || append_partial(s->partial, NULL, &env) != 0 ||
+        rename(tmp, s->partial_path) != 0) {
+      int err = errno;
+      if (s->partial >= 0) {
+        close(s->partial);
+        s->partial = -1;
+        unlink(tmp);
+      }
+      return usage_error("cannot write %s: %s", s->partial_path, strerror(err));
     }
-    return usage_error("cannot write %s: %s", s->partial_path, strerror(err));
   }
   return EXIT_OK;
+}
+
+/* What SIGINT or SIGTERM to the sweep prints before it ends: how to go on.  Written by the handler
+ * with write(2) (async-signal-safe), so made before the runs start. */
+static char interrupted_note[4600];
+static size_t interrupted_len;
+
+static void on_interrupt(int sig)
+{
+  ssize_t ignored = write(STDERR_FILENO, interrupted_note, interrupted_len);
+  (void)ignored;
+  signal(sig, SIG_DFL);
+  raise(sig); /* the exit status says which signal ended the sweep */
+}
+
+/* Say on SIGINT or SIGTERM where the finished runs are and how to resume (the workers end with
+ * the sweep: sweep_pool.c). */
+static void note_interrupts(const sweep_state *s)
+{
+  int n = snprintf(interrupted_note, sizeof interrupted_note,
+                   "\nmbdae sweep: interrupted; the finished runs are in %s: rerun the same "
+                   "command with --resume to run only the others\n",
+                   s->partial_path);
+  interrupted_len = n > 0 && (size_t)n < sizeof interrupted_note ? (size_t)n : 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Run the slice's tasks that are not done; every one ends with a row. */
@@ -937,10 +1027,15 @@ static void run_missing(sweep_state *s, const sweep_task *tasks, const sweep_arg
       todo[n++] = tasks[k];
     }
   }
+  if (s->partial >= 0) {
+    note_interrupts(s);
+  }
   if (todo && sweep_pool_run(todo, n, a->repeat, a->jobs, a->timeout, on_done, s) != 0) {
     fprintf(stderr, "mbdae: cannot start worker processes: %s\n", strerror(errno));
   }
   free(todo);
+  signal(SIGINT, SIG_DFL); /* the runs are over: the note no longer holds */
+  signal(SIGTERM, SIG_DFL);
   for (int k = 0; k < s->total; k++) { /* none, unless memory or the pool failed */
     if (!s->have[k]) {
       sweep_record_for_task(&tasks[k], &s->rows[k]);
@@ -966,7 +1061,7 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
                      (size_t)s->total);
   if (rc != EXIT_OK) {
     fprintf(stderr, "mbdae: the results in %s were not replaced%s\n", a->out,
-            s->partial ? "; the finished runs are in runs.partial.csv (--resume)" : "");
+            s->partial >= 0 ? "; the finished runs are in runs.partial.csv (--resume)" : "");
   } else {
     remove(s->partial_path);
     rc = a->plots ? sweep_draw_pictures(a->out, (const mbdae_problem *const *)problems, nproblems)
@@ -1001,6 +1096,7 @@ int cmd_sweep(int argc, char **argv)
   sweep_task *tasks = NULL;
   sweep_state s;
   memset(&s, 0, sizeof s);
+  s.partial = -1;
   double *yref = NULL;
   if (open_problems(&a, problems, &nproblems) != 0) {
     rc = EXIT_USAGE;
@@ -1033,10 +1129,12 @@ int cmd_sweep(int argc, char **argv)
     rc = s.rows && s.have && s.index ? settle_folder(&a, problems, nproblems, s.total, partial)
                                      : usage_error("out of memory");
   }
-  if (rc == EXIT_OK) {
+  int finished = rc == FOLDER_FINISHED;
+  rc = finished ? EXIT_OK : rc;
+  if (rc == EXIT_OK && !finished) {
     rc = open_partial(&s, tasks + lo, a.resume, a.repeat);
   }
-  if (rc == EXIT_OK) {
+  if (rc == EXIT_OK && !finished) {
     if (a.nshards > 1) {
       fprintf(stderr, "mbdae sweep: shard %d/%d: runs %d..%d of %d\n", a.shard, a.nshards, lo + 1,
               hi, ntasks);
@@ -1044,8 +1142,8 @@ int cmd_sweep(int argc, char **argv)
     run_missing(&s, tasks + lo, &a);
     rc = finish_sweep(&s, &a, problems, nproblems);
   }
-  if (s.partial) {
-    fclose(s.partial);
+  if (s.partial >= 0) {
+    close(s.partial);
   }
   for (int k = 0; s.rows && k < s.total; k++) {
     mbdae_record_free(&s.rows[k]); /* rows not filled are zeroed: a no-op */

@@ -24,7 +24,13 @@
  *
  * gnuplot exits 0 when it cannot write a picture (a full disk), so the pictures are checked after
  * it: not empty, a PNG ending with its IEND chunk (PNG specification, section 5.6), an SVG ending
- * with </svg>. */
+ * with </svg>.
+ *
+ * gnuplot opens its pictures and its log itself, following whatever link is planted at their
+ * names: the command runs it in a scratch folder made for the purpose (mkdtemp, inside the
+ * destination's folder), where every name is new, and renames each complete picture into place
+ * (the rule of new_file.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -120,7 +126,7 @@ static void exec_gnuplot(const char *exe, const char *dir, const char *script, c
   } else if (chdir(dir) != 0) {
     err = -errno;
   } else {
-    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644); /* in a scratch folder */
     int in = open("/dev/null", O_RDONLY);
     if (fd >= 0) {
       dup2(fd, STDOUT_FILENO);
@@ -185,16 +191,20 @@ int gnuplot_run(const char *dir, const char *script, const char *arg, const char
   return (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? GNUPLOT_OK : GNUPLOT_FAILED;
 }
 
-int gnuplot_picture_ok(const char *path, char *why, size_t len)
+/* NULL when the picture at path (.png or .svg) is complete, else what is wrong with it. */
+static const char *picture_fault(const char *path)
 {
   static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
   unsigned char tail[64];
   size_t n = strlen(path), got = 0;
   int png = n > 4 && strcmp(path + n - 4, ".png") == 0;
-  FILE *f = fopen(path, "rb");
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
   if (!f) {
-    snprintf(why, len, "%s was not written", path);
-    return 0;
+    if (fd >= 0) {
+      close(fd);
+    }
+    return "was not written";
   }
   if (fseek(f, 0, SEEK_END) == 0) {
     long size = ftell(f);
@@ -209,8 +219,74 @@ int gnuplot_picture_ok(const char *path, char *why, size_t len)
   }
   int ok = png ? got >= sizeof iend && memcmp(tail + got - sizeof iend, iend, sizeof iend) == 0
                : got >= 6 && memcmp(tail + got - 6, "</svg>", 6) == 0;
-  if (!ok) {
-    snprintf(why, len, "%s is %s (a full disk?)", path, got ? "incomplete" : "empty");
+  return ok ? NULL : got ? "is incomplete (a full disk?)" : "is empty (a full disk?)";
+}
+
+int gnuplot_picture_ok(const char *path, char *why, size_t len)
+{
+  const char *fault = picture_fault(path);
+  if (fault) {
+    snprintf(why, len, "%s %s", path, fault);
   }
-  return ok;
+  return fault == NULL;
+}
+
+int gnuplot_scratch_make(const char *dir, int link_csv, char *scratch, size_t len)
+{
+  if (snprintf(scratch, len, "%s/.gnuplot-XXXXXX", dir) >= (int)len) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if (!mkdtemp(scratch)) {
+    return -1;
+  }
+  char csv[4200];
+  snprintf(csv, sizeof csv, "%s/runs.csv", scratch);
+  if (link_csv && symlink("../runs.csv", csv) != 0) {
+    int err = errno;
+    rmdir(scratch);
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
+
+int gnuplot_scratch_keep(const char *scratch, const char *dir, const char *name, char *why,
+                         size_t len)
+{
+  char from[4400], to[4400];
+  snprintf(from, sizeof from, "%s/%s", scratch, name);
+  snprintf(to, sizeof to, "%s/%s", dir, name);
+  const char *fault = picture_fault(from);
+  if (!fault && rename(from, to) == 0) {
+    return 1;
+  }
+  snprintf(why, len, "%s %s", to, fault ? fault : strerror(errno));
+  unlink(from);
+  unlink(to); /* no stale picture passes for a new one */
+  return 0;
+}
+
+void gnuplot_scratch_done(const char *scratch, const char *dir, const char *log, int keep_log)
+{
+  char from[4400], to[4400];
+  snprintf(from, sizeof from, "%s/%s", scratch, log);
+  snprintf(to, sizeof to, "%s/%s", dir, log);
+  if (!keep_log || rename(from, to) != 0) {
+    unlink(from);
+    unlink(to); /* not the log of an earlier run */
+  }
+  snprintf(from, sizeof from, "%s/runs.csv", scratch);
+  unlink(from);
+  DIR *d = opendir(scratch); /* what gnuplot wrote besides the pictures taken */
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      snprintf(from, sizeof from, "%s/%s", scratch, e->d_name);
+      unlink(from);
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+  rmdir(scratch);
 }

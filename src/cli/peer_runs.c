@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounded_read.h"
 #include "cli.h"
 #include "peer_runs.h"
 
@@ -273,12 +274,20 @@ int peer_runs_parse(FILE *f, const char *name, peer_run **runs, size_t *n, char 
 int peer_runs_read(const char *path, peer_run **runs, size_t *n, char *msg, size_t msglen)
 {
   *runs = NULL, *n = 0;
-  FILE *f = fopen(path, "r");
+  FILE *f = bounded_open(path, BOUNDED_SLACK);
   if (!f) {
-    snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+    snprintf(msg, msglen, "%s: %s", path, errno == EINVAL ? "not a regular file" : strerror(errno));
     return -1;
   }
   int rc = peer_runs_parse(f, path, runs, n, msg, msglen);
+  if (ferror(f)) { /* what was read before the error is not the file */
+    snprintf(msg, msglen, "%s: %s", path,
+             errno == EFBIG ? "more bytes than the file's size and 16 MiB: not a file of peer runs"
+                            : strerror(errno));
+    free(*runs);
+    *runs = NULL, *n = 0;
+    rc = -1;
+  }
   fclose(f);
   return rc;
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bounded_read.h"
 #include "cli.h"
 
 enum {
@@ -102,7 +103,7 @@ static int read_lines(FILE *in, const char *name, const mbdae_problem *p, size_t
   size_t cap = 0, bytes = 0;
   int line_no = 0, neq = mbdae_problem_neq(p), count = 0, rc = 0;
   int in_section = 0, in_block = 0, has_spec = 0;
-  for (ssize_t got; rc == 0 && (got = getline(&line, &cap, in)) > 0;) {
+  for (ssize_t got; rc == 0 && (got = getline(&line, &cap, in)) > 0 && !ferror(in);) {
     line_no++;
     bytes += (size_t)got;
     if (bytes > max_bytes) {
@@ -127,6 +128,12 @@ static int read_lines(FILE *in, const char *name, const mbdae_problem *p, size_t
     }
   }
   free(line);
+  if (rc == 0 && ferror(in)) { /* a bounded stream (bounded_read.h) stops at its budget */
+    usage_error("%s: %s", name,
+                errno == EFBIG ? "more bytes than a reference file has (a file in /proc?)"
+                               : strerror(errno));
+    rc = -1;
+  }
   if (rc == 0 && (!in_block || count != neq)) {
     usage_error("%s: %d reference values, but %s has %d components", name, count,
                 mbdae_problem_spec(p), neq);
@@ -157,12 +164,13 @@ static FILE *open_regular(const char *path, size_t max_bytes)
   } else if ((unsigned long long)st.st_size > max_bytes) {
     usage_error("--ref: '%s' has %lld bytes, more than a reference file's %zu", path,
                 (long long)st.st_size, max_bytes);
-  } else {
-    FILE *in = fdopen(fd, "r");
+  } else { /* bounded while read: a file in /proc says its size is 0 */
+    FILE *in = bounded_fdopen(fd, max_bytes);
     if (in) {
       return in;
     }
     usage_error("--ref: cannot read '%s': %s", path, strerror(errno));
+    return NULL;
   }
   if (fd >= 0) {
     close(fd);

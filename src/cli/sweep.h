@@ -53,12 +53,6 @@ int sweep_csv_read_opening(const char *path, mbdae_problem **problems, int *npro
 int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, mbdae_record **recs,
                          size_t *n, char *msg, size_t msglen);
 
-/* A file written whole or not at all: open path.tmp (its name in tmp), write, then close, which
- * renames it to path when every write succeeded, and otherwise removes it and returns -1 with
- * errno set. */
-FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen);
-int sweep_close_atomic(FILE *out, const char *tmp, const char *path);
-
 /* The files of a sweep are one set, committed together: runs.csv, its side files runs-<row>.vec,
  * runs.json, the tables and workprecision.gp are written into the staging folder DIR/runs.staging
  * first (sweep_stage_open, which empties one an interrupted commit left); only when every one was
@@ -66,12 +60,14 @@ int sweep_close_atomic(FILE *out, const char *tmp, const char *path);
  * runs.csv; then the side files the old runs.csv had and the new one does not name are removed.
  * A failure while writing (sweep_stage_abort) leaves DIR as it was; a folder in a file's place is
  * found before anything moves; a failure while moving leaves no runs.csv and none of the files
- * moved.  0, or -1 with errno set (commit: the file in failed). */
+ * moved.  before(dir), when not NULL, runs once nothing stands in the way, before the first file
+ * moves (sweep_folder_drop_replaced).  0, or -1 with errno set (commit: the file in failed). */
 #define SWEEP_STAGE "runs.staging"
 int sweep_stage_open(const char *dir, char *stage, size_t len);
 /* runs.csv of the rows, a large final vector in runs-<row>.vec beside it, into the stage. */
 int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows);
-int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len);
+int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len,
+                       void (*before)(const char *dir));
 void sweep_stage_abort(const char *stage); /* remove the stage; errno kept */
 
 /* runs.json: an array of the records' JSON objects (mbdae_record_write_json). */
@@ -106,7 +102,7 @@ int make_dirs(const char *path);
 /* ---- sweep_folder.c: DIR/sweep.conf, the settings of the sweep in a folder and its files ---- */
 
 /* The pictures of a problem: <problem>-<kind>. */
-enum { SWEEP_NPICTURE_KINDS = 12 };
+enum { SWEEP_NPICTURE_KINDS = 20 };
 extern const char *const sweep_picture_kinds[SWEEP_NPICTURE_KINDS];
 
 /* What a folder holds, against a sweep's settings ("key: value" lines). */
@@ -114,10 +110,16 @@ enum { SWEEP_FOLDER_EMPTY, SWEEP_FOLDER_SAME, SWEEP_FOLDER_OTHER, SWEEP_FOLDER_F
 /* EMPTY (nothing in it), SAME (its sweep.conf has these settings), OTHER (its sweep.conf has
  * others: why gets "key: A there, B here") or FOREIGN (entries but no sweep.conf). */
 int sweep_folder_state(const char *dir, const char *settings, char *why, size_t len);
-/* Remove the files an earlier sweep.conf of dir names, the files `owned` names (lines "problems:",
- * "tables:", "rows:"), and every sweep's runs.csv, runs.json, workprecision.gp, gnuplot.log,
- * sweep.conf and runs.partial.csv (unless keep_partial); nothing else. */
-void sweep_folder_clean(const char *dir, const char *owned, int keep_partial);
+/* A sweep that replaces the one in dir keeps that sweep's files until its own set is complete:
+ * sweep_folder_replaced gives the owned lines of dir's sweep.conf (and those it replaced in
+ * turn) as "replaces-problems:", "replaces-tables:", "replaces-rows:" lines for the new sweep.conf
+ * (malloc'd, "" when there is none; NULL when out of memory).  Once the new set is written and
+ * nothing stands in its way, sweep_folder_drop_replaced removes the files those lines name (the
+ * pictures among them are drawn again), and after it moved in, sweep_folder_forget_replaced
+ * writes sweep.conf without the replaces- lines. */
+char *sweep_folder_replaced(const char *dir);
+void sweep_folder_drop_replaced(const char *dir);
+int sweep_folder_forget_replaced(const char *dir);
 /* dir/sweep.conf with settings and owned, whole or not at all; 0 or -1 with errno set. */
 int sweep_folder_write(const char *dir, const char *settings, const char *owned);
 
@@ -146,5 +148,18 @@ int gnuplot_name_invalid(const char *s);
 
 /* 1 when the picture at path (.png or .svg) is complete; 0 with the reason in why. */
 int gnuplot_picture_ok(const char *path, char *why, size_t len);
+
+/* gnuplot writes its pictures and log into a scratch folder dir/.gnuplot-XXXXXX (mkdtemp: every
+ * name in it new), running ../SCRIPT there (gnuplot_run(scratch, "../SCRIPT", ...)); with
+ * link_csv, scratch/runs.csv is a link to dir/runs.csv, the data of a sweep's script.  0, or -1
+ * with errno set. */
+int gnuplot_scratch_make(const char *dir, int link_csv, char *scratch, size_t len);
+/* Rename scratch/name to dir/name when it is a complete picture: 1; else remove both (no stale
+ * picture passes for a new one), 0 with "dir/name was not written" (or why) in why. */
+int gnuplot_scratch_keep(const char *scratch, const char *dir, const char *name, char *why,
+                         size_t len);
+/* Rename scratch/log to dir/log (keep_log; else remove both) and remove scratch with what is
+ * left in it. */
+void gnuplot_scratch_done(const char *scratch, const char *dir, const char *log, int keep_log);
 
 #endif /* MBDAE_SWEEP_H */

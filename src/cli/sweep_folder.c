@@ -1,6 +1,8 @@
 /* The output folder of mbdae sweep as a whole: DIR/sweep.conf says which sweep wrote it and which
  * files that sweep owns, so that a later sweep into the folder can tell a rerun of the same sweep
- * from another one, and replace the earlier sweep's outputs without touching anything else.
+ * from another one, and replace the earlier sweep's outputs without touching anything else: they
+ * stay until the new sweep's set is complete (their names carried in "replaces-" lines until
+ * then), so that a failed sweep leaves them as they were.
  *
  * sweep.conf is "key: value" lines after "#" comment lines.  The settings (every option that
  * changes a row: configurations, solvers, tolerances, atol, h0, max-steps, linsys, repeat, timeout,
@@ -15,19 +17,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "new_file.h"
 #include "sweep.h"
 
 const char *const sweep_picture_kinds[SWEEP_NPICTURE_KINDS] = {
-    "scd.png", "mescd.png", "drift.png", "scd-nres.png", "mescd-nres.png", "drift-nres.png",
-    "scd.svg", "mescd.svg", "drift.svg", "scd-nres.svg", "mescd-nres.svg", "drift-nres.svg"};
+    "scd.png",      "mescd.png",      "tscd.png",      "tmescd.png",      "drift.png",
+    "scd-nres.png", "mescd-nres.png", "tscd-nres.png", "tmescd-nres.png", "drift-nres.png",
+    "scd.svg",      "mescd.svg",      "tscd.svg",      "tmescd.svg",      "drift.svg",
+    "scd-nres.svg", "mescd-nres.svg", "tscd-nres.svg", "tmescd-nres.svg", "drift-nres.svg"};
 
-/* The files of every sweep, whatever it swept. */
-static const char *const fixed_outputs[] = {
-    "runs.csv",     "runs.json",     "workprecision.gp",     "gnuplot.log",      "sweep.conf",
-    "runs.csv.tmp", "runs.json.tmp", "workprecision.gp.tmp", "runs.partial.csv", "sweep.conf.tmp"};
-enum { NFIXED = (int)(sizeof fixed_outputs / sizeof fixed_outputs[0]) };
 enum { MAX_CONF = 1 << 20, MAX_VEC_ROWS = 10000000 };
-static const char owned_keys[] = " problems tables rows ";
+static const char owned_keys[] =
+    " problems tables rows replaces-problems replaces-tables replaces-rows ";
 
 static void join(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -149,33 +150,56 @@ static void remove_in(const char *dir, const char *name)
   remove(path);
 }
 
-/* Remove the files the owned lines of conf name: each word of "problems:" (its pictures), each
- * word of "tables:" that ends in -table.md, runs-1.vec .. runs-N.vec of "rows: N". */
-static void remove_owned(const char *dir, const char *conf)
+/* Each word of the value of key in conf, which must be a plain_name of at most max characters
+ * (else skipped), as name with the suffix; fn(dir, name) for each. */
+static void each_word(const char *dir, const char *conf, const char *key, size_t max,
+                      const char *suffix, void (*fn)(const char *, const char *))
 {
   size_t len = 0;
   char name[300];
-  const char *v = conf_value(conf, "problems", &len);
+  const char *v = conf_value(conf, key, &len);
   for (size_t i = 0; v && i < len;) {
     size_t w = strcspn(v + i, " \n");
-    if (w > 0 && w <= 100 && plain_name(v + i, w) && !memchr(v + i, '.', w)) {
-      for (int k = 0; k < SWEEP_NPICTURE_KINDS; k++) {
-        snprintf(name, sizeof name, "%.*s-%s", (int)w, v + i, sweep_picture_kinds[k]);
-        remove_in(dir, name);
-      }
+    if (w > 0 && w <= max && plain_name(v + i, w)) {
+      snprintf(name, sizeof name, "%.*s%s", (int)w, v + i, suffix);
+      fn(dir, name);
     }
     i += w + (w < len - i);
   }
-  v = conf_value(conf, "tables", &len);
-  for (size_t i = 0; v && i < len;) {
-    size_t w = strcspn(v + i, " \n");
-    if (w > 9 && plain_name(v + i, w) && strncmp(v + i + w - 9, "-table.md", 9) == 0) {
-      snprintf(name, sizeof name, "%.*s", (int)w, v + i);
-      remove_in(dir, name);
-    }
-    i += w + (w < len - i);
+}
+
+/* The pictures of problem `name` (an id, no '.'). */
+static void remove_pictures(const char *dir, const char *name)
+{
+  char path[340];
+  for (int k = 0; !strchr(name, '.') && k < SWEEP_NPICTURE_KINDS; k++) {
+    snprintf(path, sizeof path, "%s-%s", name, sweep_picture_kinds[k]);
+    remove_in(dir, path);
   }
-  v = conf_value(conf, "rows", &len);
+}
+
+static void remove_table(const char *dir, const char *name)
+{
+  size_t n = strlen(name);
+  if (n > 9 && strcmp(name + n - 9, "-table.md") == 0) {
+    remove_in(dir, name);
+  }
+}
+
+/* Remove the files the owned lines of conf name, their keys prefixed by `prefix` ("" or
+ * "replaces-"): each word of "problems:" (its pictures), each word of "tables:" that ends in
+ * -table.md, runs-1.vec .. runs-N.vec of "rows: N". */
+static void remove_owned(const char *dir, const char *conf, const char *prefix)
+{
+  char key[40];
+  snprintf(key, sizeof key, "%sproblems", prefix);
+  each_word(dir, conf, key, 100, "", remove_pictures);
+  snprintf(key, sizeof key, "%stables", prefix);
+  each_word(dir, conf, key, 200, "", remove_table);
+  snprintf(key, sizeof key, "%srows", prefix);
+  size_t len = 0;
+  char name[64];
+  const char *v = conf_value(conf, key, &len);
   long rows = v ? strtol(v, NULL, 10) : 0;
   for (long k = 1; k <= rows && k <= MAX_VEC_ROWS; k++) {
     snprintf(name, sizeof name, "runs-%ld.vec", k);
@@ -183,26 +207,85 @@ static void remove_owned(const char *dir, const char *conf)
   }
 }
 
-void sweep_folder_clean(const char *dir, const char *owned, int keep_partial)
+/* conf's value of key, then of prefix+key, as one space-separated text (malloc'd; "" when
+ * neither). */
+static char *joined_values(const char *conf, const char *key)
+{
+  char pkey[40];
+  size_t a = 0, b = 0;
+  snprintf(pkey, sizeof pkey, "replaces-%s", key);
+  const char *va = conf_value(conf, key, &a), *vb = conf_value(conf, pkey, &b);
+  char *text = malloc(a + b + 2);
+  if (text) {
+    snprintf(text, a + b + 2, "%.*s%s%.*s", va ? (int)a : 0, va ? va : "", va && vb ? " " : "",
+             vb ? (int)b : 0, vb ? vb : "");
+  }
+  return text;
+}
+
+char *sweep_folder_replaced(const char *dir)
+{
+  char *conf = read_conf(dir), *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  for (int k = 0; conf && out && k < 2; k++) {
+    char *words = joined_values(conf, k ? "tables" : "problems");
+    if (words && words[0]) {
+      fprintf(out, "replaces-%s: %s\n", k ? "tables" : "problems", words);
+    }
+    free(words);
+  }
+  if (conf && out) { /* the larger count of side files */
+    size_t a = 0, b = 0;
+    const char *va = conf_value(conf, "rows", &a), *vb = conf_value(conf, "replaces-rows", &b);
+    long ra = va ? strtol(va, NULL, 10) : 0, rb = vb ? strtol(vb, NULL, 10) : 0;
+    if (ra > 0 || rb > 0) {
+      fprintf(out, "replaces-rows: %ld\n", ra > rb ? ra : rb);
+    }
+  }
+  free(conf);
+  if (!out || fclose(out) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+void sweep_folder_drop_replaced(const char *dir)
 {
   char *conf = read_conf(dir);
   if (conf) {
-    remove_owned(dir, conf);
+    remove_owned(dir, conf, "replaces-");
     free(conf);
   }
-  remove_owned(dir, owned);
-  for (int k = 0; k < NFIXED; k++) {
-    if (!keep_partial || strcmp(fixed_outputs[k], "runs.partial.csv") != 0) {
-      remove_in(dir, fixed_outputs[k]);
+}
+
+int sweep_folder_forget_replaced(const char *dir)
+{
+  char *conf = read_conf(dir), path[4200];
+  if (!conf || !strstr(conf, "\nreplaces-")) {
+    free(conf);
+    return 0;
+  }
+  new_file nf;
+  join(path, sizeof path, dir, "sweep.conf");
+  FILE *out = new_file_open(&nf, path);
+  for (const char *line = conf; out && line; line = next_line(line)) {
+    size_t len = strcspn(line, "\n");
+    if (strncmp(line, "replaces-", 9) != 0) {
+      fprintf(out, "%.*s\n", (int)len, line);
     }
   }
+  free(conf);
+  return out ? new_file_commit(&nf) : -1;
 }
 
 int sweep_folder_write(const char *dir, const char *settings, const char *owned)
 {
-  char path[4200], tmp[4300];
+  char path[4200];
+  new_file nf;
   join(path, sizeof path, dir, "sweep.conf");
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -211,5 +294,5 @@ int sweep_folder_write(const char *dir, const char *settings, const char *owned)
         out);
   fputs(settings, out);
   fputs(owned, out);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }

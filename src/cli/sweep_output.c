@@ -9,8 +9,9 @@
  * The figures follow the report's work-precision diagrams (Test Set for IVP Solvers, report 2.4,
  * e.g. Figures II.17.3-II.17.6): scd or mescd horizontally, CPU time on a log axis vertically,
  * one curve per solver; a second set puts residual evaluations on the vertical axis.  A third
- * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12); so
- * are tscd and tmescd, the least scd and mescd along the reference trajectory (issue 35).  A
+ * measure is ours: the constraint drift, -log10 of the largest |g| over the run (issue 12), drawn
+ * for the problems with constraints (no_drift in the script lists the others); so are tscd and
+ * tmescd, the least scd and mescd along the reference trajectory (issue 35).  A
  * problem swept in several forms (--forms) has one curve per form and solver in its diagrams.
  * Every string of the sweep in the script is quoted by gnuplot_quote (gnuplot.c); the sweep runs
  * the script once per problem (`gnuplot -c workprecision.gp PROBLEM`, ARG1 never parsed as
@@ -23,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bounded_read.h"
+#include "new_file.h"
 #include "sweep.h"
 
 /* The check of the reader: a row of a configuration among problems[0..n-1] must fit it; with
@@ -59,18 +62,20 @@ static int read_fitting(const char *path, fit_ctx *fc, mbdae_record **recs, size
 {
   *recs = NULL;
   *n = 0;
-  struct stat st;
-  FILE *f = fopen(path, "r");
+  FILE *f = bounded_open(path, BOUNDED_SLACK); /* not /dev/zero, not a pipe, not /proc's */
   if (!f) {
-    snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
-    return -1;
-  }
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* not /dev/zero, not a pipe */
-    snprintf(msg, msglen, "%s: not a regular file", path);
-    fclose(f);
+    if (errno == EINVAL) {
+      snprintf(msg, msglen, "%s: not a regular file", path);
+    } else {
+      snprintf(msg, msglen, "cannot read %s: %s", path, strerror(errno));
+    }
     return -1;
   }
   int rc = mbdae_record_read_csv_checked(f, path, fc ? row_fits : NULL, fc, recs, n, msg, msglen);
+  if (rc != 0 && ferror(f) && errno == EFBIG) {
+    snprintf(msg, msglen, "%s: more bytes than the file's size and %d MiB: not a runs.csv", path,
+             BOUNDED_SLACK >> 20);
+  }
   fclose(f);
   return rc;
 }
@@ -109,35 +114,6 @@ int sweep_csv_read_tasks(const char *path, const sweep_task *tasks, int ntasks, 
   int rc = read_fitting(path, &fc, recs, n, msg, msglen);
   free(fc.problems);
   return rc;
-}
-
-/* ---- writing a file whole or not at all --------------------------------------------------- */
-
-FILE *sweep_open_atomic(const char *path, char *tmp, size_t tmplen)
-{
-  if (snprintf(tmp, tmplen, "%s.tmp", path) >= (int)tmplen) {
-    errno = ENAMETOOLONG;
-    return NULL;
-  }
-  return fopen(tmp, "w");
-}
-
-int sweep_close_atomic(FILE *out, const char *tmp, const char *path)
-{
-  errno = 0;
-  int err = (fflush(out) != 0 || ferror(out)) ? (errno ? errno : EIO) : 0;
-  if (fclose(out) != 0 && !err) {
-    err = errno;
-  }
-  if (!err && rename(tmp, path) != 0) {
-    err = errno;
-  }
-  if (err) {
-    remove(tmp);
-    errno = err;
-    return -1;
-  }
-  return 0;
 }
 
 /* ---- the set of a sweep's files, committed together -------------------------------------- */
@@ -193,7 +169,8 @@ int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows)
 {
   char path[4200], side[32];
   snprintf(path, sizeof path, "%s/runs.csv", stage);
-  FILE *out = fopen(path, "w");
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -205,14 +182,12 @@ int sweep_stage_csv(const char *stage, const mbdae_record *rows, size_t nrows)
       err = errno ? errno : EIO;
     }
   }
-  if ((fflush(out) != 0 || ferror(out)) && !err) {
-    err = errno ? errno : EIO;
+  if (err) {
+    new_file_discard(&nf);
+    errno = err;
+    return -1;
   }
-  if (fclose(out) != 0 && !err) {
-    err = errno;
-  }
-  errno = err;
-  return err ? -1 : 0;
+  return new_file_commit(&nf);
 }
 
 static int push_name(char ***names, int *n, int *cap, const char *name)
@@ -264,7 +239,7 @@ static char **staged_names(const char *stage, int *n)
  * file moves.  On a failure after the old runs.csv was removed, the files moved are removed too:
  * no runs.csv, and nothing of a set without one. */
 static int move_staged(const char *stage, const char *dir, char **names, int n, char *failed,
-                       size_t len)
+                       size_t len, void (*before)(const char *dir))
 {
   char from[4400], to[4400];
   struct stat st;
@@ -274,6 +249,9 @@ static int move_staged(const char *stage, const char *dir, char **names, int n, 
       errno = EISDIR;
       return -1;
     }
+  }
+  if (before) {
+    before(dir);
   }
   int csv = n > 0 && strcmp(names[n - 1], "runs.csv") == 0, i = 0;
   snprintf(failed, len, "%s/runs.csv", dir);
@@ -330,12 +308,13 @@ static void remove_stale_sides(const char *dir, char **names, int n)
   }
 }
 
-int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len)
+int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t len,
+                       void (*before)(const char *dir))
 {
   int n = 0;
   char **names = staged_names(stage, &n);
   snprintf(failed, len, "%s", stage);
-  int rc = names ? move_staged(stage, dir, names, n, failed, len) : -1;
+  int rc = names ? move_staged(stage, dir, names, n, failed, len, before) : -1;
   if (rc == 0 && n > 0 && strcmp(names[n - 1], "runs.csv") == 0) {
     remove_stale_sides(dir, names, n);
   }
@@ -350,8 +329,8 @@ int sweep_stage_commit(const char *stage, const char *dir, char *failed, size_t 
 
 int sweep_write_json(const char *path, const mbdae_record *recs, size_t n)
 {
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -362,7 +341,7 @@ int sweep_write_json(const char *path, const mbdae_record *recs, size_t n)
     fputs(k + 1 < n ? ",\n" : "\n", out);
   }
   fputs("]\n", out);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }
 
 /* A configuration without a reference of its own whose rows have one took it from sweep --ref
@@ -384,14 +363,17 @@ static void note_file_reference(FILE *out, const mbdae_problem *p, const mbdae_r
 
 int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
   mbdae_record_write_table(out, p, recs, n);
   note_file_reference(out, p, recs, n);
-  return sweep_close_atomic(out, tmp, path);
+  fputs("\nThe runs of a `mbdae sweep` (runs.csv in this folder; --m and --rtol choose the "
+        "tolerances, `mbdae sweep --report` writes this table again).\n",
+        out); /* the library's table says nothing of where its records came from */
+  return new_file_commit(&nf);
 }
 
 /* ---- the gnuplot script ------------------------------------------------------------------- */
@@ -490,8 +472,9 @@ static const char script_loop[] =
     "  } else {\n"
     "    stats csv using (strcol(\"problem\") eq p ? column(\"repeats\") : NaN) nooutput\n"
     "    work_label[1] = cpu_label(int(STATS_min), int(STATS_max))\n"
-    "    do for [j = 1:words(measures)] {\n"
-    "      m = word(measures, j)\n"
+    "    ms = (strstrt(' '.no_drift.' ', ' '.p.' ') > 0) ? 'scd mescd tscd tmescd' : measures\n"
+    "    do for [j = 1:words(ms)] {\n"
+    "      m = word(ms, j)\n"
     "      do for [w = 1:2] {\n"
     "        set autoscale xy\n"
     "        ok_curves = \"\"\n"
@@ -508,21 +491,23 @@ static const char script_loop[] =
     "          set xrange [0:16]\n"
     "          set ylabel work_label[w].sprintf(\" (no run with %s)\", m)\n"
     "        }\n"
+    "        # names as written (an id's _ is no subscript): noenhanced\n"
     "        set title sprintf(\"%s: work-precision diagram (%s versus %s)\", title, m, "
-    "work_title[w])\n"
+    "work_title[w]) noenhanced\n"
     "        # the curves with points, by index (a plot iteration over nothing would run once)\n"
     "        plot_command = \"plot NaN notitle\"\n"
     "        do for [k = 1:words(ok_curves)] {\n"
     "          c = word(ok_curves, k)\n"
     "          plot_command = plot_command.sprintf(\", csv using (has_point(%s, m, w) ? "
-    "precision(m) : NaN):(work(w)) ls curve_style[%s] title curve_label[%s]\", c, c, c)\n"
+    "precision(m) : NaN):(work(w)) ls curve_style[%s] title curve_label[%s] noenhanced\", c, c, "
+    "c)\n"
     "        }\n"
     "        do for [k = 1:words(failed_curves)] {\n"
     "          c = word(failed_curves, k)\n"
     "          plot_command = plot_command.sprintf(\", csv using (is_failed(%s) ? "
     "-log10(column(\\\"rtol\\\")) : NaN):(0.035 * curve_style[%s]) axes x1y2 with points "
-    "ls curve_style[%s] pt 2 ps 1.5 lw 2 title sprintf(\\\"%%s failed (at -log_{10} rtol)\\\", "
-    "curve_label[%s])\", c, c, c, c)\n"
+    "ls curve_style[%s] pt 2 ps 1.5 lw 2 title sprintf(\\\"%%s failed (at -log10 rtol)\\\", "
+    "curve_label[%s]) noenhanced\", c, c, c, c)\n"
     "        }\n"
     "        do for [f in formats] {\n"
     "          if (f eq \"svg\") {\n"
@@ -701,6 +686,31 @@ static void diagram_title(const mbdae_problem *p, char *buf, size_t len)
   mbdae_problem_destroy(def);
 }
 
+/* 1 when a configuration of problem `name` has hidden constraints: its diagrams include drift. */
+static int has_drift(const mbdae_problem *const *problems, int nproblems, const char *name)
+{
+  for (int i = 0; i < nproblems; i++) {
+    if (strcmp(mbdae_problem_name(problems[i]), name) == 0 &&
+        mbdae_problem_nconstraints(problems[i]) > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* no_drift = 'a b': the problems without constraints in any configuration (no drift diagram). */
+static void write_no_drift(FILE *out, const mbdae_problem *const *problems, int nproblems)
+{
+  fputs("no_drift = '", out); /* ids only ([A-Za-z0-9_-]): checked before the script is written */
+  for (int i = 0, k = 0; i < nproblems; i++) {
+    const char *name = mbdae_problem_name(problems[i]);
+    if (first_of_name(problems, i) && !has_drift(problems, nproblems, name)) {
+      fprintf(out, "%s%s", k++ ? " " : "", name);
+    }
+  }
+  fputs("'   # problems without constraints: no drift diagram\n", out);
+}
+
 /* name = 'a b c': the problems (first configurations only) or the solvers, one quoted word list. */
 static void write_word_list(FILE *out, const char *name, const mbdae_problem *const *problems,
                             int nproblems, const char *const *solvers, int nsolvers)
@@ -751,6 +761,7 @@ static int write_sweep_part(FILE *out, const mbdae_problem *const *problems, int
   }
   fputs("]\n", out);
   write_word_list(out, "solvers", NULL, 0, solvers, nsolvers);
+  write_no_drift(out, problems, nproblems);
   return write_curves(out, problems, nproblems, solvers, nsolvers);
 }
 
@@ -764,8 +775,8 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
       return -1;
     }
   }
-  char tmp[4200];
-  FILE *out = sweep_open_atomic(path, tmp, sizeof tmp);
+  new_file nf;
+  FILE *out = new_file_open(&nf, path);
   if (!out) {
     return -1;
   }
@@ -787,74 +798,72 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
         "there.\n\n",
         out);
   if (write_sweep_part(out, problems, nproblems, solvers, nsolvers) != 0) {
-    int err = errno;
-    fclose(out);
-    remove(tmp);
-    errno = err;
+    new_file_discard(&nf);
     return -1;
   }
   fputs(script_body, out);
   fputs(script_loop, out);
-  return sweep_close_atomic(out, tmp, path);
+  return new_file_commit(&nf);
 }
 
-/* The diagrams of one problem: each of its pictures checked (gnuplot exits 0 on a full disk). */
-static int draw_problem(const char *dir, const char *name)
+/* The diagrams of one problem, drawn in the scratch folder, each checked (gnuplot exits 0 on a
+ * full disk) and renamed into dir when complete; GNUPLOT_OK, GNUPLOT_MISSING, or -1 (reported). */
+static int draw_problem(const char *scratch, const char *dir, const char *name, int drift)
 {
-  static const char *const kinds[] = {
-      "scd.png",      "mescd.png",      "tscd.png",      "tmescd.png",      "drift.png",
-      "scd-nres.png", "mescd-nres.png", "tscd-nres.png", "tmescd-nres.png", "drift-nres.png",
-      "scd.svg",      "mescd.svg",      "tscd.svg",      "tmescd.svg",      "drift.svg",
-      "scd-nres.svg", "mescd-nres.svg", "tscd-nres.svg", "tmescd-nres.svg", "drift-nres.svg"};
-  enum { NKINDS = (int)(sizeof kinds / sizeof kinds[0]) };
-  char path[4200], why[4400];
-  for (int k = 0; k < NKINDS; k++) { /* no stale picture passes for a new one */
-    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
-    remove(path);
-  }
-  int rc = gnuplot_run(dir, "workprecision.gp", name, "gnuplot.log");
-  if (rc != GNUPLOT_OK) {
+  char picture[300], why[4600];
+  int rc = gnuplot_run(scratch, "../workprecision.gp", name, "gnuplot.log");
+  if (rc == GNUPLOT_MISSING) {
     return rc;
   }
-  for (int k = 0; k < NKINDS; k++) {
-    snprintf(path, sizeof path, "%s/%s-%s", dir, name, kinds[k]);
-    if (!gnuplot_picture_ok(path, why, sizeof why)) {
+  for (int k = 0; k < SWEEP_NPICTURE_KINDS; k++) {
+    snprintf(picture, sizeof picture, "%s-%s", name, sweep_picture_kinds[k]);
+    if (!drift && strncmp(sweep_picture_kinds[k], "drift", 5) == 0) {
+      snprintf(why, sizeof why, "%s/%s", dir, picture);
+      unlink(why); /* no drift diagram without constraints, nor an old one */
+      continue;
+    }
+    if (!gnuplot_scratch_keep(scratch, dir, picture, why, sizeof why) && rc == GNUPLOT_OK) {
       fprintf(stderr, "mbdae: gnuplot reported success, but %s; see %s/gnuplot.log\n", why, dir);
       rc = GNUPLOT_FAILED;
     }
+  }
+  if (rc == GNUPLOT_FAILED) {
+    fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp (%s); see %s/gnuplot.log\n", dir,
+            name, dir);
   }
   return rc == GNUPLOT_OK ? GNUPLOT_OK : -1;
 }
 
 int sweep_draw_pictures(const char *dir, const mbdae_problem *const *problems, int nproblems)
 {
-  char log[4200];
-  int nnames = 0, drawn = 0, rc = EXIT_OK;
+  char scratch[4200];
+  int nnames = 0, drawn = 0, rc = EXIT_OK, missing = 0;
   for (int i = 0; i < nproblems; i++) {
     nnames += first_of_name(problems, i);
   }
-  snprintf(log, sizeof log, "%s/gnuplot.log", dir);
-  remove(log); /* gnuplot appends to it, once per problem */
-  for (int i = 0; i < nproblems; i++) {
+  if (gnuplot_scratch_make(dir, 1, scratch, sizeof scratch) != 0) {
+    fprintf(stderr, "mbdae: cannot make a scratch folder for gnuplot in %s: %s\n", dir,
+            strerror(errno));
+    return EXIT_USAGE;
+  }
+  for (int i = 0; i < nproblems && !missing; i++) {
     if (!first_of_name(problems, i)) {
       continue;
     }
     const char *name = mbdae_problem_name(problems[i]);
     fprintf(stderr, "mbdae sweep: drawing the diagrams of %s (%d of %d)\n", name, ++drawn, nnames);
-    int g = draw_problem(dir, name);
-    if (g == GNUPLOT_MISSING) {
-      fputs("mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
-            "and the tables are written); install gnuplot-nox and run `cd ",
-            stderr);
-      shell_word(stderr, dir);
-      fputs(" && gnuplot workprecision.gp`\n", stderr);
-      return EXIT_OK;
-    }
-    if (g == GNUPLOT_FAILED) {
-      fprintf(stderr, "mbdae: gnuplot failed on %s/workprecision.gp (%s); see %s\n", dir, name,
-              log);
-    }
-    rc = g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
+    int g = draw_problem(scratch, dir, name, has_drift(problems, nproblems, name));
+    missing = g == GNUPLOT_MISSING;
+    rc = !missing && g != GNUPLOT_OK ? EXIT_FAILED_RUN : rc;
+  }
+  gnuplot_scratch_done(scratch, dir, "gnuplot.log", !missing);
+  if (missing) {
+    fputs("mbdae: warning: gnuplot not found, the diagrams were skipped (runs.csv, runs.json "
+          "and the tables are written); install gnuplot-nox and run `cd ",
+          stderr);
+    shell_word(stderr, dir);
+    fputs(" && gnuplot workprecision.gp`\n", stderr);
+    return EXIT_OK;
   }
   return rc;
 }

@@ -18,7 +18,10 @@
  * failure that says why.  --jobs 1 goes through the same path.
  *
  * On Linux a worker asks for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), so that
- * SIGTERM or SIGKILL to the sweep leaves no worker computing on. */
+ * SIGTERM or SIGKILL to the sweep leaves no worker computing on.  Each worker leads a process
+ * group of its own, killed with it (timeout, death, the end of the pool), so that processes a
+ * plug-in started do not outlive their run; a worker that died while such a process holds its
+ * result pipe open is found by waitid (WNOWAIT) within WATCH_MS and its group killed. */
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -34,6 +37,8 @@
 #include <unistd.h>
 
 #include "sweep.h"
+
+enum { WATCH_MS = 200 }; /* how often the pool looks for a dead worker whose pipe stays open */
 
 typedef struct worker {
   pid_t pid;     /* 0: not running */
@@ -165,6 +170,9 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
     return -1;
   }
   if (pid == 0) {
+    setpgid(0, 0);           /* a group of its own: its children end with it (kill_group) */
+    signal(SIGINT, SIG_DFL); /* not the sweep's note on an interrupt (cmd_sweep.c) */
+    signal(SIGTERM, SIG_DFL);
 #ifdef __linux__
     /* the worker ends with the parent, however the parent ends (SIGTERM, SIGKILL) */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
@@ -182,6 +190,7 @@ static int spawn(worker *workers, int nworkers, int w, const sweep_task *tasks, 
     worker_loop(to_worker[0], to_parent[1], tasks, repeats);
     _exit(0); /* no atexit handlers, no flushing of the parent's stdio buffers */
   }
+  setpgid(pid, pid); /* also here: the group exists before the parent may signal it */
   close(to_worker[0]);
   close(to_parent[1]);
   workers[w].pid = pid;
@@ -209,6 +218,31 @@ static int assign(worker *w, int k)
   return 0;
 }
 
+/* SIGKILL to worker w's process group: the processes a solver or problem of a plug-in started in
+ * it (a sleeper holding the result pipe would keep its end from closing).  The group outlives
+ * the worker while a member lives, so its id is not reused before this. */
+static void kill_group(const worker *w)
+{
+  if (w->pid > 0) {
+    kill(-w->pid, SIGKILL);
+  }
+}
+
+/* The busy workers that have ended (found without reaping them, waitid WNOWAIT): their groups
+ * are killed, so that the result pipe closes and the death is handled at once (collect). */
+static void end_groups_of_dead(const worker *workers, int n)
+{
+  for (int w = 0; w < n; w++) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (workers[w].pid > 0 && workers[w].task >= 0 &&
+        waitid(P_PID, (id_t)workers[w].pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == workers[w].pid) {
+      kill_group(&workers[w]);
+    }
+  }
+}
+
 /* The worker's pipes closed: reap it and describe how it ended ("was killed by signal 9 (Killed)",
  * "exited with status 0"). */
 static void reap(worker *w, char *how, size_t len)
@@ -216,6 +250,7 @@ static void reap(worker *w, char *how, size_t len)
   int status = 0;
   close_fd(&w->task_fd);
   close_fd(&w->result_fd);
+  kill_group(w);
   if (w->pid > 0 && waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status)) {
     snprintf(how, len, "was killed by signal %d (%s)", WTERMSIG(status),
              strsignal(WTERMSIG(status)));
@@ -309,7 +344,7 @@ static void time_out(pool *pl, int w)
   int k = wk->task;
   char how[128];
   mbdae_record rec;
-  kill(wk->pid, SIGKILL);
+  kill_group(wk); /* the worker and what it started */
   reap(wk, how, sizeof how);
   sweep_record_for_task(&pl->tasks[k], &rec);
   rec.status = MBDAE_ERR_TIMEOUT;
@@ -373,10 +408,11 @@ static void finish(pool *pl, const char *why)
     close_fd(&pl->workers[w].task_fd);
     close_fd(&pl->workers[w].result_fd);
     if (pl->workers[w].pid > 0 && pl->workers[w].task >= 0) {
-      kill(pl->workers[w].pid, SIGKILL); /* its run is reported lost: it must not hang on */
+      kill_group(&pl->workers[w]); /* its run is reported lost: it must not hang on */
     }
     if (pl->workers[w].pid > 0) {
       waitpid(pl->workers[w].pid, NULL, 0);
+      kill_group(&pl->workers[w]); /* what it left running */
     }
   }
 }
@@ -395,7 +431,8 @@ static int pool_loop(pool *pl, struct pollfd *fds, int *polled)
     if (nfds == 0) {
       return 0;
     }
-    if (poll(fds, (nfds_t)nfds, next_deadline_ms(pl)) < 0) {
+    int wait_ms = next_deadline_ms(pl); /* and a look at the workers every WATCH_MS */
+    if (poll(fds, (nfds_t)nfds, wait_ms < 0 || wait_ms > WATCH_MS ? WATCH_MS : wait_ms) < 0) {
       if (errno == EINTR) {
         continue;
       }
@@ -407,6 +444,7 @@ static int pool_loop(pool *pl, struct pollfd *fds, int *polled)
       }
     }
     time_out_overdue(pl);
+    end_groups_of_dead(pl->workers, pl->nworkers);
   }
 }
 

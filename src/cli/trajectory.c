@@ -2,8 +2,9 @@
  * one row per state, every number in %.17g (it reads back to the same double), so that any CSV
  * reader takes it.  The states are either collected from a run's accepted steps
  * (mbdae_options.on_accept, after the initial values) or sampled at equidistant times from the
- * solver's continuous output (mbdae_options.tout/yout).  The file is written to FILE.tmp and
- * renamed, so it is whole or absent; a folder of that name is refused. */
+ * solver's continuous output (mbdae_options.tout/yout).  The file is written as a new file
+ * renamed into place (new_file.h), so it is whole or absent and never written through a link; a
+ * folder of that name is refused. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "new_file.h"
 
 void trajectory_init(trajectory *tr, int neq)
 {
@@ -99,58 +101,42 @@ static void write_rows(FILE *out, const char *const *names, const double *t, con
   }
 }
 
-/* path.tmp opened for writing (*tmp: its name, malloc'd), or NULL after a message. */
-static FILE *open_temporary(const char *path, char **tmp)
+/* A new file for path (new_file.h) in nf, or NULL after a message. */
+static FILE *open_new(const char *path, new_file *nf)
 {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
     usage_error("cannot write %s: it is a folder; give a file name", path);
     return NULL;
   }
-  size_t len = strlen(path) + 5;
-  FILE *out = NULL;
-  if ((*tmp = malloc(len)) != NULL) {
-    snprintf(*tmp, len, "%s.tmp", path);
-    out = fopen(*tmp, "w");
-  }
+  FILE *out = new_file_open(nf, path);
   if (!out) {
-    usage_error("cannot write %s: %s", path, *tmp ? strerror(errno) : "out of memory");
-    free(*tmp);
-    *tmp = NULL;
+    usage_error("cannot write %s: %s", path, strerror(errno));
   }
   return out;
 }
 
 int trajectory_check_path(const char *path)
 {
-  char *tmp = NULL;
-  FILE *out = open_temporary(path, &tmp);
+  new_file nf;
+  FILE *out = open_new(path, &nf);
   if (out) {
-    fclose(out);
-    remove(tmp);
+    new_file_discard(&nf);
   }
-  free(tmp);
   return out ? 0 : -1;
 }
 
 int trajectory_write_csv(const char *path, const char *const *names, const double *t,
                          const double *y, size_t nrows, size_t neq)
 {
-  char *tmp = NULL;
-  FILE *out = open_temporary(path, &tmp);
+  new_file nf;
+  FILE *out = open_new(path, &nf);
   if (!out) {
     return EXIT_USAGE;
   }
   write_rows(out, names, t, y, nrows, neq);
-  int rc = EXIT_OK;
-  if (ferror(out) | (fclose(out) != 0)) {
-    rc = usage_error("write error on %s", tmp);
-  } else if (rename(tmp, path) != 0) {
-    rc = usage_error("cannot write %s: %s", path, strerror(errno));
+  if (new_file_commit(&nf) != 0) {
+    return usage_error("cannot write %s: %s", path, strerror(errno));
   }
-  if (rc != EXIT_OK) {
-    remove(tmp);
-  }
-  free(tmp);
-  return rc;
+  return EXIT_OK;
 }

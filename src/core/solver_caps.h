@@ -9,6 +9,7 @@
 #define MBDAE_SOLVER_CAPS_H
 
 #include "mbdae/mbdae.h"
+#include "solver_type.h"
 
 /* Bit of an mbdae_jac_kind in mbdae_solver_caps.linsys. */
 #define MBDAE_LINSYS_BIT(kind) (1u << (unsigned)(kind))
@@ -21,6 +22,7 @@ typedef struct mbdae_solver_caps {
   int lu_real;        /* real n x n factorizations (J + c M) per factorization event (stats.nlu) */
   int lu_complex;     /* complex ones (J + s M) per event, at the lowest order */
   int lu_complex_max; /* the same at the highest order (Radau IIA, s stages: (s - 1)/2) */
+  const mbdae_stepper *stepper; /* its run as an object (mbdae_integrator_create), or NULL */
 } mbdae_solver_caps;
 
 extern const mbdae_solver_caps mbdae_caps_ida;

@@ -11,9 +11,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record_side.h"
@@ -56,12 +59,31 @@ static void side_number(FILE *out, const double *v, int i)
   }
 }
 
-int record_side_write(const char *path, const mbdae_record *r)
+/* A new file beside path, opened O_CREAT | O_EXCL | O_NOFOLLOW (never an existing file or a
+ * link's target), its name in tmp; -1 with errno when none could be made.  The name's tag mixes
+ * the clock and this call's stack address (no state kept between calls); O_EXCL settles a clash. */
+static int new_side_fd(const char *path, char *tmp, size_t len)
 {
-  FILE *out = fopen(path, "w");
-  if (!out) {
-    return -1;
+  for (int i = 0; i < 64; i++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long tag =
+        (unsigned long)ts.tv_nsec ^ (unsigned long)(uintptr_t)&ts ^ ((unsigned long)i << 24);
+    if (snprintf(tmp, len, "%s.%ld-%lx.tmp", path, (long)getpid(), tag) >= (int)len) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) {
+      return fd;
+    }
   }
+  errno = EEXIST;
+  return -1;
+}
+
+static int write_side_lines(FILE *out, const mbdae_record *r)
+{
   fprintf(out, "# mbdae record vectors: neq %d\n", r->neq);
   for (int i = 0; i < r->neq; i++) {
     fprintf(out, "%d %s", i + 1, r->names ? r->names[i] : "-");
@@ -69,8 +91,34 @@ int record_side_write(const char *path, const mbdae_record *r)
     side_number(out, r->yref, i);
     fputc('\n', out);
   }
-  int bad = ferror(out);
-  return fclose(out) != 0 || bad ? -1 : 0;
+  return ferror(out) ? -1 : 0;
+}
+
+/* The side file is written whole into a new file beside path and renamed over path: a link planted
+ * at path is replaced, never written through, and a failed write leaves what was at path as it
+ * was. */
+int record_side_write(const char *path, const mbdae_record *r)
+{
+  size_t len = strlen(path) + 64;
+  char *tmp = malloc(len);
+  if (!tmp) {
+    return -1;
+  }
+  int fd = new_side_fd(path, tmp, len);
+  FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!out && fd >= 0) {
+    close(fd);
+  }
+  int bad = !out || write_side_lines(out, r) != 0;
+  bad = (out && fclose(out) != 0) || bad;
+  if (!bad && rename(tmp, path) != 0) {
+    bad = 1;
+  }
+  if (bad && fd >= 0) {
+    remove(tmp);
+  }
+  free(tmp);
+  return bad ? -1 : 0;
 }
 
 /* One component line "i name y yref" into slot i - 1 of what is asked for. */
@@ -105,12 +153,38 @@ static int side_line(char *line, long want_index, int what, void *out, char **na
   return 0;
 }
 
+enum { SIDE_LINE_MAX = 512 }; /* "i name y yref": at most 10 + 63 + 2 x 25 characters and blanks */
+
+/* The next line of in into *line (as getline), read at most SIDE_LINE_MAX bytes: bounded while
+ * it is read (a file in /proc says its size is 0, and one line of /proc/self/pagemap has
+ * gigabytes).  Its length, 0 at the end, -1 for a longer line. */
+static ssize_t side_getline(char **line, size_t *cap, FILE *in)
+{
+  if (*cap < SIDE_LINE_MAX + 1) {
+    char *grown = realloc(*line, SIDE_LINE_MAX + 1);
+    if (!grown) {
+      return -1;
+    }
+    *line = grown;
+    *cap = SIDE_LINE_MAX + 1;
+  }
+  size_t n = 0;
+  for (int c; n < SIDE_LINE_MAX && (c = getc(in)) != EOF;) {
+    (*line)[n++] = (char)c;
+    if (c == '\n') {
+      break;
+    }
+  }
+  (*line)[n] = '\0';
+  return n == SIDE_LINE_MAX && (*line)[n - 1] != '\n' ? -1 : (ssize_t)n;
+}
+
 /* The count line; the number of components, or -1. */
 static long side_count(FILE *in, char **line, size_t *cap)
 {
   long neq = -1;
   char *end;
-  if (getline(line, cap, in) > 0 && strncmp(*line, "# mbdae record vectors: neq ", 28) == 0) {
+  if (side_getline(line, cap, in) > 0 && strncmp(*line, "# mbdae record vectors: neq ", 28) == 0) {
     neq = strtol(*line + 28, &end, 10);
     neq = (*end == '\n' || *end == '\0') && neq > 0 && neq <= 1000000000L ? neq : -1;
   }
@@ -167,7 +241,7 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
           : NULL;
   char **names = vals;
   int bad = !vals;
-  for (ssize_t got; !bad && i < neq && (got = getline(&line, &cap, in)) > 0; i++) {
+  for (ssize_t got; !bad && i < neq && (got = side_getline(&line, &cap, in)) > 0; i++) {
     line[got - (line[got - 1] == '\n')] = '\0';
     char *name = NULL;
     bad = side_line(line, i + 1, what, vals, &name) != 0;
@@ -177,7 +251,7 @@ int record_side_read(const char *path, const char *shown, int what, void **out, 
       total += bad ? 0 : strlen(name) + 1;
     }
   }
-  int extra = !bad && i == neq && getline(&line, &cap, in) > 0;
+  int extra = !bad && i == neq && side_getline(&line, &cap, in) != 0;
   if (neq <= 0 || bad || i < neq || extra) {
     long at = neq <= 0 || too_many ? 1 : (extra ? neq + 2 : (bad ? i + 1 : i + 2));
     snprintf(why, len, "%s:%ld: %s", shown, at,

@@ -123,7 +123,7 @@ static void failed_runs(FILE *out, const mbdae_problem *p, const mbdae_record *r
       continue;
     }
     if (!header) {
-      fputs("\nFailed runs (all tolerances of the sweep):\n\n| solver | rtol | reason | code |\n"
+      fputs("\nFailed runs (all tolerances of the records):\n\n| solver | rtol | reason | code |\n"
             "|---|---|---|---|\n",
             out);
       header = 1;
@@ -164,14 +164,14 @@ static void table_intro(FILE *out, const mbdae_problem *p, const mbdae_record *r
   }
   fprintf(out, "# %s: run characteristics\n\n", mbdae_problem_title(p));
   fprintf(out,
-          "Problem `%s`: the runs of a `mbdae sweep` at the problem's table tolerances, in the "
+          "Problem `%s`: the runs at the problem's table tolerances, in the "
           "layout of the run-characteristics tables of the Test Set for IVP Solvers (report "
           "2.4).  \n",
           mbdae_problem_spec(p));
   fprintf(out, "Reference: %s.  \n", mbdae_problem_ref_source(p));
   fprintf(out,
           "#f counts all residual evaluations (finite-difference Jacobians included); CPU in "
-          "seconds on the machine that ran the sweep, %s; drift is the largest |g| of the position "
+          "seconds on the machine that made the runs, %s; drift is the largest |g| of the position "
           "constraints over the run's accepted states (- for a form without constraints).\n\n",
           repeats > 2 ? "median of the repeats without the fastest and the slowest"
                       : "one timed run");
@@ -219,7 +219,7 @@ int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_reco
   char missing[256];
   missing_tolerances(missing, sizeof missing, p, &plan, recs, n);
   if (missing[0]) {
-    fprintf(out, "\nNot in this sweep: rtol = %s (see --m and --rtol).\n", missing);
+    fprintf(out, "\nNot among the runs: rtol = %s.\n", missing);
   }
   failed_runs(out, p, recs, n);
   return ferror(out) ? -1 : 0;

@@ -162,17 +162,49 @@ static const char *bad_option(const mbdae_problem *p, const mbdae_options *opt)
   return NULL;
 }
 
-static int check_options(const mbdae_problem *p, const mbdae_options *opt, mbdae_result *r)
+/* The shortest interval a run accepts: tend - t0 of at least sqrt(DBL_MIN) (about 1.5e-154) and
+ * the smallest step above.  The iteration matrices scale index-3 rows by 1/h^2 and velocity rows
+ * by 1/h: below sqrt(DBL_MIN) a step's square is not a normal number and the matrices overflow
+ * (chain:n=2 with tend = 1e-160 ended in "singular iteration matrix" from radau5, radau and bdf and
+ * IDA_ILL_INPUT from ida; from tend = 1e-154 up every solver runs); an interval of subnormal
+ * length ([0, 5e-324]) gave a million zero-length steps or "the residual could not be evaluated".
+ * Refused for every solver, the command's and Python's alike, before anything runs. */
+static int interval_too_short(const mbdae_problem *p, char *msg, size_t msglen)
 {
+  double t0 = mbdae_problem_t0(p), tend = mbdae_problem_tend(p);
+  double shortest = fmax(sqrt(DBL_MIN), step_floor(t0, tend));
+  if (tend - t0 >= shortest) {
+    return 0;
+  }
+  snprintf(
+      msg, msglen,
+      "the interval [t0, tend] = [%.17g, %.17g] is too short: tend - t0 = %.3g, and a run needs "
+      "at least %.3g (sqrt(DBL_MIN), so that 1/h^2 is finite, and 16 eps max(|t0|, |tend|), "
+      "the smallest step)",
+      t0, tend, tend - t0, shortest);
+  return MBDAE_ERR_ARG;
+}
+
+int mbdae_options_check(const mbdae_problem *p, const mbdae_options *opt, char *msg, size_t msglen)
+{
+  if (interval_too_short(p, msg, msglen) != 0) {
+    return MBDAE_ERR_ARG;
+  }
   const char *bad = bad_option(p, opt);
   if (bad) {
     double floor = step_floor(mbdae_problem_t0(p), mbdae_problem_tend(p));
-    r->status = MBDAE_ERR_ARG;
-    snprintf(r->message, sizeof r->message, "%s (h0 = %g, hmax = %g; smallest step %.3g)", bad,
-             opt->h0, opt->hmax, floor);
+    snprintf(msg, msglen, "%s (h0 = %g, hmax = %g; smallest step %.3g)", bad, opt->h0, opt->hmax,
+             floor);
     return MBDAE_ERR_ARG;
   }
   return 0;
+}
+
+void mbdae_options_complete(const mbdae_problem *p, mbdae_options *o)
+{
+  /* h0 beyond the interval or hmax is the whole interval or hmax: the same for every solver */
+  o->h0 = fmin(o->h0, mbdae_problem_tend(p) - mbdae_problem_t0(p));
+  o->h0 = o->hmax > 0.0 ? fmin(o->h0, o->hmax) : o->h0;
 }
 
 /* ---- constraint drift ---------------------------------------------------------------------- */
@@ -481,12 +513,11 @@ int mbdae_solve_with(const mbdae_problem *p, const mbdae_solver_type *type,
     snprintf(r->message, sizeof r->message, "mbdae_solve_with: %s", bad_size);
     return r->status;
   }
-  if (check_options(p, &o, r) != 0) {
+  if (mbdae_options_check(p, &o, r->message, sizeof r->message) != 0) {
+    r->status = MBDAE_ERR_ARG;
     return r->status;
   }
-  /* h0 beyond the interval or hmax is the whole interval or hmax: the same for every solver */
-  o.h0 = fmin(o.h0, mbdae_problem_tend(p) - mbdae_problem_t0(p));
-  o.h0 = o.hmax > 0.0 ? fmin(o.h0, o.hmax) : o.h0;
+  mbdae_options_complete(p, &o);
   size_t n = (size_t)mbdae_problem_neq(p);
   int nc = mbdae_problem_nconstraints(p);
   size_t nwork = n + (size_t)repeats + 2 * (size_t)nc;

@@ -4,7 +4,7 @@
  * record is found from the solver type's pointer; a type not in the list (a plug-in) has none. */
 #include <string.h>
 
-#include "solver_caps.h"
+#include "solver_list.h"
 
 static const mbdae_solver_caps *const builtin[] = {
     &mbdae_caps_ida, &mbdae_caps_radau5, &mbdae_caps_radau,
@@ -39,8 +39,7 @@ const char *mbdae_solver_title(int i)
   return (i >= 0 && i < NSOLVERS) ? builtin[i]->type->title : NULL;
 }
 
-/* The capabilities of a built-in solver type; NULL for any other type. */
-static const mbdae_solver_caps *caps_of(const mbdae_solver_type *type)
+const mbdae_solver_caps *mbdae_solver_caps_of(const mbdae_solver_type *type)
 {
   for (int i = 0; type && i < NSOLVERS; i++) {
     if (builtin[i]->type == type) {
@@ -52,12 +51,12 @@ static const mbdae_solver_caps *caps_of(const mbdae_solver_type *type)
 
 int mbdae_linsys_resolve(const mbdae_problem *p, const char *solver, int linsys)
 {
-  return mbdae_linsys_choose(p, caps_of(mbdae_solver_find(solver)), linsys);
+  return mbdae_linsys_choose(p, mbdae_solver_caps_of(mbdae_solver_find(solver)), linsys);
 }
 
 double mbdae_solver_lu_cost(const mbdae_solver_type *solver, const mbdae_unit_costs *c)
 {
-  const mbdae_solver_caps *caps = caps_of(solver);
+  const mbdae_solver_caps *caps = mbdae_solver_caps_of(solver);
   if (!c) {
     return 0.0;
   }

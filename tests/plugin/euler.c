@@ -7,7 +7,9 @@
  * Solving ODEs II, VI.1 and VII.3: the method converges for index-1 problems and, on the positions,
  * for the index-3 mechanical problems).  The step is (tend - t0) / N with N = ceil(10 /
  * sqrt(rtol)), no larger than hmax; output at requested times is linear interpolation.  This is an
- * example of the solver interface, not a solver to compare with: it is first order.
+ * example of the solver interface, not a solver to compare with: it is first order.  After every
+ * step it calls on_step, then on_accept with the state (the contract of mbdae_solver_type in
+ * mbdae/solve.h: the harness measures the constraint drift there), then stop.
  *
  * Built as a plug-in (mbdae_plugin_solvers below) it runs in `mbdae run/table/sweep/plot/bench
  * --plugin ./libeuler.so --solver euler`; linked into a program it runs with mbdae_solve_with. */
@@ -164,6 +166,13 @@ static int euler_loop(const mbdae_problem *p, const mbdae_options *opt, double *
     r->stats.accepted++;
     if (opt->on_step) {
       opt->on_step(opt->on_step_ctx, t, h, 1);
+    }
+    if (opt->on_accept) { /* the state after the step: the harness measures the drift here */
+      opt->on_accept(opt->on_accept_ctx, t, y, yp);
+    }
+    if (opt->stop && opt->stop(opt->stop_ctx, t, y, yp)) {
+      r->t = t, r->h = h;
+      return r->status = MBDAE_OK; /* stopped by the caller, successfully, at t */
     }
   }
   r->t = tend, r->h = h;

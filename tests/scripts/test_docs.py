@@ -29,7 +29,8 @@ CC = sys.argv[3]
 # Tools whose own options a fragment may show; a fragment that starts with one is theirs.
 FOREIGN_TOOLS = {"cmake", "ctest", "cc", "gcc", "clang", "pkg-config", "python3", "gnuplot",
                  "sbatch", "parallel", "awk", "apt-get", "export", "env", "git", "sh", "make",
-                 "nm", "valgrind", "pytest", "$(pkg-config"}
+                 "nm", "valgrind", "pytest", "$(pkg-config", "mkoctfile", "mex", "octave",
+                 "gfortran"}
 WORKPRECISION = "scripts/workprecision.py"
 SEPARATORS = {"&&", "||", "|", ";", ">", "2>", "<"}
 # Options of other programs named in prose, and the generic --opt of "--opt VALUE".
@@ -61,7 +62,8 @@ def workprecision_options():
 
 def cmake_options():
     names = set()
-    for path in [ROOT / "CMakeLists.txt", *ROOT.glob("*/CMakeLists.txt")]:
+    for path in [ROOT / "CMakeLists.txt", *ROOT.glob("*/CMakeLists.txt"),
+                 *ROOT.glob("src/*/CMakeLists.txt"), *ROOT.glob("cmake/*.cmake")]:
         text = path.read_text()
         names |= set(re.findall(r"\boption\((MBDAE_\w+)", text))
         names |= set(re.findall(r"\bset\((MBDAE_\w+)[^)]*\bCACHE\b", text))

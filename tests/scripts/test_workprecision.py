@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/workprecision.py: the tolerance grid, the frontier and the cost read off it at a level
-(synthetic points with known answers), and the command end to end with two of our solvers (a
+(synthetic points with known answers), --help on the negative exponents and both ways to write
+them, and the command end to end with two of our solvers (a
 table, exit 0) and with an unknown solver (exit 2, the valid names).
 Usage: test_workprecision.py SCRIPT MBDAE"""
 import importlib.util
@@ -58,8 +59,19 @@ def unit(wp):
     check(abs(r3["ratio"] - want) < 1e-12, f"ratio at 3.0: {r3['ratio']} (want {want})")
 
 
+def help_and_exponents(wp, script):
+    """--help says the exponents are negative and how to write them; both spellings parse."""
+    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
+    check(p.returncode == 0 and "negative" in p.stdout and "--tol-exponents=-4:-10:-1" in p.stdout,
+          f"--help on the exponents:\n{p.stdout}")
+    check(wp.joined_values(["--tol-exponents", "-4:-6:-1", "--rounds", "1"]) ==
+          ["--tol-exponents=-4:-6:-1", "--rounds", "1"], "--tol-exponents VALUE joined")
+    check(wp.joined_values(["--tol-exponents=-4:-6:-1"]) == ["--tol-exponents=-4:-6:-1"],
+          "--tol-exponents=VALUE kept")
+
+
 def end_to_end(script, mbdae):
-    base = [sys.executable, script, "--cmd", mbdae, "--problems", "caraxis", "--tol-exponents=-4:-5:-1",
+    base = [sys.executable, script, "--cmd", mbdae, "--problems", "caraxis", "--tol-exponents", "-4:-5:-1",
             "--rounds", "1", "--passes", "1"]
     p = subprocess.run(base + ["--solvers", "radau5,bdf"], capture_output=True, text=True)
     check(p.returncode == 0, f"radau5,bdf: exit {p.returncode}: {p.stderr[-300:]}")
@@ -79,7 +91,9 @@ def end_to_end(script, mbdae):
 
 def main():
     script, mbdae = sys.argv[1], sys.argv[2]
-    unit(load(script))
+    wp = load(script)
+    unit(wp)
+    help_and_exponents(wp, script)
     end_to_end(script, mbdae)
     print(f"test_workprecision: {'ok' if failures == 0 else f'{failures} failed'}")
     return 1 if failures else 0
