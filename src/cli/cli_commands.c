@@ -78,6 +78,9 @@ static const cli_option CHECK_OPTIONS[] = {
 
 static const cli_option REFSOL_OPTIONS[] = {
     {"--out", "FILE", "write the file there (whole or not at all) instead of to stdout"},
+    {"--trajectory", NULL,
+     "write SPEC's reference trajectory (refsol/<id>_traj.txt) to\n"
+     "--out FILE.csv: header t,<component names>, a row per output time"},
     {NULL, NULL, NULL},
 };
 
@@ -170,13 +173,15 @@ static const cli_command COMMANDS[] = {
      "initial values, hidden constraints, Jacobian vs finite differences,\n"
      "reference source",
      CHECK_OPTIONS, 0},
-    {"refsol", cmd_refsol, "pendulum|dpendulum[:keys]|chain[:keys] [--out FILE]",
+    {"refsol", cmd_refsol,
+     "pendulum|dpendulum[:keys]|chain[:keys] [--out FILE] | SPEC --trajectory --out FILE.csv",
      "recompute a reference we compute ourselves; for a chain or a double\n"
      "pendulum, of any configuration",
      REFSOL_OPTIONS, 0},
     {"sweep", cmd_sweep, "SPEC...|all --out DIR [options]\nsweep --report DIR [SHARD_DIR...]",
      "work-precision experiment: every solver at the test set's tolerances;\n"
-     "DIR/runs.csv, runs.json, <problem>-table.md, <problem>-{scd,mescd,drift}\n"
+     "DIR/runs.csv, runs.json, <problem>-table.md,\n"
+     "<problem>-{scd,mescd,tscd,tmescd,drift}"
      "[-nres].png",
      SWEEP_OPTIONS, 1},
     {"plot", cmd_plot, "SPEC --out FILE.png|svg [options]",

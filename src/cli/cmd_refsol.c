@@ -85,11 +85,48 @@ static int write_to_file(const char *spec, const char *out_path)
   return rc;
 }
 
+/* --trajectory: the reference trajectory of spec's configuration (mbdae_problem_reference_
+ * trajectory, as embedded from refsol/<id>_traj.txt) into out_path as CSV, header t,<names>. */
+static int write_trajectory(const char *spec, const char *out_path)
+{
+  if (!out_path) {
+    return usage_error("refsol --trajectory needs --out FILE.csv");
+  }
+  mbdae_problem *p = open_problem(spec);
+  if (!p) {
+    return EXIT_USAGE;
+  }
+  size_t nt = 0, neq = (size_t)mbdae_problem_neq(p);
+  const double *t = NULL;
+  int rc = mbdae_problem_reference_trajectory(p, &nt, &t, NULL);
+  double *y = rc == 0 ? malloc(sizeof(double) * nt * neq) : NULL;
+  const char **names = malloc(sizeof(char *) * neq);
+  if (rc != 0) {
+    rc = usage_error("refsol: %s has no reference trajectory (%s)", mbdae_problem_spec(p),
+                     mbdae_strerror(rc));
+  } else if (!y || !names) {
+    rc = usage_error("refsol: out of memory");
+  } else {
+    for (size_t i = 0; i < neq; i++) {
+      names[i] = mbdae_problem_component(p, (int)i);
+    }
+    mbdae_problem_reference_trajectory(p, &nt, &t, y);
+    rc = trajectory_write_csv(out_path, names, t, y, nt, neq);
+  }
+  free(y);
+  free(names);
+  mbdae_problem_destroy(p);
+  return rc;
+}
+
 int cmd_refsol(int argc, char **argv)
 {
   const char *spec = NULL, *out_path = NULL;
+  int trajectory = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--out") == 0) {
+    if (strcmp(argv[i], "--trajectory") == 0) {
+      trajectory = 1;
+    } else if (strcmp(argv[i], "--out") == 0) {
       if (!(out_path = option_value(argc, argv, &i))) {
         return EXIT_USAGE;
       }
@@ -103,6 +140,9 @@ int cmd_refsol(int argc, char **argv)
   }
   if (!spec) {
     return usage_error("refsol takes one of: pendulum, dpendulum, chain[:keys] [--out FILE]");
+  }
+  if (trajectory) {
+    return write_trajectory(spec, out_path);
   }
   return out_path ? write_to_file(spec, out_path) : write_reference(stdout, spec);
 }
