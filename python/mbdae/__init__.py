@@ -10,7 +10,7 @@ its public API, include/mbdae/mbdae.h); the numbers are the library's, bit for b
     mbdae.solve(p, my_solver)                      # a Python solver through the same harness
 
 Problems: Problem(spec), problems(), load_plugin(path).  Runs: solve(), Result, Status,
-SolverError, solvers().  Records: write_runs_csv(), read_runs_csv(), sweep(), table().
+SolverError, solvers(); Integrator (a run stepped by the caller).  Records: write_runs_csv(), read_runs_csv(), sweep(), table().
 
 The module is built for one Python (the one CMake found, with NumPy); the build writes the
 launcher build/mbdae-python (installed as bin/mbdae-python), which runs that Python with the
@@ -48,6 +48,7 @@ import textwrap as _textwrap
 import threading as _threading
 
 __all__ = ["Problem", "Tolerances", "Result", "Stats", "Status", "Error", "SolverError", "solve",
+           "Integrator",
            "problems", "solvers", "load_plugin", "write_runs_csv", "read_runs_csv", "table",
            "sweep", "LINSYS", "version"]
 
@@ -347,6 +348,18 @@ def _python_runner(fn, problem):
     return lambda h: harness.run_python_solver(fn, problem, h)
 
 
+def _run_tolerances(problem, rtol, atol, h0):
+    """(rtol, atol, h0) as `mbdae run` takes them: rtol defaults to the problem's run tolerance,
+    atol to rtol, h0 to the test set's h0_factor * rtol; rtol must be below 1."""
+    tol = problem.tolerances
+    rtol = tol.default if rtol is None else float(rtol)
+    if not rtol < 1.0:
+        raise ValueError(f"rtol must be below 1 (a relative error of 100%), got {rtol!r}")
+    atol = rtol if atol is None else float(atol)
+    h0 = tol.h0_factor * rtol if h0 is None else float(h0)
+    return rtol, atol, h0
+
+
 def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max_steps=0,
           linsys="auto", t_eval=None, repeats=1, raise_on_failure=True, name=None, title=None):
     """Integrate problem (a Problem or a spec) over [t0, tend] from its consistent initial
@@ -364,12 +377,7 @@ def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max
     and SystemExit in a Python solver are raised, never a failed run."""
     if not isinstance(problem, _mbdae.Problem):
         problem = Problem(problem)
-    tol = problem.tolerances
-    rtol = tol.default if rtol is None else float(rtol)
-    if not rtol < 1.0:
-        raise ValueError(f"rtol must be below 1 (a relative error of 100%), got {rtol!r}")
-    atol = rtol if atol is None else float(atol)
-    h0 = tol.h0_factor * rtol if h0 is None else float(h0)
+    rtol, atol, h0 = _run_tolerances(problem, rtol, atol, h0)
     steps = isinstance(t_eval, str)
     if steps and t_eval != "steps":
         raise ValueError(f"t_eval {t_eval!r}: output times or \"steps\"")
@@ -393,6 +401,37 @@ def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max
         err.code, err.name, err.result = result.status, result.code, result
         raise err from run.exception
     return result
+
+
+class Integrator(_mbdae.Integrator, metaclass=_Quiet):
+    """A run of a solver that steps (built-in or plug-in) on problem (a Problem or a spec), from
+    its consistent initial values over [t0, tend], stepped by the caller as SciPy's OdeSolver is
+    (the library's mbdae_integrator); the options and defaults are solve()'s.  Stepping to tend
+    gives solve()'s y bit for bit.  A failed step raises SolverError; an unknown solver, or one
+    that gives only whole runs, ValueError.  Steps release the GIL; Ctrl-C ends one with
+    KeyboardInterrupt (the run has then ended: reset())."""
+
+    def __new__(cls, problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0,
+                max_steps=0, linsys="auto"):
+        if not isinstance(problem, _mbdae.Problem):
+            problem = Problem(problem)
+        if not isinstance(solver, str):
+            raise ValueError(f"solver {solver!r}: the id of a solver that steps (mbdae.solvers())")
+        rtol, atol, h0 = _run_tolerances(problem, rtol, atol, h0)
+        self = super().__new__(cls, problem, solver, rtol, atol, h0, float(hmax),
+                               int(max_steps), _linsys_code(linsys))
+        return self
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    @property
+    def stats(self):
+        """The counters since the start or the last reset (Stats, as Result.stats)."""
+        return Stats(*self._stats)
+
+    def __repr__(self):
+        return f"<mbdae.Integrator at t = {self.t!r}: {self.status}>"
 
 
 def _write_new(directory, name, data):

@@ -539,6 +539,7 @@ PyMODINIT_FUNC PyInit__mbdae(void)
       PyModule_AddObjectRef(m, "SolverError", mbpy_solver_error) < 0 ||
       add_type(m, &mbpy_problem_type, "Problem") < 0 || add_type(m, &mbpy_run_type, "Run") < 0 ||
       add_type(m, &mbpy_harness_type, "Harness") < 0 ||
+      add_type(m, &mbpy_integrator_type, "Integrator") < 0 ||
       PyModule_AddStringConstant(m, "version", mbdae_version()) < 0 ||
       PyModule_AddStringConstant(m, "header_version", MBDAE_VERSION) < 0) {
     Py_DECREF(m);

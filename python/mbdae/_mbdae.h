@@ -4,6 +4,7 @@
  * _problem.c   mbdae._mbdae.Problem: a problem instance (mbdae_problem) and its functions
  * _solve.c     mbdae._mbdae.Run and solve(): a run of a built-in or plug-in solver, or of a Python
  *              callable through the harness (mbdae_record_run)
+ * _integrator.c mbdae._mbdae.Integrator: a run stepped by the caller (mbdae_integrator)
  * _records.c   runs.csv written to bytes and read back, the run-characteristics table
  * Only the public API of include/mbdae/mbdae.h is used. */
 #ifndef MBDAE_PY_MBDAE_H
@@ -44,6 +45,7 @@ PyObject *mbpy_run_finish(mbpy_run *run);
 extern PyTypeObject mbpy_problem_type;
 extern PyTypeObject mbpy_run_type;
 extern PyTypeObject mbpy_harness_type;
+extern PyTypeObject mbpy_integrator_type;
 extern PyObject *mbpy_error;        /* mbdae.Error: a failed call of the library (code, name) */
 extern PyObject *mbpy_solver_error; /* mbdae.SolverError(Error): a failed run */
 
@@ -79,6 +81,25 @@ const mbdae_problem_type *mbpy_plugin_problem(const char *id);
 const mbdae_solver_type *mbpy_plugin_solver(const char *id);
 /* A solver by id, built-in then plug-in; NULL when there is none. */
 const mbdae_solver_type *mbpy_solver_find(const char *id);
+
+/* Ctrl-C during a C solver's work with the GIL released (_solve.c): options.stop, called after
+ * every accepted step, looks at a monotonic clock and every 0.05 s takes the GIL back for
+ * PyErr_CheckSignals; once a signal handler raised, it holds the exception in raised (a new
+ * reference, NULL until then) and returns nonzero, which ends the run there. */
+typedef struct mbpy_interrupt {
+  PyThreadState *saved; /* the thread state while the GIL is released */
+  double next;          /* the monotonic time of the next look */
+  PyObject *raised;     /* what a signal handler raised, or NULL */
+} mbpy_interrupt;
+/* Whether p's driver takes options.stop (form=dummy's refuses it). */
+int mbpy_interrupt_allowed(const mbdae_problem *p);
+/* opt->stop polls ic (which must outlive every use of opt). */
+void mbpy_interrupt_watch(mbpy_interrupt *ic, mbdae_options *opt);
+/* Release the GIL for a solver's work (the first look 0.05 s on) / take it back. */
+void mbpy_interrupt_release(mbpy_interrupt *ic);
+void mbpy_interrupt_reacquire(mbpy_interrupt *ic);
+/* Raise value (stolen; a run's Ctrl-C or SystemExit) instead of a result: 1, or 0 when NULL. */
+int mbpy_raise_instead(PyObject *value);
 
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *mbpy_runs_csv(PyObject *self, PyObject *args);

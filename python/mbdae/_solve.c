@@ -557,12 +557,6 @@ static int python_integrate(const mbdae_problem *p, const mbdae_options *opt, do
 
 #define INTERRUPT_SECONDS 0.05 /* how often a run with the GIL released looks for a signal */
 
-typedef struct interrupt_check {
-  PyThreadState *saved; /* the thread state while the GIL is released */
-  double next;          /* the monotonic time of the next look */
-  PyObject *raised;     /* what a signal handler raised, or NULL */
-} interrupt_check;
-
 static double monotonic_seconds(void)
 {
   struct timespec ts;
@@ -576,7 +570,7 @@ static int interrupt_stop(void *ctx, double t, const double *y, const double *yp
   (void)t;
   (void)y;
   (void)yp;
-  interrupt_check *ic = ctx;
+  mbpy_interrupt *ic = ctx;
   double now = monotonic_seconds();
   if (ic->raised || now < ic->next) {
     return ic->raised != NULL;
@@ -589,6 +583,25 @@ static int interrupt_stop(void *ctx, double t, const double *y, const double *yp
   ic->saved = PyEval_SaveThread();
   return ic->raised != NULL;
 }
+
+int mbpy_interrupt_allowed(const mbdae_problem *p)
+{
+  return strstr(mbdae_problem_spec(p), "form=dummy") == NULL;
+}
+
+void mbpy_interrupt_watch(mbpy_interrupt *ic, mbdae_options *opt)
+{
+  opt->stop = interrupt_stop;
+  opt->stop_ctx = ic;
+}
+
+void mbpy_interrupt_release(mbpy_interrupt *ic)
+{
+  ic->next = monotonic_seconds() + INTERRUPT_SECONDS;
+  ic->saved = PyEval_SaveThread();
+}
+
+void mbpy_interrupt_reacquire(mbpy_interrupt *ic) { PyEval_RestoreThread(ic->saved); }
 
 /* ---- solve ---------------------------------------------------------------------------------- */
 
@@ -632,7 +645,7 @@ static int run_outputs(mbpy_run *run, const accept_log *log, PyObject *tout, con
 /* The record of the run (mbdae_record_run) with the GIL released for a C solver (options.stop
  * looking for signals when ic is not NULL), held for a Python one. */
 static int record_run(mbpy_run *run, const mbdae_problem *p, const mbdae_solver_type *type,
-                      mbdae_options *opt, int repeats, python_call *call, interrupt_check *ic)
+                      mbdae_options *opt, int repeats, python_call *call, mbpy_interrupt *ic)
 {
   int rc;
   if (call) {
@@ -642,18 +655,15 @@ static int record_run(mbpy_run *run, const mbdae_problem *p, const mbdae_solver_
     current_call = outer;
     run->exception = call->exception;
     call->exception = NULL;
-  } else {
-    if (ic) {
-      ic->next = monotonic_seconds() + INTERRUPT_SECONDS;
-      opt->stop = interrupt_stop;
-      opt->stop_ctx = ic;
-    }
-    PyThreadState *saved = PyEval_SaveThread();
-    if (ic) {
-      ic->saved = saved;
-    }
+  } else if (ic) {
+    mbpy_interrupt_watch(ic, opt);
+    mbpy_interrupt_release(ic);
     rc = mbdae_record_run(&run->rec, p, type, opt, repeats);
-    PyEval_RestoreThread(ic ? ic->saved : saved);
+    mbpy_interrupt_reacquire(ic);
+  } else {
+    PyThreadState *saved = PyEval_SaveThread();
+    rc = mbdae_record_run(&run->rec, p, type, opt, repeats);
+    PyEval_RestoreThread(saved);
   }
   return rc;
 }
@@ -678,7 +688,7 @@ static int log_start(accept_log *log, const mbdae_problem *p)
 
 /* The exception a run ends with instead of its Run (Ctrl-C, SystemExit), restored; 1, or 0 when
  * there is none. */
-static int raise_instead(PyObject *value)
+int mbpy_raise_instead(PyObject *value)
 {
   if (!value) {
     return 0;
@@ -756,9 +766,8 @@ static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *typ
     return PyErr_Occurred() ? NULL : PyErr_NoMemory();
   }
   python_call call = {.runner = runner, .log = &log};
-  const char *spec = mbdae_problem_spec(prob->p);
-  interrupt_check ic = {0};
-  int watch = runner == Py_None && interruptible && !strstr(spec, "form=dummy");
+  mbpy_interrupt ic = {0};
+  int watch = runner == Py_None && interruptible && mbpy_interrupt_allowed(prob->p);
   traj_out tr = {0, NULL, NULL};
   if (tout == Py_None && runner == Py_None) {
     traj_prepare(prob->p, opt, &tr);
@@ -778,7 +787,7 @@ static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *typ
   const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
   run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
   PyObject *result = NULL;
-  if (raise_instead(call.fatal) || raise_instead(ic.raised)) {
+  if (mbpy_raise_instead(call.fatal) || mbpy_raise_instead(ic.raised)) {
     /* Ctrl-C or SystemExit: solve raises it */
   } else if (rc == MBDAE_ERR_NOMEM || log.nomem) {
     PyErr_NoMemory();

@@ -1,5 +1,5 @@
 """Ctrl-C: SIGINT during a built-in solver's run (the GIL released, the run in C) stops it within
-about a second and solve raises KeyboardInterrupt, in a sweep too; a run in another thread, where
+about a second and solve raises KeyboardInterrupt, in a sweep and an Integrator's step too; a run in another thread, where
 Python runs no signal handlers, is not disturbed.  (A Python solver's KeyboardInterrupt and
 SystemExit: test_python_solver.py, test_interrupts_propagate.)"""
 import os
@@ -23,6 +23,9 @@ CHILD = textwrap.dedent("""
     try:
         if sys.argv[1] == "solve":
             mbdae.solve(sys.argv[2], "bdf", rtol=1e-10)
+        elif sys.argv[1] == "integrator":
+            p = mbdae.Problem(sys.argv[2])
+            mbdae.Integrator(p, "bdf", rtol=1e-10).step_to(p.tend)
         else:
             mbdae.sweep([sys.argv[2]], ["bdf", "radau5"], [1e-10, 1e-11])
     except KeyboardInterrupt:
@@ -32,7 +35,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("how", ["solve", "sweep"])
+@pytest.mark.parametrize("how", ["solve", "sweep", "integrator"])
 def test_sigint_stops_a_built_in_run(how):
     child = subprocess.Popen([sys.executable, "-c", CHILD, how, LONG], stdout=subprocess.PIPE,
                              text=True, env=os.environ)
