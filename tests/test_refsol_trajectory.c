@@ -20,8 +20,8 @@ static size_t read_rows(const char *path, double *t, double *y, size_t max)
   if (!f) {
     return 0;
   }
-  CHECK(fgets(line, sizeof line, f) && strcmp(line, "t,x,y,vx,vy,F\n") == 0,
-        "header t,<names>: %s", line);
+  CHECK(fgets(line, sizeof line, f) && strcmp(line, "t,x,y,vx,vy,F\n") == 0, "header t,<names>: %s",
+        line);
   while (rows < max && fgets(line, sizeof line, f)) {
     char *s = line;
     t[rows] = strtod(s, &s);

