@@ -116,6 +116,7 @@
 #include "linsys.h"
 #include "newton.h"
 #include "noise_floor.h"
+#include "pencil_modes.h"
 #include "session.h"
 #include "solver_caps.h"
 #include "solver_type.h"
@@ -494,36 +495,9 @@ static int stable_at(bdf *s, int k, double h)
  * parts clipped to <= 0 (see stable_at).  Without them (QZ failed) no order is limited. */
 static void compute_eigenvalues(bdf *s)
 {
-  const mbdae_jacobian *jac = &s->jac;
-  size_t n = (size_t)s->n;
+  const pencil_work w = {s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work};
   s->eig_pending = 0;
-  memset(s->ggev_a, 0, sizeof(double) * n * n);
-  memset(s->ggev_b, 0, sizeof(double) * n * n);
-  for (int j = 0; j < s->n; j++) {
-    size_t end = mbdae_jacobian_col_end(jac, j);
-    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end; k++) {
-      size_t at = (size_t)mbdae_jacobian_row(jac, j, k) + (size_t)j * n;
-      s->ggev_a[at] = s->eig_dfdy[k];
-      s->ggev_b[at] = -s->eig_dfdyp[k];
-    }
-  }
-  s->neig = 0;
-  if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
-      0) {
-    return;
-  }
-  for (int j = 0; j < s->n; j++) {
-    if (s->eig_im[j] < 0.0 || s->ggev_beta[j] == 0.0) {
-      continue; /* the second of a conjugate pair, or infinite */
-    }
-    double re = s->eig_re[j] / s->ggev_beta[j], im = s->eig_im[j] / s->ggev_beta[j];
-    if (!isfinite(re) || !isfinite(im)) {
-      continue;
-    }
-    s->eig_re[s->neig] = fmin(re, 0.0);
-    s->eig_im[s->neig] = fabs(im);
-    s->neig++;
-  }
+  s->neig = pencil_modes(&s->jac, s->n, s->eig_dfdy, s->eig_dfdyp, &w);
 }
 
 /* 1 when every entry of the Jacobian is within tol of the kept one.  Where the store keeps the
