@@ -4,7 +4,7 @@
  * group holds the multipliers and coordinates of the groups within reach of it, so its reach
  * doubles.  The pattern takes every variable of a group within reach (a superset: the check
  * only needs that nothing outside it can be nonzero), so that the constraint check can
- * difference the columns in groups that share no row (src/core/diagnostics.c). */
+ * difference the columns in groups that share no row (src/harness/diagnostics.c). */
 #include "mech_layer.h"
 
 /* Reach in groups of g and g' in mp's form, or -1 when the model or form states none. */

@@ -102,13 +102,13 @@
  * A recoverable (positive) or non-finite residual counts as a convergence failure: h is cut by 4.
  *
  * The code is written from the formulas in BCP ch. 5, not translated from DASSL. */
-#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bdf.h"
 #include "consistent_start.h"
 #include "driver.h"
 #include "fail.h"
@@ -120,15 +120,6 @@
 #include "solver_caps.h"
 #include "solver_type.h"
 #include "weights.h"
-
-enum {
-  MAX_ORDER = 5,          /* BDF beyond order 5 is not zero-stable enough to be useful */
-  MAX_NEWTON_ITERS = 4,   /* DASSL's MAXIT */
-  MAX_CONV_FAILS = 10,    /* convergence failures on one step before giving up (DASSL) */
-  MAX_SINGULAR_FAILS = 3, /* singular iteration matrices on one step before giving up */
-  END_PLAN_STEPS = 10,    /* within this many steps of tend, the rest is split into equal steps */
-  START_STEPS = 1         /* the second start only after at most this many accepted steps */
-};
 
 /* The end-point rule (applied by the shared driver, solvers/driver.h): no step past tend, and
  * within END_PLAN_STEPS steps of it the rest is split into equal steps (a step count within 1e-6
@@ -192,37 +183,6 @@ static const double STEP_RAISE_MIN = 1.5;   /* raise h only by a predicted facto
 static const double STEP_RAISE_MAX = 2.0;   /* and never by more than this */
 static const double STEP_CUT_MIN = 0.5;     /* smallest factor after an accepted step */
 static const double STEP_CUT_MAX = 0.9;     /* a reduced step is at least 10% smaller */
-/* Stability limit of orders 3-5 (see stable_at).  A step is stable when no mode of the
- * linearization is amplified by more than GROWTH_MAX per step.  Exactly 1 is not usable: on an
- * undamped mode (lambda = i omega) BDF3 and BDF4 amplify by 1 + O((h omega)^4) and
- * 1 + O((h omega)^6) for every h, a growth of the size of their truncation error, which the error
- * test controls; BDF5 damps up to h omega = 0.711 and then amplifies steeply (1.01 at 0.775, 1.13
- * at 1).  The limits h omega (BDF3, 4, 5) for GROWTH_MAX - 1 = 1e-3, 1e-2, 3e-2 are 0.26, 0.38,
- * 0.72; 0.49, 0.57, 0.78; 0.75, 0.70, 0.83.  Measured on the slider crank (undamped elastic modes
- * up to omega = 22606) at rtol = 1e-4 (residual evaluations, mescd): no limit 4761, -0.78; 3e-2
- * 3210, 0.12; 1e-2 1889, 0.23; 1e-3 1889, 0.23, but 1e-3 and 3e-3 trap the order at 2 over parts
- * of rtol = 1e-5..1e-6 (scd -0.15 on average over the 25 tolerances of the test set; 1e-2:
- * -0.03).  The other four problems are unaffected by any of these values. */
-static const double GROWTH_MAX = 1.01;
-static const double STABLE_SEARCH_FACTOR = 0.95; /* see stable_step */
-static const double STABLE_SEARCH_MIN = 0.1;
-/* The eigenvalues are recomputed (dggev, O(n^3)) with a new Jacobian only when some entry of
- * dF/dy or dF/dy' has moved by more than EIG_REFRESH times the largest entry since the last
- * computation, and not within EIG_MIN_STEPS accepted steps of it: the stiff modes of the
- * multibody problems move with the geometry, slowly against the step size.  Recomputing at every
- * Jacobian took 4 times the instructions of the code without the limit on Andrews' problem and
- * 2.4 times on the slider crank (rtol 1e-7); with these settings, +37% on Andrews, +34% on the
- * car axis and the double pendulum, +14% on the pendulum, +7% on the crank (1e-6), at unchanged
- * results (callgrind).  Computed only before a rise (refresh_before_rise), the QZ iterations
- * went from 88 to 0 calls on the car axis at 1e-10 (-15% instructions), 54 to 21 at 1e-7 (-19%),
- * 852 to 213 on the pendulum at 1e-7 (-11%); Andrews 1e-10 -32%, double pendulum 1e-10 -26%;
- * every count of the five problems at 1e-4, 1e-7, 1e-10 unchanged. */
-static const double EIG_REFRESH = 0.01;
-enum { EIG_MIN_STEPS = 20 };
-/* The eigenvalue-based order limit is on up to this many equations (see the header): the test
- * problems have 5 to 27 and chains up to 12 links; at n = 64 one dggev costs about as much as 100
- * LU factorizations of that size (30 n^3 against 2/3 n^3 flops). */
-enum { EIG_MAX_N = 64 };
 /* Rounding floor of index-1 algebraic variables (columns of dF/dy' that are zero, index 1: the
  * accelerations and multipliers of the index-1 and Baumgarte forms).  Such a variable is what its
  * equations give at y, up to the rounding of those equations, noise_i (solvers/noise_floor.h);
@@ -238,76 +198,6 @@ enum { EIG_MAX_N = 64 };
  * index1 forms of the crank and Andrews at rtol 1e-6, 1e-7).  The tolerance is the same number as
  * before wherever it is above the floor: no published row has an index-1 algebraic variable
  * (their forms are index 2 and 3). */
-
-/* Everything one integration owns; the arrays come from one allocation. */
-typedef struct bdf {
-  const mbdae_problem *p;
-  const int *index; /* differentiation index per variable */
-  int n;
-  mbdae_tolerance tol; /* the user's rtol, atol; factor: local error / user tolerance, see
-                        * local_tol_factor */
-
-  /* method state (names as in BCP ch. 5) */
-  int k;          /* order of the step being attempted */
-  int kold;       /* order of the last accepted step (0 before the first) */
-  int ns;         /* number of steps taken at constant h and k, capped at kold + 2 */
-  int phase;      /* 0: initial phase (raise k and double h), 1: normal */
-  double t;       /* time of the last accepted point (t_n), t_{n+1} during a step */
-  double h, hold; /* step being attempted, last accepted step */
-  double cj, cjold, cjlast;
-  double conv_factor; /* s = rho/(1-rho) from the last iteration, RATE_START when unknown */
-  int jac_current;    /* 1 when the matrix was evaluated during the current step */
-  int need_jac;       /* 1 when the matrix must be re-evaluated before the next iteration */
-  int need_lu;        /* 1 when the stored Jacobian must be refactored at the current cj */
-  double psi[MAX_ORDER + 1], alpha[MAX_ORDER + 1], beta[MAX_ORDER + 1];
-  double gamma[MAX_ORDER + 1], sigma[MAX_ORDER + 1];
-  double ck; /* variable-step error constant */
-
-  /* error estimates of the last error test */
-  double est, terk, terkm1, erkm1;
-  int knew;
-
-  double *phi[MAX_ORDER + 2]; /* modified divided differences, each n */
-  double *y, *yp;             /* current iterate / corrected solution at t_{n+1} */
-  double *e;                  /* accumulated correction y - y_pred */
-  double *delta;              /* residual, Newton correction, scratch */
-  double *wt0;                /* 1 / (rtol |y_n| + atol) */
-  double *ewt;                /* wt0 with the index scaling for the current h */
-  double *noise;              /* rounding floor of index-1 algebraic variables, else 0 */
-  int noise_binds;            /* 1: noise exceeded a tolerance when last computed */
-  unsigned long noise_stamp;  /* jac.stamp of the matrix noise was computed with */
-  double *unit, *tsize;       /* scratch of algebraic_noise */
-  int *mask;                  /* 1: y'_j enters F (differential), from the last Jacobian */
-  mbdae_jacobian jac;         /* Jacobian at the point of the last evaluation */
-  mbdae_itmat lu;             /* dF/dy + cjold dF/dy' and its LU factors */
-
-  /* stability limit (see stable_at); only when eig_on (n <= EIG_MAX_N) */
-  int eig_on;                   /* 1: the eigenvalue-based order limit is in use */
-  double *eig_re, *eig_im;      /* finite eigenvalues of the pencil, Re <= 0 <= Im */
-  int neig;                     /* how many */
-  int eig_last_amplified;       /* the one that failed the last stability test (see stable_at) */
-  int have_eig;                 /* 1 once computed (or attempted) */
-  int eig_pending;              /* 1: due for eig_dfdy, eig_dfdyp, not yet computed */
-  long eig_step;                /* accepted steps at that computation */
-  double *eig_dfdy, *eig_dfdyp; /* the Jacobian they were computed from (jac's nnz values) */
-  double eig_jmax;              /* its largest entry */
-  unsigned long eig_structures; /* the store's structure count when it was kept */
-  double *ggev_a, *ggev_b;      /* dggev's copies of the pencil (overwritten) */
-  double *ggev_beta, *ggev_work;
-  double charpoly[MAX_ORDER + 1][MAX_ORDER + 1]; /* see set_char_polynomials */
-
-  void *block; /* the single allocation */
-
-  mbdae_stats *st;
-
-  /* the run */
-  double *yuser, *ypuser; /* the caller's y, y': the accepted solution */
-  double hmin;            /* smallest step size before a failure counts as fatal */
-  double h_first;         /* the first step size of the run */
-  double *yp0;            /* the caller's initial y' */
-  int restarted;          /* 1 after the second start (see restart_consistent) */
-  int ncf, nef, nsf;      /* convergence, error-test and singular-matrix failures on this step */
-} bdf;
 
 /* The factor f of the error weights at the user's rtol (see TOL_PROP_C). */
 static double local_tol_factor(double rtol)
@@ -401,186 +291,6 @@ static int residual(bdf *s, double t, const double *y, const double *yp, double 
   return mbdae_residual_checked(s->p, t, y, yp, res, &s->st->nres);
 }
 
-/* Coefficients c[k][m] (of zeta^m) of the BDF-k characteristic polynomial at z = 0,
- *     p_k(zeta) = sum_{j=1..k} (1/j) (zeta - 1)^j zeta^(k-j),
- * from sum_j (1/j) nabla^j y_n+1 = z y_n+1 with y_n = zeta^n; at z the polynomial is
- * p_k(zeta) - z zeta^k. */
-static void set_char_polynomials(double c[MAX_ORDER + 1][MAX_ORDER + 1])
-{
-  memset(c, 0, sizeof(double) * (MAX_ORDER + 1) * (MAX_ORDER + 1));
-  for (int k = 1; k <= MAX_ORDER; k++) {
-    for (int j = 1; j <= k; j++) {
-      double binom = 1.0; /* binom(j, i) */
-      for (int i = 0; i <= j; i++) {
-        c[k][k - j + i] += ((j - i) % 2 ? -binom : binom) / (double)j;
-        binom = binom * (double)(j - i) / (double)(i + 1);
-      }
-    }
-  }
-}
-
-static double abs2(double complex x) { return creal(x) * creal(x) + cimag(x) * cimag(x); }
-
-/* 1 when every root of p_k(zeta) - z zeta^k (coefficients c = c[k] above) lies in
- * |zeta| < radius: the Schur-Cohn test on the polynomial in w = zeta / radius.  For p of degree m
- * with coefficients a_0..a_m, all roots lie in the open unit disc iff |a_m| > |a_0| and the same
- * holds for the degree m-1 polynomial (conj(a_m) p(w) - a_0 w^m conj(p(1/conj(w)))) / w (by
- * Rouche's theorem; P. Henrici, Applied and Computational Complex Analysis I, section 6.8). */
-static int roots_inside(const double *c, int k, double complex z, double radius)
-{
-  double complex a[MAX_ORDER + 1], next[MAX_ORDER + 1];
-  double scale = 1.0;
-  for (int m = 0; m <= k; m++) {
-    a[m] = c[m] * scale;
-    if (m == k) {
-      a[m] -= z * scale;
-    }
-    scale *= radius;
-  }
-  for (int m = k; m > 0; m--) {
-    if (abs2(a[m]) <= abs2(a[0])) {
-      return 0;
-    }
-    for (int j = 1; j <= m; j++) {
-      next[j - 1] = conj(a[m]) * a[j] - a[0] * conj(a[m - j]);
-    }
-    memcpy(a, next, sizeof(double complex) * (size_t)m);
-  }
-  return 1;
-}
-
-/* stable_at: 1 when BDF-k at constant step h amplifies no mode exp(lambda t) of the last pencil by
- * more than GROWTH_MAX per step.  Orders 1 and 2 are A-stable.  A mode with Re lambda > 0 grows in
- * the solution too; what matters is the growth the method adds, so such a mode is tested with
- * Re lambda = 0.  Only |z| in [Z_SAFE, LOCUS_BOUND] needs the test: beyond sum_{j=1..5} 2^j/j
- * (the largest |z| on the boundary locus, at zeta = -1) lies the unbounded part of every
- * stability region, and below Z_SAFE no order amplifies by more than GROWTH_MAX (the smallest
- * such |z| with Re z <= 0 is 0.49, BDF3 on the imaginary axis; BDF4 0.57, BDF5 0.775, found by
- * computing the roots on a polar grid). */
-static const double LOCUS_BOUND = 2.0 + 2.0 + 8.0 / 3.0 + 4.0 + 32.0 / 5.0;
-static const double Z_SAFE = 0.45;
-
-/* 1 when BDF-k at step h amplifies mode i by more than GROWTH_MAX per step (see stable_at). */
-static int amplified(const bdf *s, int k, double h, int i)
-{
-  double complex z = h * (s->eig_re[i] + I * s->eig_im[i]);
-  double z2 = abs2(z);
-  return z2 >= Z_SAFE * Z_SAFE && z2 <= LOCUS_BOUND * LOCUS_BOUND &&
-         !roots_inside(s->charpoly[k], k, z, GROWTH_MAX);
-}
-
-/* See above.  The mode that failed the last test is tested first: the searches of stable_step test
- * one order at a sequence of steps, most of them unstable on the same mode (slider crank at rtol
- * 1e-4: 8% of the run's instructions saved against trying the modes in their order). */
-static int stable_at(bdf *s, int k, double h)
-{
-  if (k <= 2) {
-    return 1;
-  }
-  if (s->eig_last_amplified < s->neig && amplified(s, k, h, s->eig_last_amplified)) {
-    return 0;
-  }
-  for (int i = 0; i < s->neig; i++) {
-    if (i != s->eig_last_amplified && amplified(s, k, h, i)) {
-      s->eig_last_amplified = i;
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Eigenvalues lambda of the linearized DAE, dF/dy v + lambda dF/dy' v = 0, i.e. of the pencil
- * (dF/dy, -dF/dy') kept by mark_eigenvalues: the finite ones, one of each conjugate pair, real
- * parts clipped to <= 0 (see stable_at).  Without them (QZ failed) no order is limited. */
-static void compute_eigenvalues(bdf *s)
-{
-  const mbdae_jacobian *jac = &s->jac;
-  size_t n = (size_t)s->n;
-  s->eig_pending = 0;
-  memset(s->ggev_a, 0, sizeof(double) * n * n);
-  memset(s->ggev_b, 0, sizeof(double) * n * n);
-  for (int j = 0; j < s->n; j++) {
-    size_t end = mbdae_jacobian_col_end(jac, j);
-    for (size_t k = mbdae_jacobian_col_begin(jac, j); k < end; k++) {
-      size_t at = (size_t)mbdae_jacobian_row(jac, j, k) + (size_t)j * n;
-      s->ggev_a[at] = s->eig_dfdy[k];
-      s->ggev_b[at] = -s->eig_dfdyp[k];
-    }
-  }
-  s->neig = 0;
-  if (mbdae_ggev(s->n, s->ggev_a, s->ggev_b, s->eig_re, s->eig_im, s->ggev_beta, s->ggev_work) !=
-      0) {
-    return;
-  }
-  for (int j = 0; j < s->n; j++) {
-    if (s->eig_im[j] < 0.0 || s->ggev_beta[j] == 0.0) {
-      continue; /* the second of a conjugate pair, or infinite */
-    }
-    double re = s->eig_re[j] / s->ggev_beta[j], im = s->eig_im[j] / s->ggev_beta[j];
-    if (!isfinite(re) || !isfinite(im)) {
-      continue;
-    }
-    s->eig_re[s->neig] = fmin(re, 0.0);
-    s->eig_im[s->neig] = fabs(im);
-    s->neig++;
-  }
-}
-
-/* 1 when every entry of the Jacobian is within tol of the kept one.  Where the store keeps the
- * structure of a small dense J and M and it has not changed since (the same count), both are zero
- * outside it and only the entries inside it are compared (a third of the crank's). */
-static int close_to_kept(const bdf *s, double tol)
-{
-  const mbdae_jacobian *jac = &s->jac;
-  int inside = jac->rows && jac->structures == s->eig_structures;
-  size_t count = inside ? (size_t)jac->ninside : jac->nnz;
-  for (size_t e = 0; e < count; e++) {
-    size_t i = inside ? (size_t)jac->inside[e] : e;
-    if (!(fabs(jac->dfdy[i] - s->eig_dfdy[i]) <= tol &&
-          fabs(jac->dfdyp[i] - s->eig_dfdyp[i]) <= tol)) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* The eigenvalues are due for the new Jacobian (unless it is close to the one they were last due
- * for, see EIG_REFRESH): it is kept, and compute_eigenvalues runs when a step-size or order
- * decision needs them (see refresh_before_rise). */
-static void mark_eigenvalues(bdf *s)
-{
-  size_t nnz = s->jac.nnz;
-  const double *dfdy = s->jac.dfdy, *dfdyp = s->jac.dfdyp;
-  if (!s->eig_on || (s->have_eig && s->st->accepted < s->eig_step + EIG_MIN_STEPS)) {
-    return;
-  }
-  if (s->have_eig && close_to_kept(s, EIG_REFRESH * s->eig_jmax)) {
-    return;
-  }
-  s->have_eig = 1;
-  s->eig_step = s->st->accepted;
-  s->eig_structures = s->jac.structures;
-  memcpy(s->eig_dfdy, dfdy, sizeof(double) * nnz);
-  memcpy(s->eig_dfdyp, dfdyp, sizeof(double) * nnz);
-  s->eig_jmax = 0.0;
-  for (size_t i = 0; i < nnz; i++) {
-    s->eig_jmax = fmax(s->eig_jmax, fmax(fabs(dfdy[i]), fabs(dfdyp[i])));
-  }
-  s->eig_pending = 1;
-}
-
-/* Before the stability test of order k at step h after an accepted step of order kused and size
- * s->h: new eigenvalues, if due, only when k or h rise above the step just taken.  At the same
- * order and a step no larger the last eigenvalues answer: the stiff modes move with the geometry,
- * slowly against the step, and a step the error test has just accepted at that order and size
- * showed no growth; an instability that does develop there still shows in the error test. */
-static void refresh_before_rise(bdf *s, int k, int kused, double h)
-{
-  if (s->eig_pending && k > 2 && (k > kused || h > s->h)) {
-    compute_eigenvalues(s);
-  }
-}
-
 /* Factor dF/dy + cj dF/dy' with the stored Jacobian; MBDAE_RECOVERABLE when the factors are not
  * finite (a non-finite entry stays non-finite through the elimination: it is only scaled and
  * subtracted from, so one pass over the factors finds it). */
@@ -619,7 +329,7 @@ static int new_matrix(bdf *s)
   }
   rc = refactor(s);
   if (rc != MBDAE_RECOVERABLE) {
-    mark_eigenvalues(s);
+    bdf_mark_eigenvalues(s);
   }
   return rc == 0 && s->noise_binds ? algebraic_noise(s, s->y, s->yp) : rc;
 }
@@ -928,22 +638,6 @@ static double estimate_at(bdf *s, int j, int k)
   return s->sigma[j] * wnorm(s, s->delta);
 }
 
-/* The largest step h' <= h, down to h STABLE_SEARCH_MIN, at which order k is stable, if it is
- * above hbeat (else 0): a scan in factors STABLE_SEARCH_FACTOR, since the stable steps need not
- * form an interval (BDF5 on an undamped mode: stable for h omega < 0.71 and > 9.4).  The scan
- * stops at hbeat, the step to beat: on the slider crank at rtol 1e-4 (order 2 at its accuracy
- * step, orders 3-5 stable only at steps 2-4 times smaller) scanning on down to the stable step
- * took 30% of the run's instructions. */
-static double stable_step(bdf *s, int k, double h, double hbeat)
-{
-  for (double f = 1.0; f >= STABLE_SEARCH_MIN && f * h > hbeat; f *= STABLE_SEARCH_FACTOR) {
-    if (stable_at(s, k, f * h)) {
-      return f * h;
-    }
-  }
-  return 0.0;
-}
-
 /* The order s->k chosen for accuracy is unstable at the step *hnew it asks for.  Candidates: that
  * order with *hnew, and every order from 2 to the order kused of the step just accepted with the
  * step of its own constant-step error estimate, each step cut to the stability limit of its
@@ -955,7 +649,7 @@ static void choose_stable(bdf *s, int kused, double *hnew)
   int ktop = s->k > kused ? s->k : kused;
   for (int j = ktop; j > 2; j--) {
     double h = j == s->k ? *hnew : next_step(s->h, estimate_at(s, j, kused), j);
-    h = stable_step(s, j, h, hbest);
+    h = bdf_stable_step(s, j, h, hbest);
     if (h > hbest) {
       kbest = j;
       hbest = h;
@@ -985,8 +679,8 @@ static void accept_step(bdf *s)
     s->phase = 1;
   }
   if (s->phase == 0) {
-    refresh_before_rise(s, k + 1, k, 2.0 * s->h);
-    if (!stable_at(s, k + 1, 2.0 * s->h)) {
+    bdf_refresh_before_rise(s, k + 1, k, 2.0 * s->h);
+    if (!bdf_stable_at(s, k + 1, 2.0 * s->h)) {
       s->phase = 1;
     }
   }
@@ -1021,10 +715,10 @@ static void accept_step(bdf *s)
     if (s->nef > 0) {
       hnew = fmin(hnew, s->h); /* no increase right after an error-test failure (as CVODE) */
     }
-    refresh_before_rise(s, s->k, k, hnew);
-    if (!stable_at(s, s->k, hnew)) {
+    bdf_refresh_before_rise(s, s->k, k, hnew);
+    if (!bdf_stable_at(s, s->k, hnew)) {
       if (s->eig_pending) {
-        compute_eigenvalues(s); /* the choice among orders needs them */
+        bdf_compute_eigenvalues(s); /* the choice among orders needs them */
       }
       choose_stable(s, k, &hnew);
     }
@@ -1216,7 +910,7 @@ static bdf *run_state(const mbdae_problem *p, const mbdae_options *opt, double t
   s->tol.atol = opt->atol;
   s->tol.factor = local_tol_factor(opt->rtol);
   s->st = &r->stats;
-  set_char_polynomials(s->charpoly);
+  bdf_set_char_polynomials(s->charpoly);
   memset(&r->stats, 0, sizeof r->stats);
   char msg[160];
   int rc = allocate(s, opt->linsys, msg, sizeof msg);

@@ -141,7 +141,7 @@ void mbdae_condense_plan(mbdae_condensed *cd, const row_set *structure)
     return; /* the structure of the last plan: the plan stands */
   }
   memcpy(cd->structure, structure, bytes);
-  row_set active = n == 64 ? ~0ULL : (1ULL << n) - 1;
+  row_set active = n == MBDAE_CONDENSE_MAX_N ? ~0ULL : (1ULL << n) - 1;
   memcpy(rows, structure, bytes);
   cd->lstart[0] = 0;
   for (int i = 0; i < n; i++) {

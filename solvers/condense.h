@@ -22,9 +22,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Largest order condensed: one 64-bit row_set per row (linsys.h's MBDAE_KERNEL_MAX_N is the
- * kernel's range without condensation). */
-enum { MBDAE_CONDENSE_MAX_N = 64 };
+/* MBDAE_CONDENSE_MAX_N, the largest order condensed: one 64-bit row_set per row (linsys.h's
+ * MBDAE_KERNEL_MAX_N is the kernel's range without condensation).  Found by its path from here, so
+ * that the private kernel's tests and benchmarks need no core include directory. */
+#include "../src/core/condense_max.h"
 
 /* Bit j of rows[k] set where J or M (n x n column-major, n <= 64) has a nonzero (k, j). */
 typedef unsigned long long row_set;

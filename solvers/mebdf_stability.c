@@ -28,8 +28,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "lapack.h"
 #include "mebdf.h"
+#include "pencil_modes.h"
 
 static const double GROWTH_MAX = 1.001;
 static const double Z_SAFE = 0.3; /* below, every order is accurate on the mode: not tested */
@@ -110,42 +110,17 @@ void mebdf_eigen_update(mebdf *s)
   }
 }
 
-/* The finite eigenvalues of the pencil (dF/dy, -dF/dy') of the stored Jacobian. */
+/* The finite eigenvalues of the pencil (dF/dy, -dF/dy') of the stored Jacobian (growth of the
+ * solution itself is not the method's: solvers/pencil_modes.c tests Re lambda > 0 on the axis). */
 static void compute_eigenvalues(mebdf *s)
 {
   mebdf_eigen *e = &s->eig;
-  const mbdae_jacobian *jac = &s->jac;
-  size_t n = (size_t)s->n;
-  memset(e->a, 0, sizeof(double) * n * n);
-  memset(e->b, 0, sizeof(double) * n * n);
-  for (int j = 0; j < s->n; j++) {
-    size_t end = mbdae_jacobian_col_end(jac, j);
-    for (size_t q = mbdae_jacobian_col_begin(jac, j); q < end; q++) {
-      size_t at = (size_t)mbdae_jacobian_row(jac, j, q) + (size_t)j * n;
-      e->a[at] = jac->dfdy[q];
-      e->b[at] = -jac->dfdyp[q];
-    }
-  }
+  const pencil_work w = {e->a, e->b, e->re, e->im, e->beta, e->work};
   e->have = 1;
   e->pending = 0;
   e->step = s->st->accepted;
-  e->count = 0;
   e->last_k = 0;
-  if (mbdae_ggev(s->n, e->a, e->b, e->re, e->im, e->beta, e->work) != 0) {
-    return;
-  }
-  for (int j = 0; j < s->n; j++) {
-    if (e->im[j] < 0.0 || e->beta[j] == 0.0) {
-      continue; /* the second of a conjugate pair, or infinite */
-    }
-    double re = e->re[j] / e->beta[j], im = e->im[j] / e->beta[j];
-    if (isfinite(re) && isfinite(im)) {
-      /* growth of the solution itself is not the method's: test Re lambda > 0 on the axis */
-      e->re[e->count] = fmin(re, 0.0);
-      e->im[e->count] = fabs(im);
-      e->count++;
-    }
-  }
+  e->count = pencil_modes(&s->jac, s->n, s->jac.dfdy, s->jac.dfdyp, &w);
 }
 
 /* 1 when order k at step h amplifies no kept mode with |h lambda| >= Z_SAFE by more than

@@ -1,4 +1,4 @@
-/* What the library answers from its solvers' capability records (src/harness/solver_caps.h), never
+/* What the library answers from its solvers' capability records (src/core/solver_caps.h), never
  * from their names: the LU cost of a factorization event (mbdae_solver_lu_cost, `mbdae bench`'s
  * %LU share) and the storage AUTO resolves to (mbdae_linsys_resolve).
  *

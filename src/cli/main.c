@@ -1,4 +1,4 @@
-/* The mbdae command's entry point: everything is in cli_main (src/cli_main.c), which the
+/* The mbdae command's entry point: everything is in cli_main (src/cli/cli_main.c), which the
  * command-line fuzzer calls in process as well. */
 #include "cli.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "condense_max.h"
 #include "finite.h"
 #include "jac_pattern.h"
 #include "problem_type.h"
@@ -462,16 +463,13 @@ const char *mbdae_jac_kind_name(int kind)
   return kind >= MBDAE_JAC_AUTO && kind <= MBDAE_JAC_CONDENSED ? names[kind] : NULL;
 }
 
-/* Largest order condensed (solvers/condense.h's MBDAE_CONDENSE_MAX_N: one 64-bit set per row). */
-enum { CONDENSE_MAX_NEQ = 64 };
-
 int mbdae_linsys_choose(const mbdae_problem *p, const mbdae_solver_caps *caps, int linsys)
 {
   if (linsys != MBDAE_JAC_AUTO) {
     return linsys;
   }
   int condenses = caps && caps->condenses;
-  if (p->pattern.kind == MBDAE_JAC_DENSE && p->neq <= CONDENSE_MAX_NEQ && condenses) {
+  if (p->pattern.kind == MBDAE_JAC_DENSE && p->neq <= MBDAE_CONDENSE_MAX_N && condenses) {
     return MBDAE_JAC_CONDENSED;
   }
   return p->pattern.kind;

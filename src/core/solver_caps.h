@@ -17,11 +17,11 @@
 typedef struct mbdae_solver_caps {
   const mbdae_solver_type *type; /* the solver these capabilities are of */
   unsigned linsys;               /* MBDAE_LINSYS_BIT of each kind of options.linsys it accepts */
-  int condenses;      /* 1: linsys AUTO on a dense problem of at most 64 equations is CONDENSED */
-  int projects;       /* 1: honours options.project (the driver owns its state); 0: refuses it */
-  int lu_real;        /* real n x n factorizations (J + c M) per factorization event (stats.nlu) */
-  int lu_complex;     /* complex ones (J + s M) per event, at the lowest order */
-  int lu_complex_max; /* the same at the highest order (Radau IIA, s stages: (s - 1)/2) */
+  int condenses; /* 1: linsys AUTO on a dense problem of <= MBDAE_CONDENSE_MAX_N eqs is CONDENSED */
+  int projects;  /* 1: honours options.project (the driver owns its state); 0: refuses it */
+  int lu_real;   /* real n x n factorizations (J + c M) per factorization event (stats.nlu) */
+  int lu_complex;               /* complex ones (J + s M) per event, at the lowest order */
+  int lu_complex_max;           /* the same at the highest order (Radau IIA, s stages: (s - 1)/2) */
   const mbdae_stepper *stepper; /* its run as an object (mbdae_integrator_create), or NULL */
 } mbdae_solver_caps;
 
@@ -34,8 +34,8 @@ extern const mbdae_solver_caps mbdae_caps_mebdf;
 
 /* The kind of iteration matrix a solver with capabilities caps (NULL: a solver the library does
  * not know) uses for p when asked for linsys: AUTO resolves to the pattern's kind, and to
- * MBDAE_JAC_CONDENSED for a dense pattern of at most 64 equations when caps->condenses; any other
- * linsys is returned as it is (a solver refuses a kind it lacks). */
+ * MBDAE_JAC_CONDENSED for a dense pattern of at most MBDAE_CONDENSE_MAX_N equations when
+ * caps->condenses; any other linsys is returned as it is (a solver refuses a kind it lacks). */
 int mbdae_linsys_choose(const mbdae_problem *p, const mbdae_solver_caps *caps, int linsys);
 
 #endif /* MBDAE_SOLVER_CAPS_H */

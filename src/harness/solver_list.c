@@ -1,5 +1,5 @@
 /* The built-in solvers (harness layer): their list, found by index or id, and what the public API
- * answers from their capability records (src/harness/solver_caps.h): the storage a solver uses
+ * answers from their capability records (src/core/solver_caps.h): the storage a solver uses
  * (mbdae_linsys_resolve) and the cost of its factorization events (mbdae_solver_lu_cost).  A
  * record is found from the solver type's pointer; a type not in the list (a plug-in) has none. */
 #include <string.h>

@@ -32,6 +32,7 @@ set(CORE_HARNESS
   problem_type.h=core    # the problem interface (and its state-selection capability)
   solver_type.h=core     # the built-in solver types, declared
   solver_caps.h=core     # the solvers' capabilities as data
+  condense_max.h=core    # the largest order condensed
   fail.c=core fail.h=core        # a run's failure message
   finite.c=core finite.h=core    # the finiteness check
   dense.h=core           # the column-major accessor

@@ -1,4 +1,4 @@
-/* Test plug-ins of the Python tests (python/tests/test_plugins.py) that offer one id twice, which
+/* Test plug-ins of the Python tests (python/tests/test_setup.py) that offer one id twice, which
  * mbdae.load_plugin must refuse as the command's --plugin does: two solvers named "twice"
  * (TWICE_SOLVER), or one solver and two problems named "twice_problem" (TWICE_PROBLEM).  Built
  * without -lmbdae: they use no function of the library. */
