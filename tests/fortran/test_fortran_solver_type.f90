@@ -42,6 +42,7 @@ program test_fortran_solver_type
   call expect(st == mbdae_err_unsupported .and. index(msg, 'output times') > 0, &
               'output times refused: '//trim(msg))
   call mbdae_problem_destroy(p)
+  deallocate (y, yp) ! a main program's allocatables outlive it: LeakSanitizer counts them
   if (failures > 0) then
     print '(a,i0,a)', 'test_fortran_solver_type: ', failures, ' failures'
     error stop 1
