@@ -202,6 +202,14 @@ static void check_command(void)
   CHECK(row_number(find_row(out, "pendulum", "sst"), "max_err") <= 4.0 * DBL_EPSILON,
         "bdf: SST still runs");
   expect("regularise pendulum --tend 5 --out /nonexistent/dir/t.md", 2, "cannot open");
+  /* Over another interval spm's pendulum is the chain of one link, watched by its names x1, y1
+   * (the pendulum's x, y failed the row: "lacks the components of the paths", exit 1). */
+  rc = run_cli("regularise pendulum --tend 5 --json", out, sizeof out);
+  const char *spm = find_row(out, "pendulum", "spm");
+  CHECK(rc == 0 && spm && strstr(spm, "\"spec\": \"chain:n=1,tend=5,form=index1\""),
+        "pendulum --tend 5: exit %d, the SPM row on the chain of one link\n%s", rc, out);
+  CHECK(row_number(spm, "max_err") <= 1e-12, "pendulum --tend 5: SPM's max_err %g",
+        row_number(spm, "max_err"));
 }
 
 static void check_bad_options(void)

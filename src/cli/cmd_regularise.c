@@ -93,11 +93,12 @@ typedef struct study {
   int links;
   const char *pos[MAX_LINKS][2]; /* x, y of each mass */
   const char *angle[MAX_LINKS];
+  const char *chain_pos[MAX_LINKS][2]; /* the same in the chain of as many links (spm's rows) */
 } study;
 
 static const study STUDIES[2] = {
-    {"pendulum", 1, {{"x", "y"}}, {"phi"}},
-    {"dpendulum", 2, {{"x1", "y1"}, {"x2", "y2"}}, {"phi1", "phi2"}},
+    {"pendulum", 1, {{"x", "y"}}, {"phi"}, {{"x1", "y1"}}},
+    {"dpendulum", 2, {{"x1", "y1"}, {"x2", "y2"}}, {"phi1", "phi2"}, {{"x1", "y1"}, {"x2", "y2"}}},
 };
 
 /* The command line. */
@@ -165,16 +166,19 @@ static int component_at(const mbdae_problem *p, const char *name)
   return -1;
 }
 
-/* The watch of study st on p (angles for form=ssf); -1 when p lacks a component it needs. */
+/* The watch of study st on p (angles for form=ssf; the chain's names when p is the chain that
+ * stands in for the study's problem); -1 when p lacks a component it needs. */
 static int watch_setup(path_watch *w, const study *st, const mbdae_problem *p, int angles)
 {
   memset(w, 0, sizeof *w);
   w->links = st->links;
   w->angles = angles;
+  int chain = strcmp(mbdae_problem_name(p), "chain") == 0;
+  const char *const(*pos)[2] = chain ? st->chain_pos : st->pos;
   int ok = 1;
   for (int k = 0; k < st->links; k++) {
-    w->at[k][0] = component_at(p, angles ? st->angle[k] : st->pos[k][0]);
-    w->at[k][1] = angles ? 0 : component_at(p, st->pos[k][1]);
+    w->at[k][0] = component_at(p, angles ? st->angle[k] : pos[k][0]);
+    w->at[k][1] = angles ? 0 : component_at(p, pos[k][1]);
     ok &= w->at[k][0] >= 0 && w->at[k][1] >= 0;
   }
   return ok ? 0 : -1;
