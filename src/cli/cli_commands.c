@@ -114,6 +114,9 @@ static const cli_option SWEEP_OPTIONS[] = {
      "folders after DIR (--report DIR S1 S2 ...), DIR's runs.csv (side files\n"
      "renumbered) from theirs, in that order"},
     {"--ref", "FILE", "as for run: scd, mescd against FILE (one spec, one form)"},
+    {"--metric", "M",
+     "the main diagram's measure: scd (default), mescd, tscd or tmescd;\n"
+     "drawn first, named last, first in each run's line (all are drawn)"},
     {NULL, NULL, NULL},
 };
 
