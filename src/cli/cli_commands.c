@@ -131,6 +131,9 @@ static const cli_option PLOT_OPTIONS[] = {
     {"--rtol", "R", "relative tolerance = atol, 0 < R < 1 (default: the problem's)"},
     {"--points", "N", "output times of the continuous output (default 1000)"},
     {"--data", "FILE.csv", "the plotted numbers as CSV (with or without --out)"},
+    {"--reference", NULL,
+     "with --out: the problem's reference trajectory as points beside the run\n"
+     "in every panel (refused for a configuration without one)"},
     {NULL, NULL, NULL},
 };
 
