@@ -114,6 +114,9 @@ static const cli_option SWEEP_OPTIONS[] = {
      "folders after DIR (--report DIR S1 S2 ...), DIR's runs.csv (side files\n"
      "renumbered) from theirs, in that order"},
     {"--ref", "FILE", "as for run: scd, mescd against FILE (one spec, one form)"},
+    {"--metric", "M",
+     "the main diagram's measure: scd (default), mescd, tscd or tmescd;\n"
+     "drawn first, named last, first in each run's line (all are drawn)"},
     {NULL, NULL, NULL},
 };
 
@@ -128,6 +131,9 @@ static const cli_option PLOT_OPTIONS[] = {
     {"--rtol", "R", "relative tolerance = atol, 0 < R < 1 (default: the problem's)"},
     {"--points", "N", "output times of the continuous output (default 1000)"},
     {"--data", "FILE.csv", "the plotted numbers as CSV (with or without --out)"},
+    {"--reference", NULL,
+     "with --out: the problem's reference trajectory as points beside the run\n"
+     "in every panel (refused for a configuration without one)"},
     {NULL, NULL, NULL},
 };
 

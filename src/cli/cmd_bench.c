@@ -1,7 +1,10 @@
 /* mbdae bench: CPU time per problem, solver and table tolerance (median of --repeat runs, 11 by
  * default, after dropping min and max), with the counters beside it, the time per step, and the
  * estimated share of the time spent in residual evaluations, Jacobian evaluations and
- * factorizations.
+ * factorizations.  Beside scd and mescd at t_end, the digits along the solution (issue 35): tscd,
+ * tmescd (the least scd and mescd over the reference trajectory's output times) and rms (the
+ * time-averaged error in digits), measured in the untimed pass of mbdae_record_run as `mbdae run`
+ * measures them, so that the timed runs are not slowed; "-" where a run has none.
  *
  * The shares are estimates: the unit cost of one residual, one Jacobian and one factorization
  * (of the n x n iteration matrix as the solvers factor it) is measured by
@@ -17,6 +20,7 @@
  * compare across machines; a CPU ratio is only meaningful for a FILE measured on this machine, and
  * only as well as two measurements at different moments agree: interleaved runs of both programs
  * (as scripts/workprecision.py runs them) are the ones for speed claims. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +59,19 @@ static void print_against(const against *a, const mbdae_problem *p, const char *
   }
 }
 
+/* tscd, tmescd and tscd_rms of rec as three columns of width 6, "-" where the run has none (no
+ * reference trajectory, a solver without output times): mbdae_record_run measures them in its
+ * untimed pass, as for `mbdae run`. */
+static void trajectory_columns(char *buf, size_t len, const mbdae_record *rec)
+{
+  const double v[3] = {rec->tscd, rec->tmescd, rec->tscd_rms};
+  size_t n = 0;
+  for (int k = 0; k < 3 && n < len; k++) {
+    n += (size_t)(isfinite(v[k]) ? snprintf(buf + n, len - n, " %6.2f", v[k])
+                                 : snprintf(buf + n, len - n, " %6s", "-"));
+  }
+}
+
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
                           int repeat, int linsys, const against *a, int *nfail)
 {
@@ -66,9 +83,9 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
          "(real) / %.2f us (complex)\n",
          mbdae_problem_title(p), mbdae_problem_spec(p), linsys_used(p, "radau5", linsys),
          1e6 * c.res, 1e6 * c.jac, 1e6 * c.lu_real, 1e6 * c.lu_complex);
-  printf("%-7s %-7s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver", "rtol",
-         "mescd", "scd", "steps", "#f", "#Jac", "#LU", "CPU med", "CPU min", "CPU max", "us/step",
-         "%res", "%jac", "%LU");
+  printf("%-7s %-7s %6s %6s %6s %6s %6s %7s %8s %6s %6s %10s %10s %10s %8s %6s %6s %6s\n", "solver",
+         "rtol", "mescd", "scd", "tscd", "tmescd", "rms", "steps", "#f", "#Jac", "#LU", "CPU med",
+         "CPU min", "CPU max", "us/step", "%res", "%jac", "%LU");
   for (int s = 0; s < nsolvers; s++) {
     for (int k = 0; k < plan.ntable; k++) {
       mbdae_options opt;
@@ -84,10 +101,12 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
         (*nfail)++;
         printf("%-7s %-7.0e failed: %s\n", solvers[s], opt.rtol, rec.message);
       } else {
-        printf("%-7s %-7.0e %6.2f %6.2f %7ld %8ld %6ld %6ld %10.6f %10.6f %10.6f %8.2f %6.1f %6.1f "
-               "%6.1f\n",
-               solvers[s], opt.rtol, rec.mescd, rec.scd, st->steps, st->nres, st->njac, st->nlu,
-               cpu, rec.cpu_min, rec.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
+        char traj[64];
+        trajectory_columns(traj, sizeof traj, &rec);
+        printf("%-7s %-7.0e %6.2f %6.2f%s %7ld %8ld %6ld %6ld %10.6f %10.6f %10.6f %8.2f %6.1f "
+               "%6.1f %6.1f\n",
+               solvers[s], opt.rtol, rec.mescd, rec.scd, traj, st->steps, st->nres, st->njac,
+               st->nlu, cpu, rec.cpu_min, rec.cpu_max, st->steps ? 1e6 * cpu / st->steps : 0.0,
                share * c.res * st->nres, share * c.jac * st->njac, share * lu * st->nlu);
         print_against(a, p, solvers[s], opt.rtol, &rec);
       }
@@ -96,6 +115,8 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
     }
   }
   print_digits_legend(stdout);
+  puts("tmescd: the least mescd along the solution; rms: -log10 of the root mean square over those "
+       "times of scd's relative error (SciML's time-averaged error, in digits)");
 }
 
 /* --solvers a,b: known solvers, each once. */

@@ -23,7 +23,11 @@
  * --data FILE.csv keeps the plotted numbers (series_csv.h): t, each component the panels use
  * (its name), its value modulo 2 pi where they wrap it (NAME_mod_2pi), and the constraint levels
  * (max_abs_g_position, max_abs_g_velocity), at the points the solver reached; --data alone
- * needs no gnuplot. */
+ * needs no gnuplot.
+ * --reference draws the problem's reference trajectory (mbdae_problem_reference_trajectory, the
+ * solution at its fixed output times, refsol/<id>_traj.txt: issue 35) as points over the run's
+ * line in every panel, through the same components, wrapping and axes; a configuration without
+ * one is refused before the run. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -76,6 +80,7 @@ typedef struct plot_args {
   const char *data; /* --data FILE.csv: the plotted numbers, or NULL */
   double rtol;
   int points, wrap;
+  int reference; /* --reference: the problem's reference trajectory in the panels over t */
 } plot_args;
 
 static const plot_default *default_for(const mbdae_problem *p)
@@ -129,6 +134,8 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
     const char *arg = argv[i], *v = NULL;
     if (strcmp(arg, "--wrap") == 0) {
       a->wrap = 1;
+    } else if (strcmp(arg, "--reference") == 0) {
+      a->reference = 1;
     } else if (strcmp(arg, "--solver") == 0) {
       if (!(a->solver = option_value(argc, argv, &i))) {
         return -1;
@@ -169,6 +176,11 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
   }
   if (!a->spec) {
     usage_error("a problem spec is required, e.g. mbdae plot caraxis --out caraxis.png");
+    return -1;
+  }
+  if (a->reference && !a->out) {
+    usage_error("--reference draws the reference trajectory into the picture: it goes with --out "
+                "FILE.png|svg (--data FILE.csv holds the run's numbers only)");
     return -1;
   }
   if (check_solver(a->solver) != 0) {
@@ -265,12 +277,12 @@ static const double PI = 3.14159265358979323846; /* M_PI is not C11 */
 
 static double wrapped(double v) { return remainder(v, 2.0 * PI); }
 
-/* The data of panel k: t or y_x against y_y, for the points the solver reached (yout not NaN).
- * Wrapped angles get a break (blank line) where they jump by 2 pi. */
-static void write_panel_data(FILE *out, int k, const panel *pn, const double *tout,
-                             const double *yout, int npts, int neq, int wrap)
+/* The data of panel k as block $<block><k+1>: t or y_x against y_y, for the points the solver
+ * reached (yout not NaN).  Wrapped angles get a break (blank line) where they jump by 2 pi. */
+static void write_panel_data(FILE *out, const char *block, int k, const panel *pn,
+                             const double *tout, const double *yout, int npts, int neq, int wrap)
 {
-  fprintf(out, "$panel%d << EOD\n", k + 1);
+  fprintf(out, "$%s%d << EOD\n", block, k + 1);
   double last = NAN;
   for (int j = 0; j < npts; j++) {
     const double *y = yout + (size_t)j * (size_t)neq;
@@ -297,6 +309,9 @@ typedef struct plot_data {
   const double *tout, *yout;
   double *levels;
   int npts;
+  const double *ref_t; /* --reference: the reference trajectory's times, or NULL */
+  double *ref_y;       /* its values, neq per time (mbdae_problem_reference_trajectory) */
+  int nref;
 } plot_data;
 
 /* The constraint levels of data (data->levels allocated here, or left NULL). */
@@ -374,7 +389,10 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   gnuplot_string(out, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
   fputs("\n\n", out);
   for (int k = 0; k < npanels; k++) {
-    write_panel_data(out, k, &panels[k], tout, yout, npts, neq, wrap);
+    write_panel_data(out, "panel", k, &panels[k], tout, yout, npts, neq, wrap);
+    if (data->ref_y) {
+      write_panel_data(out, "ref", k, &panels[k], data->ref_t, data->ref_y, data->nref, neq, wrap);
+    }
   }
   int has_constraints = write_constraint_data(out, data);
   int total = npanels + has_constraints;
@@ -398,7 +416,11 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
   fprintf(out, "\nset multiplot layout %d,%d title ", rows, cols);
   gnuplot_string(out, title);
   fputs(" noenhanced", out); /* the spec and the solver as written (an id's _ is no subscript) */
-  fputs("\nset grid\nunset key\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
+  fputs("\nset grid\nset style line 1 lc rgb \"#0072b2\" lw 1.2\n", out);
+  fputs(data->ref_y ? "set style line 2 lc rgb \"#d55e00\" pt 6 ps 0.6\n"
+                      "set key top right opaque box font \",8\"\n"
+                    : "unset key\n",
+        out);
   char title_text[160], xlabel[64], ylabel[64];
   for (int k = 0; k < npanels; k++) {
     const panel *pn = &panels[k];
@@ -421,7 +443,13 @@ static int write_script(const char *path, const char *picture, const mbdae_probl
     gnuplot_string(out, ylabel);
     fputs("\nset title ", out);
     gnuplot_string(out, title_text);
-    fprintf(out, "\nplot $panel%d using 1:2 with lines ls 1\n", k + 1);
+    fprintf(out, "\nplot $panel%d using 1:2 with lines ls 1", k + 1);
+    if (data->ref_y) { /* the reference's points over the run's line, named in the key */
+      fputs(" title ", out);
+      gnuplot_string(out, a->solver);
+      fprintf(out, " noenhanced, $ref%d using 1:2 with points ls 2 title \"reference\"", k + 1);
+    }
+    fputc('\n', out);
   }
   if (has_constraints) {
     fputs(
@@ -655,6 +683,66 @@ static int solve_points(const mbdae_problem *p, const plot_args *a, mbdae_option
   return filled ? rc : NO_POINTS;
 }
 
+/* --reference: the problem's reference trajectory (times: the library's array; values: *y,
+ * allocated here, neq per time); 0, or EXIT_USAGE (reported) for a configuration without one. */
+static int load_reference_trajectory(const mbdae_problem *p, const double **t, double **y, int *n)
+{
+  size_t nt = 0, neq = (size_t)mbdae_problem_neq(p);
+  int rc = mbdae_problem_reference_trajectory(p, &nt, t, NULL);
+  if (rc != 0) {
+    return usage_error("plot --reference: %s has no reference trajectory to draw (%s); "
+                       "mbdae run %s --json gives its digits at t_end where it has a reference",
+                       mbdae_problem_spec(p), mbdae_strerror(rc), mbdae_problem_spec(p));
+  }
+  if (!(*y = malloc(sizeof(double) * nt * neq))) {
+    return usage_error("plot --reference: out of memory");
+  }
+  mbdae_problem_reference_trajectory(p, &nt, t, *y);
+  *n = (int)nt;
+  return 0;
+}
+
+/* Run, data file and picture of an opened problem with its panels; an exit status. */
+static int plot_problem(const mbdae_problem *p, const plot_args *a, const plot_default *d,
+                        const panel *panels, int npanels)
+{
+  const double *ref_t = NULL;
+  double *ref_y = NULL;
+  int nref = 0;
+  if (a->reference && load_reference_trajectory(p, &ref_t, &ref_y, &nref) != 0) {
+    return EXIT_USAGE; /* before the run: nothing is written */
+  }
+  mbdae_tolerance_plan plan;
+  mbdae_problem_tolerances(p, &plan);
+  mbdae_options opt;
+  test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
+  mbdae_result r;
+  plot_data data;
+  double *buf = NULL;
+  int rc = solve_points(p, a, &opt, &r, &data, &buf);
+  if (!buf || rc == NO_OUTPUT || rc == NO_POINTS) {
+    free(buf);
+    free(ref_y);
+    return !buf || rc == NO_OUTPUT ? EXIT_USAGE : EXIT_FAILED_RUN;
+  }
+  data.ref_t = ref_t, data.ref_y = ref_y, data.nref = nref;
+  int status = rc != 0 ? EXIT_FAILED_RUN : EXIT_OK;
+  compute_levels(p, &data);
+  if (a->data && write_data_csv(a->data, p, panels, npanels, wraps(a, d), &data) != 0) {
+    status = usage_error("cannot write %s: %s", a->data, strerror(errno));
+  } else if (a->data) {
+    printf("%s (the plotted numbers)\n", a->data);
+  }
+  if (a->out && status != EXIT_USAGE) {
+    int drawn = draw_picture(a, p, &opt, &r, panels, npanels, d, &data);
+    status = drawn != EXIT_OK ? drawn : status;
+  }
+  free(data.levels);
+  free(ref_y);
+  free(buf);
+  return status;
+}
+
 int cmd_plot(int argc, char **argv)
 {
   plot_args a;
@@ -687,36 +775,7 @@ int cmd_plot(int argc, char **argv)
     mbdae_problem_destroy(p);
     return rc;
   }
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
-  mbdae_options opt;
-  test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
-  mbdae_result r;
-  plot_data data;
-  double *buf = NULL;
-  int rc = solve_points(p, &a, &opt, &r, &data, &buf);
-  if (!buf) {
-    mbdae_problem_destroy(p);
-    return EXIT_USAGE;
-  }
-  if (rc == NO_OUTPUT || rc == NO_POINTS) {
-    free(buf);
-    mbdae_problem_destroy(p);
-    return rc == NO_OUTPUT ? EXIT_USAGE : EXIT_FAILED_RUN;
-  }
-  int status = rc != 0 ? EXIT_FAILED_RUN : EXIT_OK;
-  compute_levels(p, &data);
-  if (a.data && write_data_csv(a.data, p, panels, npanels, wraps(&a, d), &data) != 0) {
-    status = usage_error("cannot write %s: %s", a.data, strerror(errno));
-  } else if (a.data) {
-    printf("%s (the plotted numbers)\n", a.data);
-  }
-  if (a.out && status != EXIT_USAGE) {
-    int drawn = draw_picture(&a, p, &opt, &r, panels, npanels, d, &data);
-    status = drawn != EXIT_OK ? drawn : status;
-  }
-  free(data.levels);
-  free(buf);
+  int status = plot_problem(p, &a, d, panels, npanels);
   mbdae_problem_destroy(p);
   return status;
 }

@@ -57,6 +57,7 @@ typedef struct sweep_args {
   long max_steps;
   int linsys; /* --linsys: an mbdae_jac_kind (mbdae_options.linsys) */
   int plots, resume, force;
+  int metric;     /* --metric: an index of sweep_metrics (default 0, scd) */
   double timeout; /* --timeout: seconds of wall time per run; 0: none */
   const char *out;
   const char *report;           /* --report DIR: redo the outputs from DIR/runs.csv */
@@ -80,6 +81,7 @@ typedef struct sweep_state {
   const char *partial_path;
   const double *yref;           /* --ref: the reference of the one configuration, or NULL */
   const mbdae_problem *problem; /* --ref: that configuration */
+  int metric;                   /* --metric: given first in the progress lines */
 } sweep_state;
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -213,9 +215,9 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       continue;
     }
     static const char *const with_value[] = {
-        "--solvers",   "--m",      "--rtol",  "--atol",   "--h0",     "--repeat",
-        "--max-steps", "--jobs",   "--shard", "--out",    "--report", "--plugin",
-        "--forms",     "--linsys", "--ref",   "--solver", "--timeout"};
+        "--solvers",   "--m",      "--rtol",  "--atol",   "--h0",      "--repeat",
+        "--max-steps", "--jobs",   "--shard", "--out",    "--report",  "--plugin",
+        "--forms",     "--linsys", "--ref",   "--solver", "--timeout", "--metric"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
       known = known || strcmp(arg, with_value[k]) == 0;
@@ -257,6 +259,8 @@ static int parse_sweep_args(int argc, char **argv, sweep_args *a, char *solvers_
       rc = parse_shard(v, a);
     } else if (strcmp(arg, "--ref") == 0) {
       a->ref_file = v;
+    } else if (strcmp(arg, "--metric") == 0) {
+      rc = (a->metric = sweep_metric_parse(v)) < 0 ? -1 : 0;
     } else if (strlen(v) > MAX_DIR) { /* --out, --report: the folder's files must fit a path */
       usage_error("%s: the folder name is too long (%zu characters, at most %d)", arg, strlen(v),
                   MAX_DIR);
@@ -451,8 +455,16 @@ static void print_run_line(const sweep_state *s, const mbdae_record *r)
     fprintf(stderr, "failed: %s (%s)\n", r->message[0] ? r->message : mbdae_strerror(r->status),
             mbdae_strcode(r->status));
   } else if (isfinite(r->scd) || r->yref) { /* NaN scd with a reference: not "no reference" */
-    fprintf(stderr, "ok, scd %.2f, mescd %.2f, %ld steps, %.4f s\n", r->scd, r->mescd,
-            r->stats.steps, r->cpu_seconds);
+    fputs("ok, ", stderr);
+    if (s->metric >= 2) { /* a trajectory measure first; "-" where the run has none */
+      double v = sweep_metric_of(r, s->metric);
+      fprintf(stderr, isfinite(v) ? "%s %.2f, " : "%s -, ", sweep_metrics[s->metric], v);
+    }
+    int mescd_first = s->metric == 1;
+    fprintf(stderr, "%s %.2f, %s %.2f", mescd_first ? "mescd" : "scd",
+            mescd_first ? r->mescd : r->scd, mescd_first ? "scd" : "mescd",
+            mescd_first ? r->scd : r->mescd);
+    fprintf(stderr, ", %ld steps, %.4f s\n", r->stats.steps, r->cpu_seconds);
   } else {
     fprintf(stderr, "ok (%s), %ld steps, %.4f s\n", mbdae_strerror(MBDAE_ERR_NOREF), r->stats.steps,
             r->cpu_seconds);
@@ -564,7 +576,7 @@ static int table_name(mbdae_problem *const *problems, int nproblems, int i, char
 /* runs.json, the tables and the script into the stage; EXIT_OK or EXIT_USAGE (reported). */
 static int stage_reports(const char *stage, mbdae_problem *const *problems, int nproblems,
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
-                         size_t nrows)
+                         size_t nrows, int metric)
 {
   char path[4500], name[TABLE_NAME_LEN];
   join(path, sizeof path, stage, "runs.json");
@@ -583,8 +595,8 @@ static int stage_reports(const char *stage, mbdae_problem *const *problems, int 
     }
   }
   join(path, sizeof path, stage, "workprecision.gp");
-  if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers,
-                         nsolvers) != 0) {
+  if (sweep_write_script(path, (const mbdae_problem *const *)problems, nproblems, solvers, nsolvers,
+                         metric) != 0) {
     fprintf(stderr, "mbdae: cannot write %s: %s\n", path, strerror(errno));
     return EXIT_USAGE;
   }
@@ -596,7 +608,7 @@ static int stage_reports(const char *stage, mbdae_problem *const *problems, int 
  * it was. */
 static int write_outputs(const char *dir, int csv, mbdae_problem *const *problems, int nproblems,
                          const char *const *solvers, int nsolvers, const mbdae_record *rows,
-                         size_t nrows)
+                         size_t nrows, int metric)
 {
   char stage[4096], failed[4400];
   if (sweep_stage_open(dir, stage, sizeof stage) != 0) {
@@ -609,8 +621,9 @@ static int write_outputs(const char *dir, int csv, mbdae_problem *const *problem
     fprintf(stderr, "mbdae: cannot write %s/runs.csv or a side file: %s\n", stage, strerror(errno));
     rc = EXIT_USAGE;
   }
-  rc = rc == EXIT_OK ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows)
-                     : rc;
+  rc = rc == EXIT_OK
+           ? stage_reports(stage, problems, nproblems, solvers, nsolvers, rows, nrows, metric)
+           : rc;
   /* the new set is whole: the earlier sweep's files go, then it moves in */
   if (rc == EXIT_OK &&
       sweep_stage_commit(stage, dir, failed, sizeof failed, sweep_folder_drop_replaced) != 0) {
@@ -625,6 +638,33 @@ static int write_outputs(const char *dir, int csv, mbdae_problem *const *problem
     sweep_stage_abort(stage);
   }
   return rc;
+}
+
+/* "mbdae sweep: work-precision by M (--metric): DIR/<problem>-M.png, ...": the main diagrams
+ * that were drawn, a problem in several forms once (metric < 0: no pictures; none drawn: no
+ * line). */
+static void note_main_diagrams(const char *dir, mbdae_problem *const *problems, int nproblems,
+                               int metric)
+{
+  char path[4500];
+  int shown = 0;
+  for (int i = 0; metric >= 0 && i < nproblems; i++) {
+    const char *name = mbdae_problem_name(problems[i]);
+    int again = 0;
+    for (int j = 0; j < i; j++) {
+      again = again || strcmp(mbdae_problem_name(problems[j]), name) == 0;
+    }
+    snprintf(path, sizeof path, "%s/%s-%s.png", dir, name, sweep_metrics[metric]);
+    if (!again && access(path, F_OK) == 0) {
+      if (shown++ == 0) {
+        fprintf(stderr, "mbdae sweep: work-precision by %s (--metric): ", sweep_metrics[metric]);
+      }
+      fprintf(stderr, "%s%s", shown > 1 ? ", " : "", path);
+    }
+  }
+  if (shown) {
+    fputc('\n', stderr);
+  }
 }
 
 /* Read path's rows (each checked against its configuration, opened as it appears) and append
@@ -669,7 +709,8 @@ static int solvers_of(const mbdae_record *rows, size_t nrows, const char **solve
 
 /* --report DIR: the outputs again from DIR/runs.csv.  --report DIR SHARD...: DIR's whole set
  * (runs.csv and its side files too) from the shards' runs.csv, their rows in the order given. */
-static int report_again(const char *dir, const char *const *shards, int nshards, int plots)
+static int report_again(const char *dir, const char *const *shards, int nshards, int plots,
+                        int metric)
 {
   char path[4200];
   mbdae_record *rows = NULL;
@@ -689,10 +730,12 @@ static int report_again(const char *dir, const char *const *shards, int nshards,
   }
   if (rc == EXIT_OK) {
     int nsolvers = solvers_of(rows, nrows, solvers);
-    rc = write_outputs(dir, nshards > 0, problems, nproblems, solvers, nsolvers, rows, nrows);
+    rc = write_outputs(dir, nshards > 0, problems, nproblems, solvers, nsolvers, rows, nrows,
+                       metric);
     rc = rc == EXIT_OK && plots
              ? sweep_draw_pictures(dir, (const mbdae_problem *const *)problems, nproblems)
              : rc;
+    note_main_diagrams(dir, problems, nproblems, plots ? metric : -1);
     rc = rc == EXIT_OK && failed ? EXIT_FAILED_RUN : rc;
     fprintf(stderr, "mbdae sweep: %zu runs (%d failed) from %s%s\n", nrows, failed,
             nshards ? "the runs.csv of the shard folders into " : "", nshards ? dir : path);
@@ -1058,7 +1101,7 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
   int rc = EXIT_OK;
   format_duration(took, sizeof took, wall_now() - s->start);
   rc = write_outputs(a->out, 1, problems, nproblems, a->solvers, a->nsolvers, s->rows,
-                     (size_t)s->total);
+                     (size_t)s->total, a->metric);
   if (rc != EXIT_OK) {
     fprintf(stderr, "mbdae: the results in %s were not replaced%s\n", a->out,
             s->partial >= 0 ? "; the finished runs are in runs.partial.csv (--resume)" : "");
@@ -1066,6 +1109,7 @@ static int finish_sweep(sweep_state *s, const sweep_args *a, mbdae_problem *cons
     remove(s->partial_path);
     rc = a->plots ? sweep_draw_pictures(a->out, (const mbdae_problem *const *)problems, nproblems)
                   : EXIT_OK;
+    note_main_diagrams(a->out, problems, nproblems, a->plots ? a->metric : -1);
   }
   fprintf(stderr, "mbdae sweep: %d runs (%d resumed), %d failed, %s (%d job%s); results in %s\n",
           s->total, s->resumed, s->failed, took, a->jobs, a->jobs > 1 ? "s" : "", a->out);
@@ -1089,7 +1133,7 @@ int cmd_sweep(int argc, char **argv)
     return EXIT_USAGE;
   }
   if (a.report) {
-    return report_again(a.report, a.specs, a.nspecs, a.plots);
+    return report_again(a.report, a.specs, a.nspecs, a.plots, a.metric);
   }
   mbdae_problem *problems[MAX_SPECS];
   int nproblems = 0, ntasks = 0, rc = EXIT_OK;
@@ -1122,6 +1166,7 @@ int cmd_sweep(int argc, char **argv)
   s.partial_path = partial;
   s.yref = yref;
   s.problem = nproblems ? problems[0] : NULL;
+  s.metric = a.metric;
   if (rc == EXIT_OK) {
     s.rows = calloc((size_t)s.total + 1, sizeof *s.rows);
     s.have = calloc((size_t)s.total + 1, 1);

@@ -76,12 +76,24 @@ int sweep_write_json(const char *path, const mbdae_record *recs, size_t n);
 /* <problem>-table.md: the run-characteristics table of one problem (mbdae_record_write_table). */
 int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_record *recs, size_t n);
 
-/* workprecision.gp: the script that draws <problem>-{scd,mescd,drift}[-nres].{png,svg} from
- * runs.csv, one curve per configuration and solver (configurations of one problem, its forms,
- * share its diagrams).  -1 with errno EINVAL when a spec or solver name is not an
- * mbdae_record_id_ok name. */
+/* The measures a sweep can be judged by (mbdae sweep --metric M, default scd): the columns of
+ * runs.csv, the test set's scd and mescd at t_end and their least values along the reference
+ * trajectory (issue 35).  M is the measure of the main work-precision diagram, <problem>-M.png
+ * (drawn first; the others are drawn as before), and the one the progress lines and the closing
+ * line give first. */
+enum { SWEEP_NMETRICS = 4 };
+extern const char *const sweep_metrics[SWEEP_NMETRICS]; /* scd, mescd, tscd, tmescd */
+/* The index of the metric named text, or -1 (reported: usage_error names the valid ones). */
+int sweep_metric_parse(const char *text);
+/* Metric m of a record (NaN where it has none). */
+double sweep_metric_of(const mbdae_record *r, int m);
+
+/* workprecision.gp: the script that draws <problem>-{scd,mescd,tscd,tmescd,drift}[-nres].{png,svg}
+ * from runs.csv, one curve per configuration and solver (configurations of one problem, its
+ * forms, share its diagrams), the main metric's first (metric = 'M' in the script).  -1 with
+ * errno EINVAL when a spec or solver name is not an mbdae_record_id_ok name. */
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
-                       const char *const *solvers, int nsolvers);
+                       const char *const *solvers, int nsolvers, int metric);
 
 /* The pictures of workprecision.gp (in dir), one gnuplot per problem with a line on stderr before
  * each, every picture checked (gnuplot exits 0 on a full disk): EXIT_OK, or EXIT_FAILED_RUN

@@ -378,6 +378,28 @@ int sweep_write_table(const char *path, const mbdae_problem *p, const mbdae_reco
 
 /* ---- the gnuplot script ------------------------------------------------------------------- */
 
+const char *const sweep_metrics[SWEEP_NMETRICS] = {"scd", "mescd", "tscd", "tmescd"};
+
+int sweep_metric_parse(const char *text)
+{
+  for (int m = 0; m < SWEEP_NMETRICS; m++) {
+    if (strcmp(text, sweep_metrics[m]) == 0) {
+      return m;
+    }
+  }
+  usage_error("--metric: '%.40s' is not a measure a sweep draws; use scd, mescd, tscd or tmescd "
+              "(scd and mescd at t_end, tscd and tmescd their least along the reference "
+              "trajectory)",
+              text);
+  return -1;
+}
+
+double sweep_metric_of(const mbdae_record *r, int m)
+{
+  const double v[SWEEP_NMETRICS] = {r->scd, r->mescd, r->tscd, r->tmescd};
+  return v[m];
+}
+
 /* The part of the script that does not depend on the sweep.  Curves are given by the sweep part:
  * curve c is the runs of problem curve_problem[c] with solver curve_solver[c] (and, when the
  * problem was swept in several configurations, whose spec is curve_key[c]), drawn with line style
@@ -429,7 +451,15 @@ static const char script_body[] =
     "drift_digits(dummy) = column(\"drift_pos_max\") > 0 ? -log10(column(\"drift_pos_max\")) : "
     "NaN\n"
     "precision(m) = (m eq \"drift\") ? drift_digits(0) : column(m)\n"
-    "measures = \"scd mescd tscd tmescd drift\"\n"
+    "measure_names = \"scd mescd tscd tmescd drift\"\n"
+    "# the place of measure m in measure_names (its label's index)\n"
+    "measure_index(m) = words((' '.measure_names.' ')[1:strstrt(' '.measure_names.' ', ' '.m.' "
+    "')]) + 1\n"
+    "# the diagrams to draw: the main metric's first, then the others in their order\n"
+    "measures = metric\n"
+    "do for [k = 1:words(measure_names)] {\n"
+    "  measures = measures.((word(measure_names, k) eq metric) ? '' : ' '.word(measure_names, k))\n"
+    "}\n"
     "array measure_label[5] = [\"scd (at t_{end})\", \"mescd (at t_{end})\", \"tscd (least scd "
     "along the reference trajectory)\", \"tmescd (least mescd along the reference trajectory)\", "
     "\"-log_{10} max |g|  (largest position drift over the run)\"]\n"
@@ -472,7 +502,8 @@ static const char script_loop[] =
     "  } else {\n"
     "    stats csv using (strcol(\"problem\") eq p ? column(\"repeats\") : NaN) nooutput\n"
     "    work_label[1] = cpu_label(int(STATS_min), int(STATS_max))\n"
-    "    ms = (strstrt(' '.no_drift.' ', ' '.p.' ') > 0) ? 'scd mescd tscd tmescd' : measures\n"
+    "    ms = (strstrt(' '.no_drift.' ', ' '.p.' ') > 0) ? measures[1:strstrt(measures, ' drift') "
+    "- 1] : measures\n"
     "    do for [j = 1:words(ms)] {\n"
     "      m = word(ms, j)\n"
     "      do for [w = 1:2] {\n"
@@ -484,7 +515,7 @@ static const char script_loop[] =
     "            ok_curves = ok_curves.(count(0) > 0 ? sprintf(\" %d\", c) : \"\")\n"
     "          }\n"
     "        }\n"
-    "        set xlabel measure_label[j]\n"
+    "        set xlabel measure_label[measure_index(m)]\n"
     "        set ylabel work_label[w]\n"
     "        if (words(ok_curves) == 0) {\n"
     "          set yrange [1:10]   # no point: an empty frame (around the failures, if any)\n"
@@ -766,7 +797,7 @@ static int write_sweep_part(FILE *out, const mbdae_problem *const *problems, int
 }
 
 int sweep_write_script(const char *path, const mbdae_problem *const *problems, int nproblems,
-                       const char *const *solvers, int nsolvers)
+                       const char *const *solvers, int nsolvers, int metric)
 {
   for (int i = 0; i < nproblems + nsolvers; i++) {
     if (!mbdae_record_id_ok(i < nproblems ? mbdae_problem_spec(problems[i])
@@ -801,6 +832,9 @@ int sweep_write_script(const char *path, const mbdae_problem *const *problems, i
     new_file_discard(&nf);
     return -1;
   }
+  fputs("metric = ", out); /* one of sweep_metrics, quoted all the same */
+  gnuplot_string(out, sweep_metrics[metric]);
+  fputs("   # mbdae sweep --metric: the main diagram, <problem>-METRIC, drawn first\n", out);
   fputs(script_body, out);
   fputs(script_loop, out);
   return new_file_commit(&nf);
