@@ -349,14 +349,12 @@ def _python_runner(fn, problem):
 
 
 def _run_tolerances(problem, rtol, atol, h0):
-    """(rtol, atol, h0) as `mbdae run` takes them: rtol defaults to the problem's run tolerance,
-    atol to rtol, h0 to the test set's h0_factor * rtol; rtol must be below 1."""
-    tol = problem.tolerances
-    rtol = tol.default if rtol is None else float(rtol)
-    if not rtol < 1.0:
-        raise ValueError(f"rtol must be below 1 (a relative error of 100%), got {rtol!r}")
-    atol = rtol if atol is None else float(atol)
-    h0 = tol.h0_factor * rtol if h0 is None else float(h0)
+    """(rtol, atol, h0) as `mbdae run` takes them, from the library's run policy
+    (mbdae_options_test_set): rtol None is the problem's run tolerance, atol None rtol, h0 None
+    the test set's h0_factor * rtol; rtol must be below 1."""
+    rtol, test_set_atol, test_set_h0 = problem._test_set(rtol)
+    atol = test_set_atol if atol is None else float(atol)
+    h0 = test_set_h0 if h0 is None else float(h0)
     return rtol, atol, h0
 
 

@@ -687,10 +687,8 @@ int cmd_plot(int argc, char **argv)
     mbdae_problem_destroy(p);
     return rc;
   }
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
-  test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
+  test_set_options(p, a.rtol, 0.0, 0.0, 0, &opt); /* rtol 0: the run tolerance */
   mbdae_result r;
   plot_data data;
   double *buf = NULL;
