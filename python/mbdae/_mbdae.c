@@ -405,6 +405,9 @@ static PyMethodDef module_methods[] = {
     {"runs_csv", mbpy_runs_csv, METH_VARARGS,
      "runs_csv(runs, side_dir, side_prefix) -> bytes of runs.csv (header and rows)"},
     {"read_runs_csv", mbpy_read_runs_csv, METH_VARARGS, "read_runs_csv(path) -> [Run]"},
+    {"sweep_plan", mbpy_sweep_plan, METH_VARARGS,
+     "sweep_plan(problems, solvers, rtols, atol, h0, max_steps, linsys, repeats) -> "
+     "[(problem, solver, rtol, atol, h0)]"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
