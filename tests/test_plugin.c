@@ -222,7 +222,7 @@ static void check_bad_plugins(void)
   expect_refused(PLUGIN_FILE_BAD_ID, "", "[A-Za-z0-9_-]");
   expect_refused(PLUGIN_FILE_BUILTIN_ID, "", "solver id 'radau5' is a built-in solver's");
   expect_refused(PLUGIN_FILE_EULER, " --plugin " PLUGIN_FILE_EULER,
-                 "solver id 'euler' is already taken by --plugin");
+                 "solver id 'euler' is already taken by plug-in");
   expect_refused(PLUGIN_FILE_BUILTIN_PROBLEM, "", "problem id 'caraxis' is a built-in problem's");
   expect_refused(PLUGIN_FILE_BAD_PROBLEM, "", "problem 1 of mbdae_plugin_problems");
   expect_refused(PLUGIN_FILE_NO_SIZE, "", "solver type's size is 0: set .size");

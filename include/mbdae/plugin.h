@@ -1,5 +1,5 @@
 /* mbdae/plugin.h: what a plug-in (a shared object the mbdae command loads with --plugin)
- * exports, and the plug-in ABI number. */
+ * exports, the plug-in ABI number, and the loader the command and the Python module use. */
 #ifndef MBDAE_PLUGIN_H
 #define MBDAE_PLUGIN_H
 
@@ -29,6 +29,32 @@ extern "C" {
 #define MBDAE_PLUGIN_ABI 3
 typedef int mbdae_plugin_solvers_fn(int abi, const mbdae_solver_type *const **list);
 typedef int mbdae_plugin_problems_fn(int abi, const mbdae_problem_type *const **list);
+
+/* ---- loading a plug-in (the command's --plugin, Python's mbdae.load_plugin) --------------- */
+
+/* A loaded plug-in: its shared object, open, and the types it offers, checked. */
+typedef struct mbdae_plugin mbdae_plugin;
+
+/* Load the plug-in file: dlopen(RTLD_NOW | RTLD_LOCAL) (a name without '/' is a file of the
+ * current folder, never one the linker searches for), then its entry points called with
+ * MBDAE_PLUGIN_ABI and every type checked: a solver type by mbdae_solver_type_invalid (size,
+ * id, title, integrate), a problem type by mbdae_problem_from_type; at most 64 of each; an id
+ * refused when it is longer than MBDAE_RECORD_ID_LEN - 1, a built-in's, or offered before by
+ * one of the nloaded plug-ins of loaded or by an earlier entry of the same list.  Taken whole
+ * or not at all: 0 and *out (release with mbdae_plugin_unload), or MBDAE_ERR_ARG (a refusal:
+ * *out NULL, why in msg, which names no file: the caller says how it named it) or
+ * MBDAE_ERR_NOMEM.  The library keeps no state: the caller keeps the loaded plug-ins. */
+MBDAE_API int mbdae_plugin_load(const char *file, const mbdae_plugin *const *loaded, int nloaded,
+                                mbdae_plugin **out, char *msg, size_t msglen);
+/* Close it (its types are gone with it); NULL is ignored. */
+MBDAE_API void mbdae_plugin_unload(mbdae_plugin *pl);
+/* The file as given to mbdae_plugin_load. */
+MBDAE_API const char *mbdae_plugin_file(const mbdae_plugin *pl);
+/* Its solver and problem types; NULL for i out of range. */
+MBDAE_API int mbdae_plugin_solver_count(const mbdae_plugin *pl);
+MBDAE_API const mbdae_solver_type *mbdae_plugin_solver_type(const mbdae_plugin *pl, int i);
+MBDAE_API int mbdae_plugin_problem_count(const mbdae_plugin *pl);
+MBDAE_API const mbdae_problem_type *mbdae_plugin_problem_type(const mbdae_plugin *pl, int i);
 
 #ifdef __cplusplus
 }

@@ -140,6 +140,54 @@ MBDAE_API int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const 
                                        size_t n);
 MBDAE_API int mbdae_record_write_table_row(FILE *out, const mbdae_record *rec, int first);
 
+/* ---- sweep plans ------------------------------------------------------------------------- */
+
+/* The settings of a sweep (the test set's work-precision experiment).  Initialise them with
+ * mbdae_sweep_settings_default (it sets size, the first field), then set what differs. */
+typedef struct mbdae_sweep_settings {
+  size_t size;         /* sizeof(mbdae_sweep_settings), set by mbdae_sweep_settings_default */
+  int m_lo, m_hi;      /* the grid rtol = 10^-(4 + m/m_div), m = m_lo..m_hi; m_hi < 0: 0..m_max */
+  const double *rtols; /* nrtols > 0: these tolerances instead of the grid (each > 0, below 1) */
+  int nrtols;
+  double atol, h0; /* > 0: these; 0: the test set's (mbdae_options_test_set) */
+  double hmax;     /* mbdae_options.hmax of every run */
+  long max_steps;  /* mbdae_options.max_steps of every run */
+  int linsys;      /* mbdae_options.linsys of every run */
+  int repeats;     /* timed runs of every run, >= 1 */
+} mbdae_sweep_settings;
+
+/* size set, m_hi -1 (each problem's whole grid), repeats 1, everything else 0 / NULL. */
+MBDAE_API void mbdae_sweep_settings_default(mbdae_sweep_settings *set);
+
+/* The runs of a sweep: every solver on every problem at every tolerance, in the order problem,
+ * solver, tolerance (the order of runs.csv; a shard of the command is a contiguous slice of it),
+ * each run's options from mbdae_options_test_set, then the settings' atol, h0 (when > 0), hmax,
+ * max_steps and linsys.  The plan holds pointers to problems and solvers: keep them while it
+ * lives.  0 and *out (release with mbdae_sweep_plan_free), MBDAE_ERR_ARG with why in msg (no
+ * problems or solvers, a NULL among them, settings not from
+ * mbdae_sweep_settings_default, an m range outside the grid, an rtol not above 0 and below 1),
+ * or MBDAE_ERR_NOMEM. */
+typedef struct mbdae_sweep_plan mbdae_sweep_plan;
+MBDAE_API int mbdae_sweep_plan_create(const mbdae_problem *const *problems, int nproblems,
+                                      const char *const *solvers, int nsolvers,
+                                      const mbdae_sweep_settings *set, mbdae_sweep_plan **out,
+                                      char *msg, size_t msglen);
+MBDAE_API void mbdae_sweep_plan_free(mbdae_sweep_plan *plan);
+/* The number of runs. */
+MBDAE_API int mbdae_sweep_plan_count(const mbdae_sweep_plan *plan);
+/* Run k (0 .. count-1): the index of its problem and solver (in the lists the plan was made
+ * from) and its options into opt (made by mbdae_options_default first, its size kept; fields
+ * beyond opt->size are not written).  0, or MBDAE_ERR_ARG for k out of range or a NULL. */
+MBDAE_API int mbdae_sweep_plan_run(const mbdae_sweep_plan *plan, int k, int *problem, int *solver,
+                                   mbdae_options *opt);
+/* Resume matching (the command's --resume): the run of [lo, hi) that record r holds and that is
+ * not done yet (done[k - lo] == 0; done may be NULL), matched by spec, solver and rtol, atol, h0
+ * (to 10 significant digits, as a record file holds them).  -1 when it holds none; -1 with why
+ * set ("max_steps 5 there, 0 here") when it is such a run made with another max_steps or hmax, or,
+ * an ok run, another number of repeats (a failed run's repeats are those it got to). */
+MBDAE_API int mbdae_sweep_plan_match(const mbdae_sweep_plan *plan, int lo, int hi, const char *done,
+                                     const mbdae_record *r, char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,6 +94,15 @@ typedef struct mbdae_options {
 /* size = sizeof(mbdae_options), rtol = atol = 1e-6, everything else 0 / NULL. */
 MBDAE_API void mbdae_options_default(mbdae_options *opt);
 
+/* The test set's run policy: opt->rtol = rtol, opt->atol = rtol, opt->h0 = h0_factor * rtol (the
+ * problem's mbdae_tolerance_plan), as the test set runs its problems and as the mbdae command and
+ * the Python module do; rtol 0 takes the problem's run tolerance (plan.default_rtol).  Only those
+ * three fields are set: initialise opt with mbdae_options_default first, and set a user's own
+ * atol or h0 after.  The published tables' tolerances are plan.table_rtol.  MBDAE_ERR_ARG (opt
+ * untouched) for p or opt NULL, opt->size too small to hold h0, or rtol negative, NaN or not
+ * below 1. */
+MBDAE_API int mbdae_options_test_set(const mbdae_problem *p, double rtol, mbdae_options *opt);
+
 typedef struct mbdae_stats {
   long steps;     /* attempted steps, rejected ones included */
   long accepted;  /* accepted steps */

@@ -349,14 +349,12 @@ def _python_runner(fn, problem):
 
 
 def _run_tolerances(problem, rtol, atol, h0):
-    """(rtol, atol, h0) as `mbdae run` takes them: rtol defaults to the problem's run tolerance,
-    atol to rtol, h0 to the test set's h0_factor * rtol; rtol must be below 1."""
-    tol = problem.tolerances
-    rtol = tol.default if rtol is None else float(rtol)
-    if not rtol < 1.0:
-        raise ValueError(f"rtol must be below 1 (a relative error of 100%), got {rtol!r}")
-    atol = rtol if atol is None else float(atol)
-    h0 = tol.h0_factor * rtol if h0 is None else float(h0)
+    """(rtol, atol, h0) as `mbdae run` takes them, from the library's run policy
+    (mbdae_options_test_set): rtol None is the problem's run tolerance, atol None rtol, h0 None
+    the test set's h0_factor * rtol; rtol must be below 1."""
+    rtol, test_set_atol, test_set_h0 = problem._test_set(rtol)
+    atol = test_set_atol if atol is None else float(atol)
+    h0 = test_set_h0 if h0 is None else float(h0)
     return rtol, atol, h0
 
 
@@ -536,17 +534,27 @@ def table(problem, results):
 
 
 def sweep(problems, solvers, tolerances=None, directory=None, append=False, **options):
-    """Run every solver on every problem at every tolerance (rtol = atol; None: the problem's
-    test-set sweep, Tolerances.sweep()), failures kept as rows; write runs.csv to directory when
-    given (then `mbdae sweep --report DIR` draws the work-precision diagrams).  Returns the
-    Results.  Ctrl-C (KeyboardInterrupt) stops it, writing nothing."""
-    results = []
-    for spec in problems:
-        p = spec if isinstance(spec, _mbdae.Problem) else Problem(spec)
-        tols = p.tolerances.sweep() if tolerances is None else tolerances
-        for s in solvers:
-            for tol in tols:
-                results.append(solve(p, s, rtol=tol, atol=tol, raise_on_failure=False, **options))
+    """Run every solver on every problem at every tolerance, failures kept as rows; write runs.csv
+    to directory when given (then `mbdae sweep --report DIR` draws the work-precision diagrams).
+    Returns the Results.  Ctrl-C (KeyboardInterrupt) stops it, writing nothing.
+
+    The runs are the library's sweep plan (mbdae_sweep_plan), the command's: in the order
+    problem, solver, tolerance; tolerances None is each problem's test-set grid
+    (Tolerances.sweep()), else the list for every problem (each above 0, below 1); rtol = atol,
+    h0 = h0_factor * rtol, unless options give atol or h0 (as `mbdae sweep --atol, --h0`); the
+    other options are solve()'s.  append=True adds the rows to an existing runs.csv.  The
+    command's --resume is not taken: an interrupted mbdae.sweep writes no runs.partial.csv, so
+    there is nothing to resume."""
+    probs = [p if isinstance(p, _mbdae.Problem) else Problem(p) for p in problems]
+    ids = [_python_solver_id(s, options.get("name")) if callable(s) else s for s in solvers]
+    atol, h0 = options.pop("atol", None), options.pop("h0", None)
+    plan = _mbdae.sweep_plan(probs, ids, None if tolerances is None else list(tolerances),
+                             0.0 if atol is None else float(atol), 0.0 if h0 is None else float(h0),
+                             int(options.get("max_steps", 0)),
+                             _linsys_code(options.get("linsys", "auto")),
+                             int(options.get("repeats", 1)))
+    results = [solve(probs[i], solvers[s], rtol=rtol, atol=atol, h0=h0, raise_on_failure=False,
+                     **options) for i, s, rtol, atol, h0 in plan]
     if directory is not None:
         write_runs_csv(results, directory, append=append)
     return results

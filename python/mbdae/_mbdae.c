@@ -1,16 +1,14 @@
 /* The module mbdae._mbdae: exceptions, the conversion of Python arguments to the library's
  * vectors, plug-ins (mbdae.load_plugin) and the list functions.  mbdae/__init__.py wraps it.
  *
- * Plug-ins are read as the mbdae command reads them (include/mbdae/mbdae.h, "plug-ins"): the file
- * is opened with dlopen(RTLD_NOW | RTLD_LOCAL), must export mbdae_plugin_solvers and may export
- * mbdae_plugin_problems, both called with MBDAE_PLUGIN_ABI; every type is checked
- * (mbdae_solver_type_invalid, mbdae_problem_from_type) and an id already taken (by a built-in, an
- * earlier plug-in or an earlier entry of the same one) is refused.  A plug-in need not be linked
- * with libmbdae, as in the command (whose libmbdae is in the global scope): Python loads this
- * extension, and with it libmbdae, RTLD_LOCAL, so before the first plug-in the library (or this
- * extension, when libmbdae is linked in statically) is opened again with RTLD_NOLOAD | RTLD_GLOBAL,
- * which makes its symbols available to the objects loaded after it.  The loaded set lives as long
- * as the process (a run may still use a type), guarded by the GIL. */
+ * Plug-ins are loaded and checked by the library's loader, as the mbdae command loads them
+ * (mbdae_plugin_load, include/mbdae/plugin.h); a file is named by a path, never by a name the
+ * linker searches for.  A plug-in need not be linked with libmbdae, as in the command (whose
+ * libmbdae is in the global scope): Python loads this extension, and with it libmbdae,
+ * RTLD_LOCAL, so before the first plug-in the library (or this extension, when libmbdae is linked
+ * in statically) is opened again with RTLD_NOLOAD | RTLD_GLOBAL, which makes its symbols available
+ * to the objects loaded after it.  The loaded set lives as long as the process (a run may still
+ * use a type), guarded by the GIL. */
 #define MBDAE_PY_MODULE_FILE
 #include "_mbdae.h"
 
@@ -21,11 +19,9 @@
 PyObject *mbpy_error;
 PyObject *mbpy_solver_error;
 
-enum { MAX_PLUGIN_TYPES = 256 };
-static const mbdae_solver_type *plugin_solvers[MAX_PLUGIN_TYPES];
-static int nplugin_solvers;
-static const mbdae_problem_type *plugin_problems[MAX_PLUGIN_TYPES];
-static int nplugin_problems;
+enum { MAX_PLUGINS = 64 };
+static mbdae_plugin *plugins[MAX_PLUGINS];
+static int nplugins;
 
 int mbpy_vector_in(PyObject *obj, npy_intp n, const char *what, mbpy_vector *v)
 {
@@ -135,9 +131,11 @@ PyObject *mbpy_raise(PyObject *cls, int code, const char *message)
 
 const mbdae_problem_type *mbpy_plugin_problem(const char *id)
 {
-  for (int i = 0; i < nplugin_problems; i++) {
-    if (strcmp(plugin_problems[i]->id, id) == 0) {
-      return plugin_problems[i];
+  for (int k = 0; k < nplugins; k++) {
+    for (int i = 0; i < mbdae_plugin_problem_count(plugins[k]); i++) {
+      if (strcmp(mbdae_plugin_problem_type(plugins[k], i)->id, id) == 0) {
+        return mbdae_plugin_problem_type(plugins[k], i);
+      }
     }
   }
   return NULL;
@@ -145,9 +143,11 @@ const mbdae_problem_type *mbpy_plugin_problem(const char *id)
 
 const mbdae_solver_type *mbpy_plugin_solver(const char *id)
 {
-  for (int i = 0; i < nplugin_solvers; i++) {
-    if (strcmp(plugin_solvers[i]->id, id) == 0) {
-      return plugin_solvers[i];
+  for (int k = 0; k < nplugins; k++) {
+    for (int i = 0; i < mbdae_plugin_solver_count(plugins[k]); i++) {
+      if (strcmp(mbdae_plugin_solver_type(plugins[k], i)->id, id) == 0) {
+        return mbdae_plugin_solver_type(plugins[k], i);
+      }
     }
   }
   return NULL;
@@ -157,50 +157,6 @@ const mbdae_solver_type *mbpy_solver_find(const char *id)
 {
   const mbdae_solver_type *s = mbdae_solver_find(id);
   return s ? s : mbpy_plugin_solver(id);
-}
-
-static int builtin_problem(const char *id)
-{
-  for (int i = 0; i < mbdae_problem_count(); i++) {
-    if (strcmp(mbdae_problem_id(i), id) == 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* The entry point name of handle into *fn (POSIX: an object pointer converts to a function
- * pointer; ISO C does not say so, hence the copy). */
-static void find_function(void *handle, const char *name, void *fn, size_t size)
-{
-  dlerror();
-  void *sym = dlsym(handle, name);
-  if (dlerror() || size != sizeof sym) {
-    sym = NULL;
-  }
-  memset(fn, 0, size);
-  memcpy(fn, &sym, size < sizeof sym ? size : sizeof sym);
-}
-
-/* 1 when one of the first i entries of a plug-in's list has the id. */
-static int earlier_solver(const mbdae_solver_type *const *list, int i, const char *id)
-{
-  for (int k = 0; k < i; k++) {
-    if (strcmp(list[k]->id, id) == 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-static int earlier_problem(const mbdae_problem_type *const *list, int i, const char *id)
-{
-  for (int k = 0; k < i; k++) {
-    if (strcmp(list[k]->id, id) == 0) {
-      return 1;
-    }
-  }
-  return 0;
 }
 
 /* The file libmbdae's code is in (libmbdae.so, or this extension when it is linked in), or NULL. */
@@ -231,71 +187,37 @@ static int library_global(void)
   return 0;
 }
 
-/* The types a plug-in offers, checked; 0, or -1 with ValueError. */
-static int plugin_types(const char *file, void *handle, const mbdae_solver_type *const **solvers,
-                        int *ns, const mbdae_problem_type *const **problems, int *np)
+/* The ids of the types of plug-in pl (kind 1: problems) as a tuple. */
+static PyObject *ids_tuple(const mbdae_plugin *pl, int kind)
 {
-  mbdae_plugin_solvers_fn *solvers_fn = NULL;
-  mbdae_plugin_problems_fn *problems_fn = NULL;
-  find_function(handle, "mbdae_plugin_solvers", &solvers_fn, sizeof solvers_fn);
-  find_function(handle, "mbdae_plugin_problems", &problems_fn, sizeof problems_fn);
-  if (!solvers_fn) {
-    PyErr_Format(PyExc_ValueError, "plug-in %s: it exports no mbdae_plugin_solvers", file);
-    return -1;
-  }
-  *solvers = NULL;
-  *problems = NULL;
-  *ns = solvers_fn(MBDAE_PLUGIN_ABI, solvers);
-  *np = problems_fn ? problems_fn(MBDAE_PLUGIN_ABI, problems) : 0;
-  if (*ns < 0 || *np < 0) {
-    PyErr_Format(PyExc_ValueError,
-                 "plug-in %s refused plug-in ABI %d: rebuild it against this mbdae's mbdae.h", file,
-                 MBDAE_PLUGIN_ABI);
-    return -1;
-  }
-  if ((*ns > 0 && !*solvers) || (*np > 0 && !*problems) ||
-      *ns > MAX_PLUGIN_TYPES - nplugin_solvers || *np > MAX_PLUGIN_TYPES - nplugin_problems) {
-    PyErr_Format(PyExc_ValueError, "plug-in %s: a NULL list or too many entries", file);
-    return -1;
-  }
-  for (int i = 0; i < *ns; i++) {
-    const char *why = mbdae_solver_type_invalid((*solvers)[i]);
-    const char *id = why ? "" : (*solvers)[i]->id;
-    if (why || strlen(id) >= MBDAE_RECORD_ID_LEN || mbpy_solver_find(id) ||
-        earlier_solver(*solvers, i, id)) {
-      PyErr_Format(PyExc_ValueError, "plug-in %s: solver %d: %s", file, i,
-                   why ? why : "its id is too long or already taken");
-      return -1;
-    }
-  }
-  for (int i = 0; i < *np; i++) {
-    char msg[400] = "";
-    mbdae_problem *p = NULL;
-    int rc = mbdae_problem_from_type((*problems)[i], NULL, &p, msg, sizeof msg);
-    mbdae_problem_destroy(p);
-    const char *id = rc ? "" : (*problems)[i]->id;
-    if (rc != 0 || strlen(id) >= MBDAE_RECORD_ID_LEN || builtin_problem(id) ||
-        mbpy_plugin_problem(id) || earlier_problem(*problems, i, id)) {
-      PyErr_Format(PyExc_ValueError, "plug-in %s: problem %d: %s", file, i,
-                   rc ? msg : "its id is too long or already taken");
-      return -1;
-    }
-  }
-  return 0;
-}
-
-static PyObject *ids_tuple(int kind, int from, int to)
-{
-  PyObject *t = PyTuple_New(to - from);
-  for (int i = from; t && i < to; i++) {
-    PyObject *s = PyUnicode_FromString(kind ? plugin_problems[i]->id : plugin_solvers[i]->id);
+  int n = kind ? mbdae_plugin_problem_count(pl) : mbdae_plugin_solver_count(pl);
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(kind ? mbdae_plugin_problem_type(pl, i)->id
+                                            : mbdae_plugin_solver_type(pl, i)->id);
     if (!s) {
       Py_DECREF(t);
       return NULL;
     }
-    PyTuple_SET_ITEM(t, i - from, s);
+    PyTuple_SET_ITEM(t, i, s);
   }
   return t;
+}
+
+/* pl loaded by the library's loader, after the plug-ins loaded before; 0, or -1 with ValueError. */
+static int load_file(const char *file, mbdae_plugin **pl)
+{
+  char msg[1024] = "";
+  if (nplugins == MAX_PLUGINS) {
+    PyErr_Format(PyExc_ValueError, "plug-in %s: at most %d plug-ins", file, MAX_PLUGINS);
+    return -1;
+  }
+  if (mbdae_plugin_load(file, (const mbdae_plugin *const *)plugins, nplugins, pl, msg,
+                        sizeof msg) != 0) {
+    PyErr_Format(PyExc_ValueError, "plug-in %s: %s", file, msg);
+    return -1;
+  }
+  return 0;
 }
 
 static PyObject *load_plugin(PyObject *self, PyObject *args)
@@ -306,46 +228,32 @@ static PyObject *load_plugin(PyObject *self, PyObject *args)
     return NULL;
   }
   const char *file = PyBytes_AS_STRING(pathobj);
+  mbdae_plugin *pl = NULL;
   if (!strchr(file, '/')) {
-    Py_DECREF(pathobj);
-    return PyErr_Format(PyExc_ValueError,
-                        "plug-in %s: give a path (./%s), never a name the linker searches for",
-                        file, file);
-  }
-  if (library_global() != 0) {
-    Py_DECREF(pathobj);
-    return NULL;
-  }
-  dlerror();
-  void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    PyErr_Format(PyExc_ValueError, "plug-in %s: cannot load it: %s", file,
-                 why ? why : "dlopen failed");
-    Py_DECREF(pathobj);
-    return NULL;
-  }
-  const mbdae_solver_type *const *solvers;
-  const mbdae_problem_type *const *problems;
-  int ns, np;
-  if (plugin_types(file, handle, &solvers, &ns, &problems, &np) != 0) {
-    dlclose(handle);
-    Py_DECREF(pathobj);
-    return NULL;
+    PyErr_Format(PyExc_ValueError,
+                 "plug-in %s: give a path (./%s), never a name the linker searches for", file,
+                 file);
+  } else if (library_global() == 0 && load_file(file, &pl) == 0) {
+    plugins[nplugins++] = pl;
   }
   Py_DECREF(pathobj);
-  int s0 = nplugin_solvers, p0 = nplugin_problems;
-  for (int i = 0; i < ns; i++) {
-    plugin_solvers[nplugin_solvers++] = solvers[i];
+  if (!pl) {
+    return NULL;
   }
-  for (int i = 0; i < np; i++) {
-    plugin_problems[nplugin_problems++] = problems[i];
-  }
-  PyObject *sids = ids_tuple(0, s0, nplugin_solvers), *pids = ids_tuple(1, p0, nplugin_problems);
+  PyObject *sids = ids_tuple(pl, 0), *pids = ids_tuple(pl, 1);
   PyObject *result = sids && pids ? PyTuple_Pack(2, sids, pids) : NULL;
   Py_XDECREF(sids);
   Py_XDECREF(pids);
   return result;
+}
+
+/* item appended to *list (a new reference, taken); *list cleared when either fails. */
+static void append_item(PyObject **list, PyObject *item)
+{
+  if (*list && (!item || PyList_Append(*list, item) != 0)) {
+    Py_CLEAR(*list);
+  }
+  Py_XDECREF(item);
 }
 
 /* (id, options) of every built-in problem, then (id, "") of every plug-in problem. */
@@ -353,19 +261,22 @@ static PyObject *problem_ids(PyObject *self, PyObject *unused)
 {
   (void)self;
   (void)unused;
-  int nb = mbdae_problem_count();
   PyObject *list = PyList_New(0);
-  for (int i = 0; list && i < nb + nplugin_problems; i++) {
-    PyObject *item = i < nb ? Py_BuildValue("(ss)", mbdae_problem_id(i),
-                                            mbdae_problem_options(mbdae_problem_id(i)))
-                            : Py_BuildValue("(ss)", plugin_problems[i - nb]->id, "");
-    if (!item || PyList_Append(list, item) != 0) {
-      Py_XDECREF(item);
-      Py_CLEAR(list);
+  for (int i = 0; list && i < mbdae_problem_count(); i++) {
+    const char *id = mbdae_problem_id(i);
+    append_item(&list, Py_BuildValue("(ss)", id, mbdae_problem_options(id)));
+  }
+  for (int k = 0; list && k < nplugins; k++) {
+    for (int i = 0; list && i < mbdae_plugin_problem_count(plugins[k]); i++) {
+      append_item(&list, Py_BuildValue("(ss)", mbdae_plugin_problem_type(plugins[k], i)->id, ""));
     }
-    Py_XDECREF(item);
   }
   return list;
+}
+
+static PyObject *solver_item(const mbdae_solver_type *s)
+{
+  return Py_BuildValue("(ssz)", s->id, s->title, s->runs_on);
 }
 
 /* (id, title, runs_on or None) of every built-in solver, then of every plug-in solver. */
@@ -373,16 +284,14 @@ static PyObject *solver_ids(PyObject *self, PyObject *unused)
 {
   (void)self;
   (void)unused;
-  int nb = mbdae_solver_count();
   PyObject *list = PyList_New(0);
-  for (int i = 0; list && i < nb + nplugin_solvers; i++) {
-    const mbdae_solver_type *s = i < nb ? mbdae_solver_get(i) : plugin_solvers[i - nb];
-    PyObject *item = Py_BuildValue("(ssz)", s->id, s->title, s->runs_on);
-    if (!item || PyList_Append(list, item) != 0) {
-      Py_XDECREF(item);
-      Py_CLEAR(list);
+  for (int i = 0; list && i < mbdae_solver_count(); i++) {
+    append_item(&list, solver_item(mbdae_solver_get(i)));
+  }
+  for (int k = 0; list && k < nplugins; k++) {
+    for (int i = 0; list && i < mbdae_plugin_solver_count(plugins[k]); i++) {
+      append_item(&list, solver_item(mbdae_plugin_solver_type(plugins[k], i)));
     }
-    Py_XDECREF(item);
   }
   return list;
 }
@@ -496,6 +405,9 @@ static PyMethodDef module_methods[] = {
     {"runs_csv", mbpy_runs_csv, METH_VARARGS,
      "runs_csv(runs, side_dir, side_prefix) -> bytes of runs.csv (header and rows)"},
     {"read_runs_csv", mbpy_read_runs_csv, METH_VARARGS, "read_runs_csv(path) -> [Run]"},
+    {"sweep_plan", mbpy_sweep_plan, METH_VARARGS,
+     "sweep_plan(problems, solvers, rtols, atol, h0, max_steps, linsys, repeats) -> "
+     "[(problem, solver, rtol, atol, h0)]"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,

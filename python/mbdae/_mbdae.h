@@ -105,5 +105,6 @@ PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *mbpy_runs_csv(PyObject *self, PyObject *args);
 PyObject *mbpy_read_runs_csv(PyObject *self, PyObject *args);
 PyObject *mbpy_write_table(PyObject *self, PyObject *args);
+PyObject *mbpy_sweep_plan(PyObject *self, PyObject *args);
 
 #endif

@@ -7,6 +7,8 @@
  * A callback's failure raises mbdae.Error with the library's code. */
 #include "_mbdae.h"
 
+#include <math.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -511,7 +513,31 @@ static PyObject *problem_unit_costs(mbpy_problem *self, PyObject *args)
                        "lu_complex", c.lu_complex);
 }
 
+/* _test_set(rtol) -> (rtol, atol, h0) of a run at rtol as the test set runs it, from the library's
+ * mbdae_options_test_set (rtol None: the problem's run tolerance); ValueError for a refused rtol.
+ */
+static PyObject *problem_test_set(mbpy_problem *self, PyObject *arg)
+{
+  double rtol = 0.0; /* the library's "the run tolerance" */
+  if (arg != Py_None && mbpy_double(arg, "rtol", &rtol) != 0) {
+    return NULL;
+  }
+  mbdae_options opt;
+  mbdae_options_default(&opt);
+  if (arg != Py_None && rtol == 0.0) {
+    rtol = NAN; /* a given 0 is no rtol, not a request for the default */
+  }
+  if (mbdae_options_test_set(self->p, rtol, &opt) != 0) {
+    return PyErr_Format(PyExc_ValueError,
+                        (rtol < 1.0 ? "rtol must be a positive finite number, got %R"
+                                    : "rtol must be below 1 (a relative error of 100%%), got %R"),
+                        arg);
+  }
+  return Py_BuildValue("(ddd)", opt.rtol, opt.atol, opt.h0);
+}
+
 static PyMethodDef problem_methods[] = {
+    {"_test_set", (PyCFunction)problem_test_set, METH_O, NULL},
     {"unit_costs", (PyCFunction)problem_unit_costs, METH_VARARGS,
      "unit_costs(reps=1000) -> {res, jac, lu_real, lu_complex}: CPU seconds of one call each, "
      "measured in C by the library (mbdae_problem_unit_costs)."},

@@ -8,6 +8,7 @@
 #include "_mbdae.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 /* The records of a list of Runs (shallow copies: the writers only read); NULL with an exception. */
@@ -142,5 +143,96 @@ PyObject *mbpy_write_table(PyObject *self, PyObject *args)
   }
   PyObject *result = PyUnicode_FromStringAndSize(text, (Py_ssize_t)len);
   free(text);
+  return result;
+}
+
+/* The problems' library instances, checked to be Problems; a new array (PyMem_Free), or NULL with
+ * an exception. */
+static const mbdae_problem **problems_of(PyObject *seq, Py_ssize_t n)
+{
+  const mbdae_problem **p = PyMem_Calloc((size_t)n + 1, sizeof *p);
+  for (Py_ssize_t i = 0; p && i < n; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (!PyObject_TypeCheck(item, &mbpy_problem_type)) {
+      PyErr_Format(PyExc_TypeError, "sweep_plan: problem %zd is not a Problem", i + 1);
+      PyMem_Free(p);
+      return NULL;
+    }
+    p[i] = ((mbpy_problem *)item)->p;
+  }
+  return p ? p : (const mbdae_problem **)PyErr_NoMemory();
+}
+
+/* The runs of plan as a list of (problem index, solver index, rtol, atol, h0). */
+static PyObject *plan_runs(const mbdae_sweep_plan *plan)
+{
+  PyObject *list = PyList_New(0);
+  for (int k = 0; list && k < mbdae_sweep_plan_count(plan); k++) {
+    int i, s;
+    mbdae_options opt;
+    mbdae_options_default(&opt);
+    mbdae_sweep_plan_run(plan, k, &i, &s, &opt);
+    PyObject *item = Py_BuildValue("(iiddd)", i, s, opt.rtol, opt.atol, opt.h0);
+    if (!item || PyList_Append(list, item) != 0) {
+      Py_CLEAR(list);
+    }
+    Py_XDECREF(item);
+  }
+  return list;
+}
+
+/* sweep_plan(problems, solvers, rtols or None, atol, h0, max_steps, linsys, repeats): the runs of
+ * the library's mbdae_sweep_plan, the command's sweep order and options. */
+PyObject *mbpy_sweep_plan(PyObject *self, PyObject *args)
+{
+  (void)self;
+  PyObject *pobj, *sobj, *robj;
+  mbdae_sweep_settings set;
+  mbdae_sweep_settings_default(&set);
+  if (!PyArg_ParseTuple(args, "OOOddlii:sweep_plan", &pobj, &sobj, &robj, &set.atol, &set.h0,
+                        &set.max_steps, &set.linsys, &set.repeats)) {
+    return NULL;
+  }
+  PyObject *pseq = PySequence_Fast(pobj, "problems: a sequence");
+  PyObject *sseq = pseq ? PySequence_Fast(sobj, "solvers: a sequence") : NULL;
+  PyObject *rseq = sseq && robj != Py_None ? PySequence_Fast(robj, "tolerances: a sequence") : NULL;
+  Py_ssize_t np = pseq ? PySequence_Fast_GET_SIZE(pseq) : 0;
+  Py_ssize_t ns = sseq ? PySequence_Fast_GET_SIZE(sseq) : 0;
+  Py_ssize_t nr = rseq ? PySequence_Fast_GET_SIZE(rseq) : 0;
+  const mbdae_problem **problems = sseq && (robj == Py_None || rseq) ? problems_of(pseq, np) : NULL;
+  const char **solvers = problems ? PyMem_Calloc((size_t)ns + 1, sizeof *solvers) : NULL;
+  double *rtols = solvers ? PyMem_Calloc((size_t)nr + 1, sizeof *rtols) : NULL;
+  int ok = rtols != NULL;
+  for (Py_ssize_t s = 0; ok && s < ns; s++) {
+    ok = (solvers[s] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(sseq, s))) != NULL;
+  }
+  for (Py_ssize_t t = 0; ok && t < nr; t++) {
+    rtols[t] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(rseq, t));
+    ok = !(rtols[t] == -1.0 && PyErr_Occurred());
+  }
+  PyObject *result = NULL;
+  if (ok && np <= INT_MAX && ns <= INT_MAX && nr <= INT_MAX) {
+    set.rtols = rtols;
+    set.nrtols = (int)nr;
+    char msg[256] = "";
+    mbdae_sweep_plan *plan = NULL;
+    if (mbdae_sweep_plan_create(problems, (int)np, solvers, (int)ns, &set, &plan, msg,
+                                sizeof msg) != 0) {
+      PyErr_SetString(PyExc_ValueError, msg);
+    } else {
+      result = plan_runs(plan);
+    }
+    mbdae_sweep_plan_free(plan);
+  } else if (ok) {
+    PyErr_SetString(PyExc_ValueError, "sweep_plan: too many problems, solvers or tolerances");
+  } else if (!PyErr_Occurred()) {
+    PyErr_NoMemory();
+  }
+  PyMem_Free(rtols);
+  PyMem_Free(solvers);
+  PyMem_Free(problems);
+  Py_XDECREF(rseq);
+  Py_XDECREF(sseq);
+  Py_XDECREF(pseq);
   return result;
 }

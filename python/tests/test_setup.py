@@ -99,10 +99,10 @@ def test_plugin_without_libmbdae():
         assert "libmbdae" not in ldd.stdout
 
 
-@pytest.mark.parametrize("name,what", [("twice_solver", "solver 1"),
-                                       ("twice_problem", "problem 1")])
+@pytest.mark.parametrize("name,what", [("twice_solver", "solver id 'twice'"),
+                                       ("twice_problem", "problem id 'twice_problem'")])
 def test_an_id_twice_in_one_plugin(name, what):
-    with pytest.raises(ValueError, match=f"{what}: its id is too long or already taken"):
+    with pytest.raises(ValueError, match=f"{what} is already taken by plug-in"):
         mbdae.load_plugin(py_plugin(name))
     assert "twice" not in [s[0] for s in mbdae.solvers()]  # taken whole or not at all
     assert "twice_problem" not in [p[0] for p in mbdae.problems()]

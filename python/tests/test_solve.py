@@ -127,7 +127,7 @@ def test_plugin_solver():
         mbdae.load_plugin(plugin_file("no_symbol"))
     with pytest.raises(ValueError, match="ABI"):
         mbdae.load_plugin(plugin_file("old_abi"))
-    with pytest.raises(ValueError, match="solver 0"):
+    with pytest.raises(ValueError, match="solver 1 of mbdae_plugin_solvers"):
         mbdae.load_plugin(plugin_file("bad_id"))
 
 

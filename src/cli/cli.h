@@ -180,8 +180,9 @@ const mbdae_solver_type *solver_type_of(const char *id);
  * with mbdae_record_free).  An unknown solver gives MBDAE_ERR_UNKNOWN_SOLVER and an empty rec. */
 int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options *opt, int repeats,
                 mbdae_record *rec);
-/* The test set's settings of a run at rtol: atol = rtol and h0 = h0_factor * rtol (the problem's
- * mbdae_tolerance_plan) unless atol, h0 are given (> 0); max_steps 0 is the solver's default. */
+/* The test set's settings of a run at rtol (mbdae_options_test_set: rtol 0 is the problem's run
+ * tolerance, atol = rtol, h0 = h0_factor * rtol) unless atol, h0 are given (> 0); max_steps 0 is
+ * the solver's default.  A refused rtol leaves opt->rtol NaN, which the run refuses. */
 void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
                       mbdae_options *opt);
 

@@ -712,10 +712,8 @@ static int plot_problem(const mbdae_problem *p, const plot_args *a, const plot_d
   if (a->reference && load_reference_trajectory(p, &ref_t, &ref_y, &nref) != 0) {
     return EXIT_USAGE; /* before the run: nothing is written */
   }
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
-  test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);
+  test_set_options(p, a->rtol, 0.0, 0.0, 0, &opt); /* rtol 0: the run tolerance */
   mbdae_result r;
   plot_data data;
   double *buf = NULL;

@@ -270,10 +270,8 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   }
   warn_inconsistent_start(p);
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
-  test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
+  test_set_options(p, a.rtol, a.atol, a.h0, a.max_steps, &opt); /* rtol 0: the run tolerance */
   opt.hmax = a.hmax;
   opt.linsys = a.linsys;
   if (a.history) {

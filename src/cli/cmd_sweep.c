@@ -5,7 +5,8 @@
  * report 2.4, sections II.17.4, II.13.4, II.19.4), atol = rtol, h0 = h0_factor * rtol (1e-2 rtol
  * for the slider crank).  --m, --rtol, --atol and --h0 override the grid.
  *
- * The runs are ordered problem, solver, m.  --shard i/N takes the i-th of N contiguous, equal
+ * The runs are the library's sweep plan (mbdae_sweep_plan: its options, its resume matching),
+ * ordered problem, solver, m.  --shard i/N takes the i-th of N contiguous, equal
  * slices of that order, so that the shards' rows, concatenated in shard order, are the rows of the
  * whole sweep in the same order; --jobs N runs a slice in N worker processes (sweep_pool.c).
  * --forms f1,f2,... sweeps each problem spec in each formulation (spec + "form=f"): one
@@ -82,6 +83,8 @@ typedef struct sweep_state {
   const double *yref;           /* --ref: the reference of the one configuration, or NULL */
   const mbdae_problem *problem; /* --ref: that configuration */
   int metric;                   /* --metric: given first in the progress lines */
+  const mbdae_sweep_plan *plan; /* the runs of the whole sweep; the slice's are lo .. lo+total-1 */
+  int lo;
 } sweep_state;
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -382,46 +385,40 @@ static int open_problems(sweep_args *a, mbdae_problem **problems, int *nproblems
   return 0;
 }
 
-/* The tolerances of problem p: the --rtol list, or the m grid. */
-static int tolerances_of(const mbdae_problem *p, const sweep_args *a, double *rtol)
-{
-  if (a->nrtols) {
-    memcpy(rtol, a->rtols, sizeof(double) * (size_t)a->nrtols);
-    return a->nrtols;
-  }
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
-  int lo = a->m_hi >= 0 ? a->m_lo : 0, hi = a->m_hi >= 0 ? a->m_hi : plan.m_max, n = 0;
-  for (int m = lo; m <= hi; m++) {
-    rtol[n++] = pow(10.0, -(4.0 + (double)m / plan.m_div));
-  }
-  return n;
-}
-
-/* All runs, in the order problem, solver, tolerance; *ntasks set.  NULL when out of memory. */
+/* The plan of the sweep (the library's mbdae_sweep_plan: the runs in the order problem, solver,
+ * tolerance, their options from the test set's policy and the settings) into *plan, and its runs
+ * as the pool's tasks; *ntasks set.  NULL after a message. */
 static sweep_task *make_plan(const sweep_args *a, mbdae_problem *const *problems, int nproblems,
-                             int *ntasks)
+                             mbdae_sweep_plan **plan, int *ntasks)
 {
-  double rtol[MAX_M + MAX_RTOLS + 1];
-  int total = 0;
-  for (int i = 0; i < nproblems; i++) {
-    total += a->nsolvers * tolerances_of(problems[i], a, rtol);
-  }
-  sweep_task *tasks = calloc((size_t)(total ? total : 1), sizeof *tasks);
-  if (!tasks) {
+  mbdae_sweep_settings set;
+  mbdae_sweep_settings_default(&set);
+  set.m_lo = a->m_lo;
+  set.m_hi = a->m_hi;
+  set.rtols = a->rtols;
+  set.nrtols = a->nrtols;
+  set.atol = a->atol;
+  set.h0 = a->h0;
+  set.max_steps = a->max_steps;
+  set.linsys = a->linsys;
+  set.repeats = a->repeat;
+  char msg[256];
+  if (mbdae_sweep_plan_create((const mbdae_problem *const *)problems, nproblems, a->solvers,
+                              a->nsolvers, &set, plan, msg, sizeof msg) != 0) {
+    usage_error("%s", msg);
     return NULL;
   }
-  int k = 0;
-  for (int i = 0; i < nproblems; i++) {
-    int nt = tolerances_of(problems[i], a, rtol);
-    for (int s = 0; s < a->nsolvers; s++) {
-      for (int t = 0; t < nt; t++, k++) {
-        tasks[k].problem = problems[i];
-        tasks[k].solver = a->solvers[s];
-        test_set_options(problems[i], rtol[t], a->atol, a->h0, a->max_steps, &tasks[k].opt);
-        tasks[k].opt.linsys = a->linsys;
-      }
-    }
+  int total = mbdae_sweep_plan_count(*plan);
+  sweep_task *tasks = calloc((size_t)(total ? total : 1), sizeof *tasks);
+  for (int k = 0; tasks && k < total; k++) {
+    int i, s;
+    mbdae_options_default(&tasks[k].opt);
+    mbdae_sweep_plan_run(*plan, k, &i, &s, &tasks[k].opt);
+    tasks[k].problem = problems[i];
+    tasks[k].solver = a->solvers[s];
+  }
+  if (!tasks) {
+    usage_error("out of memory");
   }
   *ntasks = total;
   return tasks;
@@ -896,44 +893,11 @@ static int settle_folder(const sweep_args *a, mbdae_problem *const *problems, in
 
 /* ---- runs.partial.csv and --resume ------------------------------------------------------- */
 
-/* The option a row records with another value than task t (run with `repeat` timed runs) would
- * give it: "max_steps 5 there, 0 here" in why, 1; 0 when they agree.  The repeats of a failed run
- * are those it got to (the first failure ends them): compared for an ok row only. */
-static int row_options_differ(const sweep_task *t, int repeat, const mbdae_record *r, char *why,
-                              size_t len)
+/* The slice's run of row r that is not yet done (mbdae_sweep_plan_match), or -1; -1 with why
+ * set when the row is a planned run made with other options. */
+static int task_of_row(const sweep_state *s, const mbdae_record *r, char *why, size_t len)
 {
-  const mbdae_options *o = &t->opt;
-  char a[64], b[64];
-  snprintf(a, sizeof a, "%.10g", o->hmax);
-  snprintf(b, sizeof b, "%.10g", r->hmax);
-  if (r->max_steps != o->max_steps) {
-    snprintf(why, len, "max_steps %ld there, %ld here", r->max_steps, o->max_steps);
-  } else if (strcmp(a, b) != 0) {
-    snprintf(why, len, "hmax %s there, %s here", b, a);
-  } else if (r->status == MBDAE_OK && r->repeats != repeat) {
-    snprintf(why, len, "repeats %d there, %d here", r->repeats, repeat);
-  } else {
-    return 0;
-  }
-  return 1;
-}
-
-/* The slice's task of row r that is not yet done, or -1; -1 with why set when the row is a task's
- * run made with other options (row_options_differ). */
-static int task_of_row(const sweep_state *s, const sweep_task *tasks, int repeat,
-                       const mbdae_record *r, char *why, size_t len)
-{
-  for (int k = 0; k < s->total; k++) {
-    const mbdae_options *o = &tasks[k].opt;
-    char a[96], b[96];
-    snprintf(a, sizeof a, "%.10g %.10g %.10g", o->rtol, o->atol, o->h0);
-    snprintf(b, sizeof b, "%.10g %.10g %.10g", r->rtol, r->atol, r->h0);
-    if (!s->have[k] && strcmp(mbdae_problem_spec(tasks[k].problem), r->spec) == 0 &&
-        strcmp(tasks[k].solver, r->solver) == 0 && strcmp(a, b) == 0) {
-      return row_options_differ(&tasks[k], repeat, r, why, len) ? -1 : k;
-    }
-  }
-  return -1;
+  return mbdae_sweep_plan_match(s->plan, s->lo, s->lo + s->total, s->have, r, why, len);
 }
 
 /* The first component (1-based) of an ok row's y that is not finite, or 0: an ok run ends at a
@@ -949,7 +913,7 @@ static int ok_row_not_finite(const mbdae_record *r)
 }
 
 /* --resume: the rows of runs.partial.csv become done runs of the slice; EXIT_OK or EXIT_USAGE. */
-static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
+static int resume_rows(sweep_state *s, const sweep_task *tasks)
 {
   char msg[600], why[200] = "";
   mbdae_record *rows = NULL;
@@ -971,7 +935,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
       mbdae_records_free(rows, nrows);
       return rc;
     }
-    int k = task_of_row(s, tasks, repeat, &rows[i], why, sizeof why);
+    int k = task_of_row(s, &rows[i], why, sizeof why);
     if (k < 0) {
       int rc = usage_error(
           "--resume: %s holds a run that is not in this sweep (%s, %s, rtol %g%s%s); "
@@ -995,7 +959,7 @@ static int resume_rows(sweep_state *s, const sweep_task *tasks, int repeat)
 
 /* Open runs.partial.csv before the first run, so that a folder that takes no file stops the
  * sweep before it computes; EXIT_OK or EXIT_USAGE (reported). */
-static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int repeat)
+static int open_partial(sweep_state *s, const sweep_task *tasks, int resume)
 {
   int exists = access(s->partial_path, F_OK) == 0;
   if (exists && !resume) {
@@ -1003,7 +967,7 @@ static int open_partial(sweep_state *s, const sweep_task *tasks, int resume, int
                        "the missing ones, or remove it",
                        s->partial_path);
   }
-  if (exists && resume_rows(s, tasks, repeat) != EXIT_OK) {
+  if (exists && resume_rows(s, tasks) != EXIT_OK) {
     return EXIT_USAGE;
   }
   if (!exists && resume) {
@@ -1138,6 +1102,7 @@ int cmd_sweep(int argc, char **argv)
   mbdae_problem *problems[MAX_SPECS];
   int nproblems = 0, ntasks = 0, rc = EXIT_OK;
   sweep_task *tasks = NULL;
+  mbdae_sweep_plan *plan = NULL;
   sweep_state s;
   memset(&s, 0, sizeof s);
   s.partial = -1;
@@ -1153,13 +1118,15 @@ int cmd_sweep(int argc, char **argv)
     rc = EXIT_USAGE;
   } else if (make_dirs(a.out) != 0) {
     rc = usage_error("cannot create the output folder %s: %s", a.out, strerror(errno));
-  } else if (!(tasks = make_plan(&a, problems, nproblems, &ntasks))) {
-    rc = usage_error("out of memory");
+  } else if (!(tasks = make_plan(&a, problems, nproblems, &plan, &ntasks))) {
+    rc = EXIT_USAGE;
   }
   /* the shard's slice [lo, hi) of the whole plan */
   int lo = (int)((long long)ntasks * (a.shard - 1) / a.nshards);
   int hi = (int)((long long)ntasks * a.shard / a.nshards);
   s.total = hi - lo;
+  s.plan = plan;
+  s.lo = lo;
   s.tty = isatty(STDERR_FILENO);
   s.start = wall_now();
   join(partial, sizeof partial, a.out, "runs.partial.csv");
@@ -1177,7 +1144,7 @@ int cmd_sweep(int argc, char **argv)
   int finished = rc == FOLDER_FINISHED;
   rc = finished ? EXIT_OK : rc;
   if (rc == EXIT_OK && !finished) {
-    rc = open_partial(&s, tasks + lo, a.resume, a.repeat);
+    rc = open_partial(&s, tasks + lo, a.resume);
   }
   if (rc == EXIT_OK && !finished) {
     if (a.nshards > 1) {
@@ -1198,6 +1165,7 @@ int cmd_sweep(int argc, char **argv)
   free(s.index);
   free(yref);
   free(tasks);
+  mbdae_sweep_plan_free(plan);
   for (int i = 0; i < nproblems; i++) {
     mbdae_problem_destroy(problems[i]);
   }

@@ -27,12 +27,12 @@ int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options 
 void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
                       mbdae_options *opt)
 {
-  mbdae_tolerance_plan plan;
-  mbdae_problem_tolerances(p, &plan);
   mbdae_options_default(opt);
-  opt->rtol = rtol;
-  opt->atol = atol > 0.0 ? atol : rtol;
-  opt->h0 = h0 > 0.0 ? h0 : plan.h0_factor * rtol;
+  if (mbdae_options_test_set(p, rtol, opt) != 0) {
+    opt->rtol = NAN; /* the run refuses it, naming rtol */
+  }
+  opt->atol = atol > 0.0 ? atol : opt->atol;
+  opt->h0 = h0 > 0.0 ? h0 : opt->h0;
   opt->max_steps = max_steps;
 }
 
