@@ -38,6 +38,9 @@
 
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_andrews;
+
 enum {
   NQ = 7,   /* angles beta, Theta, gamma, Phi, delta, Omega, epsilon */
   NLAM = 6, /* multipliers, one per position constraint */

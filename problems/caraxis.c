@@ -40,6 +40,9 @@
 
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_caraxis;
+
 enum {
   NPOS = 4, /* coordinates of the two bar ends */
   NLAM = 2, /* multipliers = constraints */

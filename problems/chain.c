@@ -45,6 +45,9 @@
 #include "mech_forms.h"
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_chain;
+
 enum { NREF = 8 }; /* committed references: n = 1..NREF */
 /* Starts of up to this many links take the kinetic-metric solve (as the committed references
  * were made); longer chains the tridiagonal one, O(n) (start_forces). */

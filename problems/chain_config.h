@@ -1,8 +1,8 @@
 /* The configuration of a pendulum chain (Thomsen (ed.) 2005 section 3.4): its spec keys, their
  * parsing and canonical form.  One source for both readers of a chain spec: the problem
  * (problems/chain.c, in the library) and the quad-precision reference generator
- * (refsol/chain_ref.c), which compiles this file too, so that both integrate exactly the
- * configuration the spec names.
+ * (refsol/chain_ref.c), which links the same compiled object (CMake's mbdae_chain_config), so
+ * that both integrate exactly the configuration the spec names.
  *
  * Keys: n= links (>= 1); m= masses, l= lengths, theta= initial angles, omega= initial angular
  * velocities, each one value for every link or a colon-separated list of n values (m=1:2:1);

@@ -62,6 +62,9 @@
 #include "mech_forms.h"
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_crank;
+
 /* ---- layout of y ------------------------------------------------------------------------- */
 
 enum {

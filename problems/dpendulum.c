@@ -50,6 +50,9 @@
 #include "dense.h"
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_dpendulum;
+
 enum { NQ = 4, NC = 2, X1 = 0, Y1, X2, Y2 }; /* q = (x1, y1, x2, y2) */
 
 static const double GRAV = 9.81; /* g, Hafner & Poell, section 2.1 */

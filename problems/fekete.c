@@ -50,6 +50,9 @@
 #include "dense.h"
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_fekete;
+
 enum {
   DIM = 3,          /* coordinates per particle */
   N_PUBLISHED = 20, /* particles of the test set's problem (fekete.f, nart = 20) */

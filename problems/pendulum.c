@@ -23,6 +23,9 @@
 
 #include "mechanical.h"
 
+/* Defined at the end of this file (its model names it); listed in src/harness/problem_list.c. */
+extern const problem_type mbdae_problem_pendulum;
+
 enum { NQ = 2, NC = 1, X = 0, Y = 1 }; /* q = (x, y), one constraint */
 
 static const double GRAV = 9.81; /* g, Hafner & Poell, section 2.1 */

@@ -4,7 +4,8 @@
  * prefix of the full text that fits (snprintf's truncation), for the default configuration and
  * configurations that make each writer take its other branches (stabilised forms with alpha and
  * beta, form=dummy with select=, the chain's lists, the double pendulum's keys, Fekete's n).
- * The writers are private (hidden in the shared library), so this test compiles the problems in.
+ * The writers are private (hidden in the shared library), so this test links the problems' and the
+ * core's objects (the object libraries mbdae_problems and mbdae_core, compiled once).
  * The registry writes into 256 bytes, which no built-in spec fills: only here do the writers see
  * a short buffer. */
 #include <stdlib.h>
@@ -13,6 +14,11 @@
 #include "check.h"
 #include "mbdae/mbdae.h"
 #include "problem_type.h"
+
+/* The descriptors under test (problems/; the library's table is src/harness/problem_list.c). */
+extern const problem_type mbdae_problem_caraxis, mbdae_problem_andrews, mbdae_problem_crank,
+    mbdae_problem_pendulum, mbdae_problem_dpendulum, mbdae_problem_chain, mbdae_problem_fekete,
+    mbdae_problem_wheelset;
 
 enum { FULL_MAX = 4096, GUARD = 64 };
 static const unsigned char SENTINEL = 0xa5;

@@ -1,8 +1,9 @@
 /* The interface every problem module in problems/ implements (private to the library).
  *
  * A module defines its equations as static functions over its own typed parameter struct and
- * exports one const descriptor, the way a GSL stepper exports gsl_odeiv2_step_msbdf; the
- * registry (src/core/registry.c) lists the descriptors in one array and owns the instances.
+ * exports one const descriptor, the way a GSL stepper exports gsl_odeiv2_step_msbdf; the harness
+ * lists the built-in descriptors in one table (src/harness/problem_list.c, which declares them) and
+ * the registry (src/core/registry.c) owns the instances.
  * A capability a problem lacks is a NULL pointer, never a stub. */
 #ifndef MBDAE_PROBLEM_TYPE_H
 #define MBDAE_PROBLEM_TYPE_H
@@ -99,15 +100,6 @@ typedef struct problem_type {
    * this configuration has none.  NULL: none. */
   int (*ref_traj)(const void *params, int neq, size_t *ntimes, const double **t, double *y);
 } problem_type;
-
-extern const problem_type mbdae_problem_caraxis;
-extern const problem_type mbdae_problem_andrews;
-extern const problem_type mbdae_problem_crank;
-extern const problem_type mbdae_problem_pendulum;
-extern const problem_type mbdae_problem_dpendulum;
-extern const problem_type mbdae_problem_chain;
-extern const problem_type mbdae_problem_fekete;
-extern const problem_type mbdae_problem_wheelset;
 
 /* A user's problem (mbdae_problem_from_type): the callbacks of user_problem_ops take a
  * user_binding as their params; the registry copies user_problem_ops into the instance and

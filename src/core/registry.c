@@ -1,5 +1,6 @@
-/* The problem registry: the list of problem descriptors, spec parsing ("id" or
- * "id:key=value,key=value") and the instances with their accessors.
+/* The problem registry: spec parsing ("id" or "id:key=value,key=value") over a table of problem
+ * descriptors it is given (problem_catalog.h: the built-in table is the harness's,
+ * src/harness/problem_list.c), and the instances with their accessors.
  *
  * An instance owns a copy of its module's parameter struct and the description of its
  * configuration; nothing here is mutable after mbdae_problem_create returns. */
@@ -10,15 +11,9 @@
 #include "condense_max.h"
 #include "finite.h"
 #include "jac_pattern.h"
+#include "problem_catalog.h"
 #include "problem_type.h"
 #include "solver_caps.h"
-
-static const problem_type *const problem_types[] = {
-    &mbdae_problem_caraxis,  &mbdae_problem_andrews,   &mbdae_problem_crank,
-    &mbdae_problem_pendulum, &mbdae_problem_dpendulum, &mbdae_problem_chain,
-    &mbdae_problem_fekete,   &mbdae_problem_wheelset,
-};
-enum { NPROBLEMS = (int)(sizeof problem_types / sizeof problem_types[0]) };
 
 #define SPEC_MAX 256
 
@@ -81,30 +76,15 @@ void mbdae_problem_info_names(problem_info *info, int first, int n, const char *
   }
 }
 
-int mbdae_problem_count(void) { return NPROBLEMS; }
-
-const char *mbdae_problem_id(int i)
+const problem_type *mbdae_catalog_find(const problem_catalog *catalog, const char *id, size_t len)
 {
-  if (i < 0 || i >= NPROBLEMS) {
-    return NULL;
-  }
-  return problem_types[i]->id;
-}
-
-static const problem_type *find_type(const char *id, size_t len)
-{
-  for (int i = 0; i < NPROBLEMS; i++) {
-    if (strlen(problem_types[i]->id) == len && strncmp(problem_types[i]->id, id, len) == 0) {
-      return problem_types[i];
+  for (int i = 0; i < catalog->count; i++) {
+    const problem_type *type = catalog->types[i];
+    if (strlen(type->id) == len && strncmp(type->id, id, len) == 0) {
+      return type;
     }
   }
   return NULL;
-}
-
-const char *mbdae_problem_options(const char *id)
-{
-  const problem_type *type = id ? find_type(id, strlen(id)) : NULL;
-  return type ? type->options_help : NULL;
 }
 
 static void set_msg(char *msg, size_t msglen, const char *fmt, const char *a, const char *b)
@@ -114,12 +94,12 @@ static void set_msg(char *msg, size_t msglen, const char *fmt, const char *a, co
   }
 }
 
-static void list_ids(char *buf, size_t len)
+static void list_ids(const problem_catalog *catalog, char *buf, size_t len)
 {
   buf[0] = '\0';
-  for (int i = 0; i < NPROBLEMS; i++) {
+  for (int i = 0; i < catalog->count; i++) {
     size_t used = strlen(buf);
-    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", problem_types[i]->id);
+    snprintf(buf + used, len - used, "%s%s", i ? ", " : "", catalog->types[i]->id);
   }
 }
 
@@ -219,7 +199,8 @@ static int describe_instance(mbdae_problem *p, char *msg, size_t msglen)
                              &p->pattern_block, msg, msglen);
 }
 
-int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_t msglen)
+int mbdae_catalog_create(const problem_catalog *catalog, const char *spec, mbdae_problem **out,
+                         char *msg, size_t msglen)
 {
   if (msg && msglen > 0) {
     msg[0] = '\0';
@@ -231,16 +212,16 @@ int mbdae_problem_create(const char *spec, mbdae_problem **out, char *msg, size_
   *out = NULL;
   if (!spec || spec[0] == '\0') {
     char ids[128];
-    list_ids(ids, sizeof ids);
+    list_ids(catalog, ids, sizeof ids);
     set_msg(msg, msglen, "empty problem spec; valid problems: %s%s", ids, "");
     return MBDAE_ERR_SPEC;
   }
   const char *colon = strchr(spec, ':');
   size_t idlen = colon ? (size_t)(colon - spec) : strlen(spec);
-  const problem_type *type = find_type(spec, idlen);
+  const problem_type *type = mbdae_catalog_find(catalog, spec, idlen);
   if (!type) {
     char ids[128], name[64];
-    list_ids(ids, sizeof ids);
+    list_ids(catalog, ids, sizeof ids);
     snprintf(name, sizeof name, "%.*s", (int)(idlen < 60 ? idlen : 60), spec);
     set_msg(msg, msglen, "unknown problem '%s'; valid problems: %s", name, ids);
     return MBDAE_ERR_SPEC;

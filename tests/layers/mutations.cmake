@@ -1,5 +1,6 @@
 # The layer and guard checks can fail (ctest `layers_mutations`): on scratch copies of the source
-# tree it plants upward includes, a file of src/core outside the table and a declaration after a
+# tree it plants upward includes (refsol/ to a problem header other than the chain's parser
+# too), a file of src/core outside the table and a declaration after a
 # header's guard, each of which a check must refuse naming the file, and a core file includes
 # a harness file by a relative path, which the check must refuse by folder.
 #
@@ -66,6 +67,11 @@ expect(solver_up "solvers/driver.c \\(solvers\\) includes src/harness/record_sid
 fresh_copy(cli_private)
 file(APPEND "${WORK}/cli_private/src/cli/cmd_bench.c" "#include \"solver_caps.h\"\n")
 expect(cli_private "src/cli/cmd_bench.c \\(cli\\) includes src/core/solver_caps.h \\(core\\)")
+
+# A reference generator including a problem header other than the chain's parser.
+fresh_copy(refsol_private)
+file(APPEND "${WORK}/refsol_private/refsol/chain_ref.c" "#include \"mechanical.h\"\n")
+expect(refsol_private "refsol/chain_ref.c \\(refsol\\) includes problems/mechanical.h \\(problems\\)")
 
 # A new file in src/core that the table does not place.
 fresh_copy(unplaced)
