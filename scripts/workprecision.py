@@ -6,7 +6,7 @@ accuracies.  This script runs each solver over a grid of tolerances, one process
 compares the curves of digits against CPU: for every accuracy level L (scd at t_end by default;
 --metric mescd, or tscd / tmescd, the least scd / mescd along the reference trajectory, issue 35)
 that both solvers reach, and at least --min-level (default 0: speed is judged only where both
-codes have at least one correct digit, scd >= 0 -- the rule decided for mebdf), the cost of a solver is read off its frontier (the runs
+codes have scd >= 0, an error of at most 100% -- the rule decided for mebdf), the cost of a solver is read off its frontier (the runs
 that no run beats with as many digits for less CPU), log CPU interpolated linearly in digits
 between the two frontier runs around L, and the table prints both costs, the tolerances around L
 and the ratio first/other.  The worst ratio per problem is the figure to quote ("at every level both reach,
@@ -214,7 +214,7 @@ def main():
                     "trajectory (default scd)")
     ap.add_argument("--min-level", type=float, default=0.0, metavar="DIGITS",
                     help="compare CPU only at levels both codes reach with at least DIGITS digits "
-                    "(default 0: at least one correct digit, scd >= 0, the rule decided for mebdf)")
+                    "(default 0: scd >= 0, an error of at most 100%%, the rule decided for mebdf)")
     ap.add_argument("--step", type=float, default=0.25, help="spacing of the accuracy levels")
     ap.add_argument("--run-args", default="", help="more arguments for every `CMD run` (shell-quoted)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per process")
