@@ -34,6 +34,9 @@
 
 #include "bdf.h"
 #include "pencil_modes.h"
+#include "schur_cohn.h"
+
+_Static_assert((int)MAX_ORDER <= (int)SCHUR_COHN_MAX_DEGREE, "the BDF polynomials' degree");
 
 /* Stability limit of orders 3-5 (see stable_at).  A step is stable when no mode of the
  * linearization is amplified by more than GROWTH_MAX per step.  Exactly 1 is not usable: on an
@@ -81,16 +84,12 @@ void bdf_set_char_polynomials(double c[MAX_ORDER + 1][MAX_ORDER + 1])
   }
 }
 
-static double abs2(double complex x) { return creal(x) * creal(x) + cimag(x) * cimag(x); }
-
 /* 1 when every root of p_k(zeta) - z zeta^k (coefficients c = c[k] above) lies in
- * |zeta| < radius: the Schur-Cohn test on the polynomial in w = zeta / radius.  For p of degree m
- * with coefficients a_0..a_m, all roots lie in the open unit disc iff |a_m| > |a_0| and the same
- * holds for the degree m-1 polynomial (conj(a_m) p(w) - a_0 w^m conj(p(1/conj(w)))) / w (by
- * Rouche's theorem; P. Henrici, Applied and Computational Complex Analysis I, section 6.8). */
+ * |zeta| < radius: the Schur-Cohn test (solvers/schur_cohn.c) on the polynomial in
+ * w = zeta / radius. */
 static int roots_inside(const double *c, int k, double complex z, double radius)
 {
-  double complex a[MAX_ORDER + 1], next[MAX_ORDER + 1];
+  double complex a[MAX_ORDER + 1];
   double scale = 1.0;
   for (int m = 0; m <= k; m++) {
     a[m] = c[m] * scale;
@@ -99,16 +98,7 @@ static int roots_inside(const double *c, int k, double complex z, double radius)
     }
     scale *= radius;
   }
-  for (int m = k; m > 0; m--) {
-    if (abs2(a[m]) <= abs2(a[0])) {
-      return 0;
-    }
-    for (int j = 1; j <= m; j++) {
-      next[j - 1] = conj(a[m]) * a[j] - a[0] * conj(a[m - j]);
-    }
-    memcpy(a, next, sizeof(double complex) * (size_t)m);
-  }
-  return 1;
+  return schur_cohn_inside(a, k);
 }
 
 /* stable_at: 1 when BDF-k at constant step h amplifies no mode exp(lambda t) of the last pencil by
@@ -126,7 +116,7 @@ static const double Z_SAFE = 0.45;
 static int amplified(const bdf *s, int k, double h, int i)
 {
   double complex z = h * (s->eig_re[i] + I * s->eig_im[i]);
-  double z2 = abs2(z);
+  double z2 = schur_cohn_abs2(z);
   return z2 >= Z_SAFE * Z_SAFE && z2 <= LOCUS_BOUND * LOCUS_BOUND &&
          !roots_inside(s->charpoly[k], k, z, GROWTH_MAX);
 }
