@@ -3,13 +3,40 @@
  * mode of the linearization (the finite eigenvalues of the pencil (dF/dy, -dF/dy'), computed by
  * solvers/pencil_modes.c when due) is amplified by more than GROWTH_MAX per step; amplification
  * by the roots of the constant-step characteristic polynomial, tested with the Schur-Cohn
- * criterion (P. Henrici, Applied and Computational Complex Analysis I, 6.8). */
+ * criterion (P. Henrici, Applied and Computational Complex Analysis I, 6.8).
+ *
+ * Stability-limited order.  BDF3-5 are not A-stable: on an undamped mode y' = i omega y (the
+ * elastic modes of the slider crank, omega up to 2.3e4) BDF3 and BDF4 amplify for h omega up to
+ * 1.92 and 4.71, BDF5 for h omega in (0.711, 9.36) (at h omega = 1: by 1.04, 1.11, 1.13 per
+ * step).  The error test alone lets h grow into that range; the mode grows until the test fails,
+ * the order collapses and climbs again: at rtol = 1e-4 the crank took 2.7 times the steps of
+ * order 2 alone, with wrong elastic accelerations at tend.  So the eigenvalues lambda of the
+ * pencil (dF/dy, -dF/dy') of a new Jacobian (see EIG_REFRESH) are computed (LAPACK dggev) when
+ * the order or the step is about to rise above the step just taken (see bdf_refresh_before_rise),
+ * and the order and step chosen for accuracy after an accepted step are kept only if no mode is
+ * amplified by more than GROWTH_MAX per step (constant-step characteristic polynomial at
+ * z = h lambda, Schur-Cohn test).  Otherwise that order with its step cut to the stability limit
+ * competes with every lower order at the step of its own constant-step error estimate (each cut
+ * the same way; order 2 is A-stable): the largest step wins, the rule by which LSODE chooses
+ * among orders q-1, q, q+1 (its step ratios rhdn, rhsm, rhup; A. C. Hindmarsh, ODEPACK, 1983).
+ * CVODE's stability limit detection (STALD) infers the dominant root from the history of the
+ * step instead; with the analytic Jacobian at hand the eigenvalues themselves are more direct.
+ * The QZ algorithm costs O(n^3) time and 6 n^2 doubles, so the limit is on only up to
+ * EIG_MAX_N equations, whatever the storage of the iteration matrix (so that dense, band and
+ * sparse runs of one problem take the same steps); above, the order is chosen for accuracy
+ * alone, as DASSL and IDA do.  What that costs: on lightly damped stiff oscillations (the
+ * crank's elastic modes) the order-collapse cycles described above (2.7 times the steps of order
+ * 2 alone at rtol 1e-4); the pendulum chains, large by design, have no such modes (their stiff
+ * part is the index-3 constraint, whose eigenvalues are infinite and never limit the order). */
 #include <complex.h>
 #include <math.h>
 #include <string.h>
 
 #include "bdf.h"
 #include "pencil_modes.h"
+#include "schur_cohn.h"
+
+_Static_assert((int)MAX_ORDER <= (int)SCHUR_COHN_MAX_DEGREE, "the BDF polynomials' degree");
 
 /* Stability limit of orders 3-5 (see stable_at).  A step is stable when no mode of the
  * linearization is amplified by more than GROWTH_MAX per step.  Exactly 1 is not usable: on an
@@ -57,16 +84,12 @@ void bdf_set_char_polynomials(double c[MAX_ORDER + 1][MAX_ORDER + 1])
   }
 }
 
-static double abs2(double complex x) { return creal(x) * creal(x) + cimag(x) * cimag(x); }
-
 /* 1 when every root of p_k(zeta) - z zeta^k (coefficients c = c[k] above) lies in
- * |zeta| < radius: the Schur-Cohn test on the polynomial in w = zeta / radius.  For p of degree m
- * with coefficients a_0..a_m, all roots lie in the open unit disc iff |a_m| > |a_0| and the same
- * holds for the degree m-1 polynomial (conj(a_m) p(w) - a_0 w^m conj(p(1/conj(w)))) / w (by
- * Rouche's theorem; P. Henrici, Applied and Computational Complex Analysis I, section 6.8). */
+ * |zeta| < radius: the Schur-Cohn test (solvers/schur_cohn.c) on the polynomial in
+ * w = zeta / radius. */
 static int roots_inside(const double *c, int k, double complex z, double radius)
 {
-  double complex a[MAX_ORDER + 1], next[MAX_ORDER + 1];
+  double complex a[MAX_ORDER + 1];
   double scale = 1.0;
   for (int m = 0; m <= k; m++) {
     a[m] = c[m] * scale;
@@ -75,16 +98,7 @@ static int roots_inside(const double *c, int k, double complex z, double radius)
     }
     scale *= radius;
   }
-  for (int m = k; m > 0; m--) {
-    if (abs2(a[m]) <= abs2(a[0])) {
-      return 0;
-    }
-    for (int j = 1; j <= m; j++) {
-      next[j - 1] = conj(a[m]) * a[j] - a[0] * conj(a[m - j]);
-    }
-    memcpy(a, next, sizeof(double complex) * (size_t)m);
-  }
-  return 1;
+  return schur_cohn_inside(a, k);
 }
 
 /* stable_at: 1 when BDF-k at constant step h amplifies no mode exp(lambda t) of the last pencil by
@@ -102,7 +116,7 @@ static const double Z_SAFE = 0.45;
 static int amplified(const bdf *s, int k, double h, int i)
 {
   double complex z = h * (s->eig_re[i] + I * s->eig_im[i]);
-  double z2 = abs2(z);
+  double z2 = schur_cohn_abs2(z);
   return z2 >= Z_SAFE * Z_SAFE && z2 <= LOCUS_BOUND * LOCUS_BOUND &&
          !roots_inside(s->charpoly[k], k, z, GROWTH_MAX);
 }

@@ -714,11 +714,7 @@ static void ida_last_step(const void *session, double *tprev, double *t)
 
 static const mbdae_stepper IDA_STEPPER = {ida_open, ida_step, ida_dense, ida_last_step, ida_close};
 
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
-{
-  return mbdae_stepper_run(&IDA_STEPPER, p, opt, y, yp, r);
-}
+MBDAE_STEPPER_INTEGRATE(integrate, IDA_STEPPER)
 
 const mbdae_solver_type mbdae_solver_ida = {
     sizeof(mbdae_solver_type), "ida",

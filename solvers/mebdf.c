@@ -332,33 +332,20 @@ static int open_run(const mbdae_problem *p, const mbdae_options *opt, double t0,
                     double *yp, mbdae_result *r, void **session)
 {
   mebdf *s = run_state(p, opt, t0, y, yp, r);
-  driver_session *ds = s ? mbdae_session_new(&MEBDF_METHOD, s, release_run, y, yp) : NULL;
+  driver_session *ds =
+      mbdae_session_open(&MEBDF_METHOD, s, release_run, p, opt, t0, &END_RULE, y, yp, r);
   if (!ds) {
-    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+    return r->status;
   }
   double tend = mbdae_problem_tend(p);
-  mbdae_driver *d = &ds->d;
-  mbdae_driver_start(d, p, t0, opt, &END_RULE, y, r);
   double h = mbdae_driver_first_step(
-      d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s->n, s->wt0, yp, tend - t0));
+      &ds->d, opt->h0 > 0.0 ? opt->h0 : mbdae_dassl_first_step(s->n, s->wt0, yp, tend - t0));
   start(s, t0, h, y, yp);
-  int rc = mbdae_driver_begin(d, h);
-  if (rc != 0) {
-    mbdae_session_close(ds);
-    return rc;
-  }
-  *session = ds;
-  return 0;
+  return mbdae_session_begin(ds, h, session);
 }
 
-static const mbdae_stepper MEBDF_STEPPER = {open_run, mbdae_session_step, mbdae_session_dense,
-                                            mbdae_session_last_step, mbdae_session_close};
-
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
-{
-  return mbdae_stepper_run(&MEBDF_STEPPER, p, opt, y, yp, r);
-}
+static const mbdae_stepper MEBDF_STEPPER = MBDAE_SESSION_STEPPER(open_run);
+MBDAE_STEPPER_INTEGRATE(integrate, MEBDF_STEPPER)
 
 const mbdae_solver_type mbdae_solver_mebdf = {
     sizeof(mbdae_solver_type), "mebdf",

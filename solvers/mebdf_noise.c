@@ -6,10 +6,10 @@
  * tolerance is below it, the Newton test and the error test see that noise whatever h is, and h
  * falls to hmin: Andrews' squeezer in forms index1 and baumgarte failed at rtol <= 1.8e-9 (Newton
  * failures down to h ~ 1e-17 near t = 0.02).  So the tolerance of such a variable is at least
- * noise_i, as in bdf (solvers/bdf.c, algebraic_noise, the same rule): computed after a failed step
- * with that step's matrix, and with every new matrix only while it is above some tolerance, on
- * problems of at most MEBDF_NOISE_MAX_N equations (n solves with the LU).  Wherever the tolerance
- * is above the floor the weights are the same numbers as without it. */
+ * noise_i, as in bdf (solvers/bdf_norm.c, bdf_algebraic_noise, the same rule): computed after a
+ * failed step with that step's matrix, and with every new matrix only while it is above some
+ * tolerance, on problems of at most MEBDF_NOISE_MAX_N equations (n solves with the LU).  Wherever
+ * the tolerance is above the floor the weights are the same numbers as without it. */
 #include "mebdf.h"
 #include "noise_floor.h"
 

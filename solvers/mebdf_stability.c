@@ -22,7 +22,7 @@
  * bhat1 ybar_{n+2})), the characteristic polynomial of degree k
  *     P(zeta) = D^2 (D zeta^k + H) - (bhat - beta) z D A + bhat1 z a_1 A - bhat1 z D B,
  * whose roots are the amplification factors; all lie in |zeta| < r iff the Schur-Cohn test holds
- * for P(r w) (P. Henrici, Applied and Computational Complex Analysis I, 6.8; bdf's roots_inside).
+ * for P(r w) (P. Henrici, Applied and Computational Complex Analysis I, 6.8; solvers/schur_cohn.c).
  */
 #include <complex.h>
 #include <math.h>
@@ -30,6 +30,9 @@
 
 #include "mebdf.h"
 #include "pencil_modes.h"
+#include "schur_cohn.h"
+
+_Static_assert((int)MEBDF_MAX_ORDER <= (int)SCHUR_COHN_MAX_DEGREE, "the corrector's degree");
 
 static const double GROWTH_MAX = 1.001;
 static const double Z_SAFE = 0.3; /* below, every order is accurate on the mode: not tested */
@@ -43,30 +46,6 @@ static long eig_interval(int n)
                                      ((long)EIG_FULL_RATE_N * EIG_FULL_RATE_N)
                                : 1;
   return EIG_MIN_STEPS * r;
-}
-
-static double abs2(double complex x) { return creal(x) * creal(x) + cimag(x) * cimag(x); }
-
-/* 1 when every root of the polynomial a[0] + a[1] w + ... + a[m] w^m lies in |w| < 1. */
-static int schur_cohn(double complex *a, int m)
-{
-  double complex next[MEBDF_MAX_ORDER + 1];
-  for (; m > 0; m--) {
-    if (abs2(a[m]) <= abs2(a[0])) {
-      return 0;
-    }
-    double big = 0.0;
-    for (int j = 1; j <= m; j++) {
-      next[j - 1] = conj(a[m]) * a[j] - a[0] * conj(a[m - j]);
-      big = fmax(big, cabs(next[j - 1]));
-    }
-    /* the test is scale invariant; without this the coefficients square at every stage and
-     * overflowed at k = 7 with |z| = 100 */
-    for (int j = 0; j < m; j++) {
-      a[j] = next[j] / big;
-    }
-  }
-  return 1;
 }
 
 /* 1 when MEBDF of BDF order k amplifies the mode z by more than radius per step. */
@@ -91,7 +70,7 @@ int mebdf_amplifies(const mebdf_formula *f, int k, double complex z, double radi
     p[m] *= scale;
     scale *= radius;
   }
-  return !schur_cohn(p, k);
+  return !schur_cohn_inside(p, k);
 }
 
 /* A new Jacobian: its pencil's eigenvalues become due (at most once in EIG_MIN_STEPS accepted
@@ -133,7 +112,7 @@ static int stable_at(const mebdf *s, int k, double h)
   }
   for (int i = 0; i < e->count; i++) {
     double complex z = h * (e->re[i] + I * e->im[i]);
-    if (abs2(z) >= Z_SAFE * Z_SAFE && mebdf_amplifies(&s->f[k], k, z, GROWTH_MAX)) {
+    if (schur_cohn_abs2(z) >= Z_SAFE * Z_SAFE && mebdf_amplifies(&s->f[k], k, z, GROWTH_MAX)) {
       return 0;
     }
   }

@@ -8,8 +8,8 @@
  * forward error a perturbation of F by eps times its terms causes; N. J. Higham, Accuracy and
  * Stability of Numerical Algorithms, 2nd ed., SIAM 2002, section 7.2).  An error test or Newton
  * test that asks such a variable for less than noise_i sees rounding whatever h is, and h falls
- * to its floor; the integrators keep its tolerance at noise_i or above (bdf.c, mebdf_noise.c say
- * where and what it measured). */
+ * to its floor; the integrators keep its tolerance at noise_i or above (bdf_norm.c, mebdf_noise.c
+ * say where and what it measured). */
 #ifndef MBDAE_NOISE_FLOOR_H
 #define MBDAE_NOISE_FLOOR_H
 

@@ -995,22 +995,16 @@ int radau_open(const radau_controls *c, const mbdae_problem *p, const mbdae_opti
                double *y, double *yp, mbdae_result *r, void **session)
 {
   radau *s = run_state(c, p, opt, t0, y, yp, r);
-  driver_session *ds = s ? mbdae_session_new(&RADAU_METHOD, s, release, y, yp) : NULL;
+  driver_session *ds =
+      mbdae_session_open(&RADAU_METHOD, s, release, p, opt, t0, &END_RULE, y, yp, r);
   if (!ds) {
-    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+    return r->status;
   }
   mbdae_driver *d = &ds->d;
-  mbdae_driver_start(d, p, t0, opt, &END_RULE, y, r);
   mbdae_driver_own_state(d, y, yp); /* s->y, s->yp: a projection there is the next step's start */
   double h = mbdae_driver_first_step(d, opt->h0 > 0.0 ? opt->h0 : DEFAULT_H0 * s->span);
   s->hacc = s->hold = h;
-  int rc = mbdae_driver_begin(d, h);
-  if (rc != 0) {
-    mbdae_session_close(ds);
-    return rc;
-  }
-  *session = ds;
-  return 0;
+  return mbdae_session_begin(ds, h, session);
 }
 
 /* RADAU's controls: every order set, rtol' = 0.1 rtol^((s+1)/(2s)). */
@@ -1022,14 +1016,8 @@ static int open_radau(const mbdae_problem *p, const mbdae_options *opt, double t
   return radau_open(&RADAU_CONTROLS, p, opt, t0, y, yp, r, session);
 }
 
-static const mbdae_stepper RADAU_STEPPER = {open_radau, mbdae_session_step, mbdae_session_dense,
-                                            mbdae_session_last_step, mbdae_session_close};
-
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
-{
-  return mbdae_stepper_run(&RADAU_STEPPER, p, opt, y, yp, r);
-}
+static const mbdae_stepper RADAU_STEPPER = MBDAE_SESSION_STEPPER(open_radau);
+MBDAE_STEPPER_INTEGRATE(integrate, RADAU_STEPPER)
 
 const mbdae_solver_type mbdae_solver_radau = {
     sizeof(mbdae_solver_type), "radau",

@@ -30,14 +30,8 @@ static int open_radau5(const mbdae_problem *p, const mbdae_options *opt, double 
   return radau_open(&RADAU5_CONTROLS, p, opt, t0, y, yp, r, session);
 }
 
-static const mbdae_stepper RADAU5_STEPPER = {open_radau5, mbdae_session_step, mbdae_session_dense,
-                                             mbdae_session_last_step, mbdae_session_close};
-
-static int integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                     mbdae_result *r)
-{
-  return mbdae_stepper_run(&RADAU5_STEPPER, p, opt, y, yp, r);
-}
+static const mbdae_stepper RADAU5_STEPPER = MBDAE_SESSION_STEPPER(open_radau5);
+MBDAE_STEPPER_INTEGRATE(integrate, RADAU5_STEPPER)
 
 const mbdae_solver_type mbdae_solver_radau5 = {
     sizeof(mbdae_solver_type), "radau5",

@@ -5,10 +5,12 @@
 
 #include <stdlib.h>
 
+#include "fail.h"
 #include "mbdae/mbdae.h"
 
-driver_session *mbdae_session_new(const driver_method *method, void *m, void (*release)(void *m),
-                                  const double *y, const double *yp)
+/* A session for the method with state m (NULL when out of memory: m is then released). */
+static driver_session *session_new(const driver_method *method, void *m, void (*release)(void *m),
+                                   const double *y, const double *yp)
 {
   driver_session *ds = calloc(1, sizeof *ds);
   if (!ds) {
@@ -21,6 +23,33 @@ driver_session *mbdae_session_new(const driver_method *method, void *m, void (*r
   ds->y = y;
   ds->yp = yp;
   return ds;
+}
+
+driver_session *mbdae_session_open(const driver_method *method, void *m, void (*release)(void *m),
+                                   const mbdae_problem *p, const mbdae_options *opt, double t0,
+                                   const driver_end_rule *end, double *y, double *yp,
+                                   mbdae_result *r)
+{
+  driver_session *ds = m ? session_new(method, m, release, y, yp) : NULL;
+  if (!ds) {
+    if (m) {
+      mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory");
+    }
+    return NULL;
+  }
+  mbdae_driver_start(&ds->d, p, t0, opt, end, y, r);
+  return ds;
+}
+
+int mbdae_session_begin(driver_session *ds, double h, void **session)
+{
+  int rc = mbdae_driver_begin(&ds->d, h);
+  if (rc != 0) {
+    mbdae_session_close(ds);
+    return rc;
+  }
+  *session = ds;
+  return 0;
 }
 
 int mbdae_session_step(void *session, double tout, int mode, double *t)

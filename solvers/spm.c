@@ -583,29 +583,16 @@ static int spm_open(const mbdae_problem *p, const mbdae_options *opt, double t0,
                       "spm projects by itself: no options.project");
   }
   spm *s = spm_create(p, opt, t0, y, yp, r);
-  driver_session *ds = s ? mbdae_session_new(&SPM_METHOD, s, spm_release, y, yp) : NULL;
+  driver_session *ds =
+      mbdae_session_open(&SPM_METHOD, s, spm_release, p, opt, t0, &SPM_END, y, yp, r);
   if (!ds) {
-    return s ? mbdae_fail(r, MBDAE_ERR_NOMEM, t0, 0.0, "out of memory") : r->status;
+    return r->status;
   }
-  mbdae_driver *d = &ds->d;
-  mbdae_driver_start(d, p, t0, opt, &SPM_END, y, r);
-  int rc = mbdae_driver_begin(d, mbdae_driver_first_step(d, s->h));
-  if (rc != 0) {
-    mbdae_session_close(ds);
-    return rc;
-  }
-  *session = ds;
-  return 0;
+  return mbdae_session_begin(ds, mbdae_driver_first_step(&ds->d, s->h), session);
 }
 
-static const mbdae_stepper SPM_STEPPER = {spm_open, mbdae_session_step, mbdae_session_dense,
-                                          mbdae_session_last_step, mbdae_session_close};
-
-static int spm_integrate(const mbdae_problem *p, const mbdae_options *opt, double *y, double *yp,
-                         mbdae_result *r)
-{
-  return mbdae_stepper_run(&SPM_STEPPER, p, opt, y, yp, r);
-}
+static const mbdae_stepper SPM_STEPPER = MBDAE_SESSION_STEPPER(spm_open);
+MBDAE_STEPPER_INTEGRATE(spm_integrate, SPM_STEPPER)
 
 const mbdae_solver_type mbdae_solver_spm = {
     sizeof(mbdae_solver_type), "spm",

@@ -1,11 +1,11 @@
-/* bdf's rounding floor of index-1 algebraic variables (solvers/bdf.c, NOISE_FLOOR): the slider
- * crank from init=consistent in the forms index1 and baumgarte at rtol = atol = 3.16e-10 (the test
- * set's m = 22, h0 = 1e-2 rtol), where bdf's local tolerance (1e-12) lies below the rounding noise
- * of the accelerations a_phi2 and a_q1 near t = 0.0838, and Andrews' index1 form at 1e-10.
- * Without the floor all three runs failed with the step size below its minimum: the crank after
- * error-test failures at t = 0.0838 (668500 and 736609 steps), Andrews after Newton failures (the
- * Newton test uses the same weights) at t = 0.0087.  With it the crank reaches t = 0.1 with scd
- * 8.92 in about 200000 steps, Andrews t = 0.03 with scd 9.0.  The published rows, whose forms
+/* bdf's rounding floor of index-1 algebraic variables (solvers/bdf_norm.c, bdf_algebraic_noise):
+ * the slider crank from init=consistent in the forms index1 and baumgarte at rtol = atol = 3.16e-10
+ * (the test set's m = 22, h0 = 1e-2 rtol), where bdf's local tolerance (1e-12) lies below the
+ * rounding noise of the accelerations a_phi2 and a_q1 near t = 0.0838, and Andrews' index1 form at
+ * 1e-10. Without the floor all three runs failed with the step size below its minimum: the crank
+ * after error-test failures at t = 0.0838 (668500 and 736609 steps), Andrews after Newton failures
+ * (the Newton test uses the same weights) at t = 0.0087.  With it the crank reaches t = 0.1 with
+ * scd 8.92 in about 200000 steps, Andrews t = 0.03 with scd 9.0.  The published rows, whose forms
  * have no index-1 algebraic variable, are pinned by test_solver_pins. */
 #include "check.h"
 #include "support.h"

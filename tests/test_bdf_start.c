@@ -1,5 +1,5 @@
-/* test_bdf_start: bdf's second start from consistent index-1 algebraic values (solvers/bdf.c,
- * restart_consistent; solvers/consistent_start.c).  The slider crank's published init1 leaves
+/* test_bdf_start: bdf's second start from consistent index-1 algebraic values (solvers/bdf_start.c,
+ * bdf_restart_consistent; solvers/consistent_start.c).  The slider crank's published init1 leaves
  * |F| = 2.3e-7 in the acceleration equations: in forms index1 and baumgarte the accelerations and
  * multipliers are index-1 algebraic variables, and the first step moves a_q3 and a_q4 by 2.2e-7 and
  * 2.7e-7 onto their equations at any h.  The forms sweep (`mbdae sweep crank --solvers bdf --forms

@@ -363,8 +363,8 @@ static void test_solvers(void)
 }
 
 /* bdf's eigenvalue-based order limit works from the store of every kind: on the slider crank at
- * rtol 1e-4 (where the limit holds the order down, see solvers/bdf.c) BAND takes the dense run's
- * steps and result. */
+ * rtol 1e-4 (where the limit holds the order down, see solvers/bdf_stability.c) BAND takes the
+ * dense run's steps and result. */
 static void test_bdf_order_limit(void)
 {
   mbdae_problem *p = NULL;
