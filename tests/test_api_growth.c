@@ -3,6 +3,7 @@
  * library checks (0, too small and larger than its own refused with a message, before anything
  * runs); mbdae_stats and mbdae_result keep reserved room, zero after a run, at a pinned size. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -42,7 +43,7 @@ static void options_size(const mbdae_problem *p)
   rc = mbdae_solve_dummy(p, mbdae_solver_find("radau5"), 0.0, &newer.opt, y, y, &r, &switches);
   CHECK(rc == MBDAE_ERR_ARG && strstr(r.message, "newer mbdae.h"), "mbdae_solve_dummy: '%s'",
         r.message);
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   rc = mbdae_record_run(&rec, p, mbdae_solver_find("radau5"), &newer.opt, 1);
   CHECK(rc == MBDAE_ERR_ARG, "mbdae_record_run refuses a larger size: %d", rc);
   mbdae_record_free(&rec);
@@ -153,6 +154,65 @@ static void problem_type_size(void)
   }
 }
 
+/* mbdae_record begins with its size: 0, smaller and larger refused, the record left as it was
+ * and nothing written; an array's stride is its elements' size, the reader's the caller's. */
+static void record_size(const mbdae_problem *p)
+{
+  CHECK(offsetof(mbdae_record, size) == 0, "size is the first field");
+  mbdae_record rec = MBDAE_RECORD_INIT;
+  CHECK(rec.size == sizeof rec && mbdae_record_invalid(&rec) == NULL, "MBDAE_RECORD_INIT");
+  mbdae_options opt;
+  test_options(p, 1e-4, &opt);
+  const mbdae_solver_type *radau5 = mbdae_solver_find("radau5");
+  const struct {
+    size_t size;
+    const char *why;
+  } cases[] = {{0, "size is 0"}, {sizeof rec - 8, "smaller"}, {sizeof rec + 8, "newer mbdae.h"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    mbdae_record bad = {.size = cases[k].size, .neq = -7};
+    const char *why = mbdae_record_invalid(&bad);
+    CHECK(why && strstr(why, cases[k].why), "size %zu: '%s'", bad.size, why ? why : "valid");
+    int rc = mbdae_record_run(&bad, p, radau5, &opt, 1);
+    CHECK(rc == MBDAE_ERR_ARG && bad.neq == -7 && !bad.y, "run refuses size %zu: %d", bad.size, rc);
+    rc = mbdae_record_init(&bad, p, radau5, &opt);
+    CHECK(rc == MBDAE_ERR_ARG && bad.neq == -7, "init refuses size %zu: %d", bad.size, rc);
+    char buf[4096] = "";
+    FILE *out = fmemopen(buf, sizeof buf, "w");
+    CHECK(mbdae_record_write_json(out, &bad) == -1 && mbdae_record_write_csv_row(out, &bad) == -1 &&
+              mbdae_record_write_table_row(out, &bad, 1) == -1 &&
+              mbdae_record_write_table(out, p, &bad, 1) == -1 &&
+              mbdae_record_write_csv_row_side(out, &bad, "/tmp", "x.vec") == -1,
+          "the writers refuse size %zu", bad.size);
+    fclose(out);
+    CHECK(buf[0] == '\0', "nothing written for size %zu: '%.40s'", bad.size, buf);
+    char msg[256] = "";
+    CHECK(mbdae_record_fits(&bad, p, msg, sizeof msg) == -1 && strstr(msg, cases[k].why),
+          "fits refuses size %zu: '%s'", bad.size, msg);
+    mbdae_record *recs = NULL;
+    size_t n = 9;
+    FILE *in = fmemopen((char *)"problem\n", 8, "r");
+    int rrc = mbdae_record_read_csv_sized(in, "x.csv", cases[k].size, &recs, &n, msg, sizeof msg);
+    CHECK(rrc == -1 && !recs && n == 0 && strstr(msg, cases[k].why), "reader, size %zu: '%s'",
+          cases[k].size, msg);
+    fclose(in);
+  }
+  CHECK(mbdae_record_run(&rec, p, radau5, &opt, 1) == 0 && rec.size == sizeof rec && rec.y,
+        "a record of this size runs: '%s'", rec.message);
+  mbdae_record pair[2] = {rec, rec};
+  pair[1].size = 0;
+  FILE *null = fopen("/dev/null", "w");
+  CHECK(mbdae_record_write_table(null, p, pair, 2) == -1, "an array of mixed sizes refused");
+  CHECK(mbdae_record_write_table(null, p, pair, 1) == 0, "an array of one valid record written");
+  fclose(null);
+  mbdae_record_free(&rec);
+  static const mbdae_environment zero_env;
+  mbdae_environment env;
+  memset(&env, 0xff, sizeof env);
+  mbdae_environment_get(&env);
+  CHECK(memcmp(env.reserved, zero_env.reserved, sizeof env.reserved) == 0,
+        "mbdae_environment: reserved room zero");
+}
+
 int main(void)
 {
   mbdae_problem *p = create_problem("caraxis");
@@ -160,6 +220,7 @@ int main(void)
   reserved_room(p);
   solver_type_size(p);
   problem_type_size();
+  record_size(p);
   mbdae_problem_destroy(p);
   return check_summary("test_api_growth");
 }

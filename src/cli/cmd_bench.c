@@ -74,7 +74,7 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
       mbdae_options opt;
       test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
       opt.linsys = linsys;
-      mbdae_record rec;
+      mbdae_record rec = MBDAE_RECORD_INIT;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
       const mbdae_stats *st = &rec.stats;
       double cpu = rec.cpu_seconds;

@@ -287,7 +287,7 @@ int cmd_run(int argc, char **argv)
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
   if (yref && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG && rc != MBDAE_ERR_UNKNOWN_SOLVER) {
     rc = use_reference(&rec, p, yref, &opt) == 0 ? rc : MBDAE_ERR_NOMEM;
@@ -330,7 +330,7 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
     opt.linsys = a->linsys;
-    mbdae_record rec;
+    mbdae_record rec = MBDAE_RECORD_INIT;
     int rc = execute_run(p, a->solver, &opt, a->repeat, &rec);
     if (yref && rec.neq > 0 && use_reference(&rec, p, yref, &opt) != 0) {
       rc = MBDAE_ERR_NOMEM;
