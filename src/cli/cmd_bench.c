@@ -58,9 +58,9 @@ static void print_against(const against *a, const mbdae_problem *p, const char *
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
                           int repeat, int linsys, const against *a, int *nfail)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
-  mbdae_unit_costs c = {0};
+  mbdae_unit_costs c = MBDAE_UNIT_COSTS_INIT;
   mbdae_problem_unit_costs(p, 2000, &c);
   printf("\n%s (%s), linsys %s: one residual %.2f us, one Jacobian %.2f us, one LU %.2f us "
          "(real) / %.2f us (complex)\n",

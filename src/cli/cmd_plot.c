@@ -687,7 +687,7 @@ int cmd_plot(int argc, char **argv)
     mbdae_problem_destroy(p);
     return rc;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, 0.0, 0.0, 0, &opt);

@@ -270,7 +270,7 @@ int cmd_run(int argc, char **argv)
     return EXIT_USAGE;
   }
   warn_inconsistent_start(p);
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
   test_set_options(p, a.rtol > 0.0 ? a.rtol : plan.default_rtol, a.atol, a.h0, a.max_steps, &opt);
@@ -317,7 +317,7 @@ int cmd_run(int argc, char **argv)
  * those refused for their options (MBDAE_ERR_ARG: bad input, as run reports it) in *refused. */
 static int table_for(const mbdae_problem *p, const run_args *a, const double *yref, int *refused)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   int nfail = 0;
   warn_inconsistent_start(p);

@@ -385,7 +385,7 @@ static int tolerances_of(const mbdae_problem *p, const sweep_args *a, double *rt
     memcpy(rtol, a->rtols, sizeof(double) * (size_t)a->nrtols);
     return a->nrtols;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   int lo = a->m_hi >= 0 ? a->m_lo : 0, hi = a->m_hi >= 0 ? a->m_hi : plan.m_max, n = 0;
   for (int m = lo; m <= hi; m++) {

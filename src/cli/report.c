@@ -27,7 +27,7 @@ int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options 
 void test_set_options(const mbdae_problem *p, double rtol, double atol, double h0, long max_steps,
                       mbdae_options *opt)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options_default(opt);
   opt->rtol = rtol;

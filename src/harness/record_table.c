@@ -201,7 +201,7 @@ static void digits_legend(FILE *out)
 /* mbdae_record_write_table on the library's own records. */
 static void write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   table_intro(out, p, recs, n);
   /* solvers in their first order of appearance: a solver's group starts at its first record */
