@@ -770,7 +770,7 @@ const problem_type mbdae_problem_andrews = {
     .t0 = 0.0,
     .tend = 0.03,
     /* report 2.4 section II.13.4: rtol = atol = h0 = 10^-(4 + m/8), m = 0..48; Table II.13.3 */
-    .tolerances = {8, 48, 1.0, 2, {1e-4, 1e-7}, 1e-7},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 8, 48, 1.0, 2, {1e-4, 1e-7}, 1e-7},
     .params_size = sizeof(andrews_params),
     .options_help = OPTIONS_HELP,
     .set_defaults = set_defaults,

@@ -480,7 +480,7 @@ const problem_type mbdae_problem_caraxis = {
     .t0 = 0.0,
     .tend = 3.0,
     /* report 2.4 section II.17.4: rtol = atol = h0 = 10^-(4 + m/4), m = 0..24; Table II.17.2 */
-    .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(caraxis_params),
     .options_help = MECH_OPTIONS_HELP_NO_SSF,
     .set_defaults = set_defaults,

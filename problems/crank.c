@@ -1032,7 +1032,7 @@ const problem_type mbdae_problem_crank = {
     .t0 = 0.0,
     .tend = 0.1,
     /* rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = 1e-2 rtol (spec 19.4) */
-    .tolerances = {4, 24, 1e-2, 3, {1e-4, 1e-6, 1e-8}, 1e-6},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 4, 24, 1e-2, 3, {1e-4, 1e-6, 1e-8}, 1e-6},
     .params_size = sizeof(crank_params),
     .options_help = OPTIONS_HELP,
     .set_defaults = set_defaults,

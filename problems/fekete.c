@@ -567,7 +567,7 @@ const problem_type mbdae_problem_fekete = {
      * caraxis (report 2.4 section II.17.4).  The report's own Fekete table was not at hand: to be
      * checked against it.  (fekete.f's reference run used h0 = 1e-12, below the smallest step
      * our solvers take at t = 1000, 16 eps t = 3.6e-12.) */
-    .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(fekete_params),
     .options_help = "n= (particles, 2..100), " MECH_OPTIONS_HELP_NO_SSF,
     .set_defaults = set_defaults,

@@ -675,7 +675,7 @@ const problem_type mbdae_problem_wheelset = {
     .tend = 10.0, /* wheel.f */
     /* rtol = atol = h0 = 10^-(4 + m/4), m = 0..24, table at 1e-4, 1e-7, 1e-10: caraxis's plan
      * (report 2.4 section II.17.4); the report's wheelset table was not at hand. */
-    .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-7},
     .params_size = sizeof(wheelset_params),
     .options_help = "",
     .set_defaults = set_defaults,

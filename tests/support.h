@@ -74,7 +74,7 @@ static inline mbdae_problem *create_decay_problem(void)
 /* Options as the test set runs a problem: rtol = atol, h0 = h0_factor rtol. */
 static inline void test_options(const mbdae_problem *p, double rtol, mbdae_options *opt)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options_default(opt);
   opt->rtol = opt->atol = rtol;

@@ -1,8 +1,12 @@
-/* A public API that can grow without breaking its callers (include/mbdae/solve.h, problem.h):
- * mbdae_options, mbdae_solver_type and mbdae_problem_type begin with their size, which the
- * library checks (0, too small and larger than its own refused with a message, before anything
- * runs); mbdae_stats and mbdae_result keep reserved room, zero after a run, at a pinned size. */
+/* A public API that can grow without breaking its callers (include/mbdae/):
+ * mbdae_options, mbdae_solver_type, mbdae_problem_type, mbdae_record, mbdae_tolerance_plan,
+ * mbdae_unit_costs, mbdae_jac_check, mbdae_constraint_check and mbdae_check_points begin with
+ * their size, which the library checks (0, too small and larger than its own refused, before
+ * anything runs or is written); mbdae_stats, mbdae_result and mbdae_environment keep reserved
+ * room, zero after a run, at a pinned size. */
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -42,7 +46,7 @@ static void options_size(const mbdae_problem *p)
   rc = mbdae_solve_dummy(p, mbdae_solver_find("radau5"), 0.0, &newer.opt, y, y, &r, &switches);
   CHECK(rc == MBDAE_ERR_ARG && strstr(r.message, "newer mbdae.h"), "mbdae_solve_dummy: '%s'",
         r.message);
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   rc = mbdae_record_run(&rec, p, mbdae_solver_find("radau5"), &newer.opt, 1);
   CHECK(rc == MBDAE_ERR_ARG, "mbdae_record_run refuses a larger size: %d", rc);
   mbdae_record_free(&rec);
@@ -153,6 +157,134 @@ static void problem_type_size(void)
   }
 }
 
+/* mbdae_record begins with its size: 0, smaller and larger refused, the record left as it was
+ * and nothing written; an array's stride is its elements' size, the reader's the caller's. */
+static void record_size(const mbdae_problem *p)
+{
+  CHECK(offsetof(mbdae_record, size) == 0, "size is the first field");
+  mbdae_record rec = MBDAE_RECORD_INIT;
+  CHECK(rec.size == sizeof rec && mbdae_record_invalid(&rec) == NULL, "MBDAE_RECORD_INIT");
+  mbdae_options opt;
+  test_options(p, 1e-4, &opt);
+  const mbdae_solver_type *radau5 = mbdae_solver_find("radau5");
+  const struct {
+    size_t size;
+    const char *why;
+  } cases[] = {{0, "size is 0"}, {sizeof rec - 8, "smaller"}, {sizeof rec + 8, "newer mbdae.h"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    mbdae_record bad = {.size = cases[k].size, .neq = -7};
+    const char *why = mbdae_record_invalid(&bad);
+    CHECK(why && strstr(why, cases[k].why), "size %zu: '%s'", bad.size, why ? why : "valid");
+    int rc = mbdae_record_run(&bad, p, radau5, &opt, 1);
+    CHECK(rc == MBDAE_ERR_ARG && bad.neq == -7 && !bad.y, "run refuses size %zu: %d", bad.size, rc);
+    rc = mbdae_record_init(&bad, p, radau5, &opt);
+    CHECK(rc == MBDAE_ERR_ARG && bad.neq == -7, "init refuses size %zu: %d", bad.size, rc);
+    char buf[4096] = "";
+    FILE *out = fmemopen(buf, sizeof buf, "w");
+    CHECK(mbdae_record_write_json(out, &bad) == -1 && mbdae_record_write_csv_row(out, &bad) == -1 &&
+              mbdae_record_write_table_row(out, &bad, 1) == -1 &&
+              mbdae_record_write_table(out, p, &bad, 1) == -1 &&
+              mbdae_record_write_csv_row_side(out, &bad, "/tmp", "x.vec") == -1,
+          "the writers refuse size %zu", bad.size);
+    fclose(out);
+    CHECK(buf[0] == '\0', "nothing written for size %zu: '%.40s'", bad.size, buf);
+    char msg[256] = "";
+    CHECK(mbdae_record_fits(&bad, p, msg, sizeof msg) == -1 && strstr(msg, cases[k].why),
+          "fits refuses size %zu: '%s'", bad.size, msg);
+    mbdae_record *recs = NULL;
+    size_t n = 9;
+    FILE *in = fmemopen((char *)"problem\n", 8, "r");
+    int rrc = mbdae_record_read_csv_sized(in, "x.csv", cases[k].size, &recs, &n, msg, sizeof msg);
+    CHECK(rrc == -1 && !recs && n == 0 && strstr(msg, cases[k].why), "reader, size %zu: '%s'",
+          cases[k].size, msg);
+    fclose(in);
+  }
+  CHECK(mbdae_record_run(&rec, p, radau5, &opt, 1) == 0 && rec.size == sizeof rec && rec.y,
+        "a record of this size runs: '%s'", rec.message);
+  mbdae_record pair[2] = {rec, rec};
+  pair[1].size = 0;
+  FILE *null = fopen("/dev/null", "w");
+  CHECK(mbdae_record_write_table(null, p, pair, 2) == -1, "an array of mixed sizes refused");
+  CHECK(mbdae_record_write_table(null, p, pair, 1) == 0, "an array of one valid record written");
+  fclose(null);
+  mbdae_record_free(&rec);
+  static const mbdae_environment zero_env;
+  mbdae_environment env;
+  memset(&env, 0xff, sizeof env);
+  mbdae_environment_get(&env);
+  CHECK(memcmp(env.reserved, zero_env.reserved, sizeof env.reserved) == 0,
+        "mbdae_environment: reserved room zero");
+}
+
+/* The output structs of the diagnostics and the tolerance plan begin with their size: a refused
+ * size is MBDAE_ERR_ARG with the struct untouched (a sentinel field keeps its value); an array's
+ * stride is its first element's size, and the library sets every element's. */
+static const size_t bad_sizes[3] = {0, sizeof(size_t), 4096};
+
+static void plan_and_costs_size(const mbdae_problem *p)
+{
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
+  CHECK(offsetof(mbdae_tolerance_plan, size) == 0 && mbdae_problem_tolerances(p, &plan) == 0 &&
+            plan.size == sizeof plan && plan.m_div == 4 && plan.ntable == 3,
+        "the plan of this size: m_div %d", plan.m_div);
+  mbdae_unit_costs c = MBDAE_UNIT_COSTS_INIT;
+  CHECK(offsetof(mbdae_unit_costs, size) == 0 && mbdae_problem_unit_costs(p, 1, &c) == 0 &&
+            c.size == sizeof c && c.res > 0.0,
+        "the unit costs of this size: res %g", c.res);
+  CHECK(isfinite(mbdae_solver_lu_cost(mbdae_solver_find("radau5"), &c)), "lu cost");
+  for (int k = 0; k < 3; k++) {
+    mbdae_tolerance_plan bp = {.size = bad_sizes[k], .m_div = -3};
+    CHECK(mbdae_problem_tolerances(p, &bp) == MBDAE_ERR_ARG && bp.m_div == -3,
+          "plan of size %zu refused, untouched", bad_sizes[k]);
+    mbdae_unit_costs bc = {.size = bad_sizes[k], .res = -3.0};
+    CHECK(mbdae_problem_unit_costs(p, 1, &bc) == MBDAE_ERR_ARG && bc.res == -3.0,
+          "unit costs of size %zu refused, untouched", bad_sizes[k]);
+    CHECK(isnan(mbdae_solver_lu_cost(mbdae_solver_find("radau5"), &bc)),
+          "lu cost of unit costs of size %zu: NaN", bad_sizes[k]);
+  }
+}
+
+static void checks_size(const mbdae_problem *p)
+{
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
+  mbdae_functions f;
+  mbdae_problem_functions(p, &f);
+  CHECK(mbdae_problem_check_points(p, &pts) == 0 && pts.size == sizeof pts && pts.npoints > 2,
+        "check points of this size: %d", pts.npoints);
+  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
+  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
+  CHECK(mbdae_check_all(&f, &pts, jac, con) == 0 && jac[pts.npoints - 1].size == sizeof jac[0] &&
+            con[pts.npoints - 1].size == sizeof con[0] && jac[pts.npoints - 1].ok,
+        "check_all sets every element's size");
+  for (int k = 0; k < 3; k++) {
+    mbdae_jac_check bj[MBDAE_CHECK_MAX_POINTS] = {{.size = bad_sizes[k], .row = -3}};
+    mbdae_constraint_check bc[MBDAE_CHECK_MAX_POINTS] = {{.size = bad_sizes[k], .index = -3}};
+    CHECK(mbdae_check_jac(&f, pts.t[0], pts.y, pts.yp, NULL, NULL, bj) == MBDAE_ERR_ARG &&
+              bj[0].row == -3,
+          "jac check of size %zu refused, untouched", bad_sizes[k]);
+    CHECK(mbdae_check_constraints(&f, pts.t[0], pts.y, pts.yp, NULL, bc) == MBDAE_ERR_ARG &&
+              bc[0].index == -3,
+          "constraint check of size %zu refused, untouched", bad_sizes[k]);
+    CHECK(mbdae_check_all(&f, &pts, bj, con) == MBDAE_ERR_ARG &&
+              mbdae_check_all(&f, &pts, jac, bc) == MBDAE_ERR_ARG,
+          "check_all refuses arrays of size %zu", bad_sizes[k]);
+    CHECK(mbdae_problem_check_jac(p, pts.t[0], pts.y, pts.yp, bj) == MBDAE_ERR_ARG,
+          "problem_check_jac refuses size %zu", bad_sizes[k]);
+    mbdae_check_points bp = {.size = bad_sizes[k], .npoints = -3};
+    CHECK(mbdae_problem_check_points(p, &bp) == MBDAE_ERR_ARG && bp.npoints == -3,
+          "check points of size %zu refused, untouched", bad_sizes[k]);
+    mbdae_check_points_free(&bp); /* a refused size is left alone: no free of y */
+    bp.size = pts.size;
+    CHECK(mbdae_check_all(&f, &bp, jac, con) == MBDAE_ERR_ARG, "points without arrays refused");
+    pts.size = bad_sizes[k];
+    CHECK(mbdae_check_all(&f, &pts, jac, con) == MBDAE_ERR_ARG, "points of size %zu refused",
+          bad_sizes[k]);
+    pts.size = sizeof pts;
+  }
+  mbdae_check_points_free(&pts);
+  CHECK(pts.size == sizeof pts && !pts.y, "free keeps the size");
+}
+
 int main(void)
 {
   mbdae_problem *p = create_problem("caraxis");
@@ -160,6 +292,9 @@ int main(void)
   reserved_room(p);
   solver_type_size(p);
   problem_type_size();
+  record_size(p);
+  plan_and_costs_size(p);
+  checks_size(p);
   mbdae_problem_destroy(p);
   return check_summary("test_api_growth");
 }

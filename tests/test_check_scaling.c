@@ -142,7 +142,7 @@ static void test_grouped_equals_dense(int links)
     char spec[64];
     snprintf(spec, sizeof spec, "chain:n=%d,form=%s", links, FORMS[f]);
     mbdae_problem *p = create(spec);
-    mbdae_check_points pts;
+    mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
     if (!p || mbdae_problem_check_points(p, &pts) != 0) {
       CHECK(0, "%s: check points", spec);
       mbdae_problem_destroy(p);
@@ -154,7 +154,7 @@ static void test_grouped_equals_dense(int links)
     dense.constraints = own_constraints;
     int n = grouped.neq;
     for (int k = 0; k < pts.npoints; k++) {
-      mbdae_constraint_check a, b;
+      mbdae_constraint_check a = MBDAE_CONSTRAINT_CHECK_INIT, b = MBDAE_CONSTRAINT_CHECK_INIT;
       int rc =
           mbdae_check_constraints(&grouped, pts.t[k], pts.y + k * n, pts.yp + k * n, pts.ytyp, &a);
       rc |= mbdae_check_constraints(&dense, pts.t[k], pts.y + k * n, pts.yp + k * n, pts.ytyp, &b);

@@ -88,7 +88,7 @@ static void test_markdown(void)
 {
   mbdae_problem *p = create_problem("caraxis");
   mbdae_options opt;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   test_options(p, 1e-4, &opt);
   CHECK(mbdae_record_run(&rec, p, mbdae_solver_find("radau5"), &opt, 1) == 0, "radau5 at 1e-4");
   char *text = NULL;

@@ -225,7 +225,7 @@ static void check_absent_in_records(void)
   }
   mbdae_options opt;
   test_options(p, 1e-4, &opt);
-  mbdae_record rec, *back = NULL;
+  mbdae_record rec = MBDAE_RECORD_INIT, *back = NULL;
   size_t n = 0;
   char *buf = NULL, msg[300] = "";
   size_t len = 0;

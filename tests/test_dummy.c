@@ -151,7 +151,7 @@ static void check_form(const char *spec)
   int mismatches = 0, flagged = 0;
   double worst = 0.0;
   for (int k = 0; k < s.count; k++) {
-    mbdae_jac_check jc;
+    mbdae_jac_check jc = MBDAE_JAC_CHECK_INIT;
     rc = mbdae_check_jac(&own, s.t[k], s.y[k], s.yp[k], NULL, NULL, &jc);
     mismatches += rc != 0 || !jc.ok;
     worst = fmax(worst, jc.err);

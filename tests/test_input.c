@@ -16,7 +16,7 @@ static void huge_h0(const char *solver, const char *spec)
     return;
   }
   double y[SUPPORT_MAX_N], yp[SUPPORT_MAX_N];
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options opt;
   test_options(p, plan.default_rtol, &opt);

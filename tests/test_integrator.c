@@ -198,7 +198,7 @@ static void check_problem(const char *spec)
   if (!p) {
     return;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   for (int k = 0; k < NSOLVERS; k++) {
     for (int j = 0; j < plan.ntable; j++) {

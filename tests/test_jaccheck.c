@@ -77,7 +77,7 @@ static int jac_flagged(const mbdae_functions *f, const mbdae_check_points *pts)
 {
   size_t n = (size_t)f->neq;
   for (int k = 0; k < pts->npoints; k++) {
-    mbdae_jac_check c;
+    mbdae_jac_check c = MBDAE_JAC_CHECK_INIT;
     int rc =
         mbdae_check_jac(f, pts->t[k], pts->y + k * n, pts->yp + k * n, pts->ytyp, pts->yptyp, &c);
     if (rc != 0 || !c.ok) {
@@ -91,7 +91,7 @@ static int con_flagged(const mbdae_functions *f, const mbdae_check_points *pts)
 {
   size_t n = (size_t)f->neq;
   for (int k = 0; k < pts->npoints; k++) {
-    mbdae_constraint_check c;
+    mbdae_constraint_check c = MBDAE_CONSTRAINT_CHECK_INIT;
     int rc = mbdae_check_constraints(f, pts->t[k], pts->y + k * n, pts->yp + k * n, pts->ytyp, &c);
     if (rc != 0 || !c.ok) {
       return 1;
@@ -176,8 +176,8 @@ static void check_unmutated(const mbdae_problem *p, const mbdae_check_points *pt
 {
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
-  mbdae_jac_check jc[MBDAE_CHECK_MAX_POINTS];
-  mbdae_constraint_check cc[MBDAE_CHECK_MAX_POINTS];
+  mbdae_jac_check jc[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
+  mbdae_constraint_check cc[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
   CHECK(mbdae_check_all(&f, pts, jc, cc) == 0, "%s: check_all", spec);
   int failed = 0;
   for (int k = 0; k < pts->npoints; k++) {
@@ -198,7 +198,7 @@ static void check_spec(const char *spec)
   if (!p) {
     return;
   }
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   CHECK(mbdae_problem_check_points(p, &pts) == 0, "%s: check points", spec);
   int approximate = mbdae_problem_jac_approximate(p);
   check_unmutated(p, &pts, spec, approximate);
@@ -225,8 +225,8 @@ static void check_bad_arguments(void)
 {
   mbdae_problem *p = create_problem("pendulum");
   double y[5] = {1, 0, 0, 0, 0}, yp[5] = {0, 0, 0, 9.81, 0};
-  mbdae_jac_check jc;
-  mbdae_constraint_check cc;
+  mbdae_jac_check jc = MBDAE_JAC_CHECK_INIT;
+  mbdae_constraint_check cc = MBDAE_CONSTRAINT_CHECK_INIT;
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
   CHECK(mbdae_problem_check_jac(p, 0.0, NULL, yp, &jc) == MBDAE_ERR_ARG, "y = NULL");

@@ -164,7 +164,7 @@ static int flagged(const mbdae_functions *f, const mbdae_check_points *pts, int 
   int bad = 0;
   *outside = 0;
   for (int k = 0; k < pts->npoints; k++) {
-    mbdae_jac_check c;
+    mbdae_jac_check c = MBDAE_JAC_CHECK_INIT;
     int rc =
         mbdae_check_jac(f, pts->t[k], pts->y + k * n, pts->yp + k * n, pts->ytyp, pts->yptyp, &c);
     bad |= rc != 0 || !c.ok;
@@ -179,7 +179,7 @@ static void test_entries_flagged(void)
   band_alloc(&b, 30, -1, -1);
   mbdae_problem_type t;
   mbdae_problem *p = band_problem(&b, &t);
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   CHECK(mbdae_problem_check_points(p, &pts) == 0, "check points");
   mutant m;
   mbdae_problem_functions(p, &m.inner);
@@ -227,7 +227,7 @@ static void test_missing_entry_flagged(void)
       band_alloc(&b, n, i, j);
       mbdae_problem_type t;
       mbdae_problem *p = band_problem(&b, &t);
-      mbdae_check_points pts;
+      mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
       mbdae_functions f;
       mbdae_problem_functions(p, &f);
       int outside = 0;
@@ -251,11 +251,11 @@ static void test_large(void)
   band_alloc(&b, 20000, -1, -1);
   mbdae_problem_type t;
   mbdae_problem *p = band_problem(&b, &t);
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   CHECK(mbdae_problem_check_points(p, &pts) == 0, "check points");
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
-  mbdae_jac_check c;
+  mbdae_jac_check c = MBDAE_JAC_CHECK_INIT;
   b.nres = 0;
   int rc = mbdae_check_jac(&f, pts.t[0], pts.y, pts.yp, pts.ytyp, pts.yptyp, &c);
   CHECK(rc == 0 && c.ok && c.noutside == 0, "rc %d ok %d err %g", rc, c.ok, c.err);

@@ -11,7 +11,7 @@ static void check_policy(const char *spec, double h0_factor)
   if (!p) {
     return;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   CHECK(plan.h0_factor == h0_factor, "%s: h0_factor %g", spec, plan.h0_factor);
   for (int k = 0; k <= plan.ntable; k++) { /* the table tolerances, then 0: the run tolerance */

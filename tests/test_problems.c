@@ -124,9 +124,9 @@ static void check_problem(const char *spec)
    * check catches a wrong entry are in test_jaccheck.c). */
   int approx = mbdae_problem_jac_approximate(p);
   CHECK(approx == (strstr(spec, "jac=approx") != NULL), "%s: approximate %d", spec, approx);
-  mbdae_check_points pts;
-  mbdae_jac_check jc[MBDAE_CHECK_MAX_POINTS];
-  mbdae_constraint_check cc[MBDAE_CHECK_MAX_POINTS];
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
+  mbdae_jac_check jc[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
+  mbdae_constraint_check cc[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
   mbdae_functions fns;
   mbdae_problem_functions(p, &fns);
   rc = mbdae_problem_check_points(p, &pts);

@@ -314,7 +314,7 @@ static void test_tolerance_ranges(void)
                                       "crank",   "pendulum", "dpendulum"};
   for (size_t c = 0; c < sizeof specs / sizeof specs[0]; c++) {
     mbdae_problem *p = create_problem(specs[c]);
-    mbdae_tolerance_plan plan;
+    mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
     mbdae_problem_tolerances(p, &plan);
     mbdae_problem_destroy(p);
     int failures = 0, highest = 0;

@@ -110,7 +110,7 @@ static void test_scd_at_1e7(void)
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     mbdae_problem *p = create_problem(cases[c].spec);
-    mbdae_tolerance_plan plan;
+    mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
     mbdae_problem_tolerances(p, &plan);
     double y[NMAX], yref[NMAX];
     mbdae_result r;
@@ -165,7 +165,7 @@ static void test_tolerance_ranges(void)
                                       "crank",   "pendulum", "dpendulum"};
   for (size_t c = 0; c < sizeof specs / sizeof specs[0]; c++) {
     mbdae_problem *p = create_problem(specs[c]);
-    mbdae_tolerance_plan plan;
+    mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
     mbdae_problem_tolerances(p, &plan);
     int failures = 0, short_last = 0;
     for (int m = 0; m <= plan.m_max; m++) {

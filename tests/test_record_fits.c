@@ -12,7 +12,7 @@ static void check_fits(void)
 {
   mbdae_problem *car = create_problem("caraxis"), *pend = create_problem("pendulum");
   mbdae_options opt;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   char why[300] = "";
   test_options(car, 1e-4, &opt);
   CHECK(mbdae_record_init(&rec, car, mbdae_solver_find("radau5"), &opt) == 0, "init");
@@ -51,7 +51,7 @@ static void check_checked_reader(void)
 {
   mbdae_problem *p = create_problem("pendulum");
   mbdae_options opt;
-  mbdae_record rec, *recs = NULL;
+  mbdae_record rec = MBDAE_RECORD_INIT, *recs = NULL;
   size_t n = 0, len = 0;
   char *text = NULL, msg[300] = "";
   test_options(p, 1e-4, &opt);

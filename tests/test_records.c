@@ -144,7 +144,7 @@ static void check_run_record(const mbdae_problem *p)
 {
   const mbdae_solver_type *radau5 = mbdae_solver_find("radau5");
   mbdae_options opt;
-  mbdae_record rec[3];
+  mbdae_record rec[3] = {MBDAE_RECORD_INIT, MBDAE_RECORD_INIT, MBDAE_RECORD_INIT};
   test_options(p, 1e-4, &opt);
   CHECK(mbdae_record_run(&rec[0], p, radau5, &opt, 1) == 0, "radau5 on caraxis: %s",
         rec[0].message);
@@ -253,7 +253,7 @@ static void expect_refused(const char *csv, const char *where, const char *why)
 static void check_reader_refuses(const mbdae_problem *p)
 {
   mbdae_options opt;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   test_options(p, 1e-4, &opt);
   mbdae_record_init(&rec, p, mbdae_solver_find("ida"), &opt);
   text t;

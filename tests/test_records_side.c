@@ -62,7 +62,7 @@ static int read_csv(mbdae_record *got, char *msg, size_t len)
 
 static void test_round_trip(void)
 {
-  mbdae_record rec, got = {0};
+  mbdae_record rec = MBDAE_RECORD_INIT, got = MBDAE_RECORD_INIT;
   char msg[600] = "", text[1 << 12];
   make_record("chain:n=250", &rec); /* neq 1250 */
   CHECK(rec.neq > MBDAE_RECORD_INLINE_MAX, "neq %d", rec.neq);
@@ -88,7 +88,7 @@ static void test_round_trip(void)
 
 static void test_small_inline(void)
 {
-  mbdae_record rec, got = {0};
+  mbdae_record rec = MBDAE_RECORD_INIT, got = MBDAE_RECORD_INIT;
   char msg[600] = "";
   make_record("pendulum", &rec);
   write_csv(&rec, "runs-1.vec");
@@ -122,7 +122,7 @@ static void damage_side(int line, const char *text)
 
 static void expect_refused(const char *what, const char *where)
 {
-  mbdae_record got = {0};
+  mbdae_record got = MBDAE_RECORD_INIT;
   char msg[600] = "";
   CHECK(read_csv(&got, msg, sizeof msg) != 0 && strstr(msg, where) && strstr(msg, "runs.csv:2:"),
         "%s: refused naming %s: %s", what, where, msg);
@@ -130,7 +130,7 @@ static void expect_refused(const char *what, const char *where)
 
 static void test_refused(void)
 {
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   make_record("chain:n=250", &rec);
   char side[128];
   snprintf(side, sizeof side, "%s/runs-1.vec", dir);
@@ -166,7 +166,7 @@ static void test_refused(void)
  * target), and no temporary file is left beside it. */
 static void test_link_not_followed(void)
 {
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   make_record("chain:n=250", &rec);
   char target[128], side[128];
   snprintf(target, sizeof target, "%s/target", dir);
@@ -185,7 +185,7 @@ static void test_link_not_followed(void)
   }
   struct stat st;
   CHECK(lstat(side, &st) == 0 && S_ISREG(st.st_mode), "the side file replaced the link");
-  mbdae_record back;
+  mbdae_record back = MBDAE_RECORD_INIT;
   char msg[256];
   CHECK(read_csv(&back, msg, sizeof msg) == 0 && back.neq == rec.neq, "read back: %s", msg);
   mbdae_record_free(&back);

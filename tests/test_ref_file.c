@@ -159,7 +159,7 @@ static void side_file_must_be_regular(void)
   mbdae_options opt;
   mbdae_options_default(&opt);
   opt.h0 = 1e-6;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   CHECK(mbdae_record_init(&rec, p, mbdae_solver_find("radau5"), &opt) == 0, "record");
   rec.y = calloc((size_t)rec.neq, sizeof(double));
   rec.status = MBDAE_OK;

@@ -20,7 +20,8 @@ static int dummy_integrate(const mbdae_problem *p, const mbdae_options *opt, dou
 
 static void check_lu_cost(void)
 {
-  const mbdae_unit_costs c = {.res = 0.5, .jac = 0.25, .lu_real = 1.0, .lu_complex = 10.0};
+  const mbdae_unit_costs c = {
+      .size = sizeof c, .res = 0.5, .jac = 0.25, .lu_real = 1.0, .lu_complex = 10.0};
   const struct {
     const char *id;
     double cost;

@@ -82,13 +82,17 @@ static void check_match(const mbdae_problem *const *p)
   mbdae_options opt;
   mbdae_options_default(&opt);
   mbdae_sweep_plan_run(plan, k, NULL, NULL, &opt);
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   CHECK(mbdae_record_init(&rec, p[1], mbdae_solver_find("bdf"), &opt) == 0, "record");
   char done[100] = {0}, why[128] = "";
   CHECK(mbdae_sweep_plan_match(plan, 0, n, done, &rec, why, sizeof why) == k && !why[0],
         "a failed row of run %d (repeats 0 there): %s", k, why);
   CHECK(mbdae_sweep_plan_match(plan, 70, 90, done + 70, &rec, why, sizeof why) == k, "a slice");
   CHECK(mbdae_sweep_plan_match(plan, 0, k, done, &rec, why, sizeof why) == -1, "not in the slice");
+  rec.size = 8; /* a record the library cannot read */
+  CHECK(mbdae_sweep_plan_match(plan, 0, n, done, &rec, why, sizeof why) == -1 && why[0],
+        "a record of size 8 refused: '%s'", why);
+  rec.size = sizeof rec;
   done[k] = 1;
   CHECK(mbdae_sweep_plan_match(plan, 0, n, done, &rec, why, sizeof why) == -1, "done already");
   done[k] = 0;

@@ -75,8 +75,8 @@ static void test_start(const mbdae_problem *p)
 /* The check at every check point; returns 1 when every point passes. */
 static int check_points_pass(const mbdae_functions *f, const mbdae_check_points *pts, int print)
 {
-  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS];
-  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS];
+  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
+  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
   int rc = mbdae_check_all(f, pts, jac, con), ok = rc == 0;
   CHECK(rc == 0, "check rc %d", rc);
   for (int k = 0; rc == 0 && k < pts->npoints; k++) {
@@ -91,7 +91,7 @@ static int check_points_pass(const mbdae_functions *f, const mbdae_check_points 
 
 static void test_check(const mbdae_problem *p)
 {
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
   CHECK(f.nconstraints == NC && mbdae_problem_check_points(p, &pts) == 0, "check points");
@@ -137,7 +137,7 @@ static void observe(void *ctx, double t, const double *y, const double *yp)
   }
   if (a->states++ % 500 == 0) {
     mbdae_functions f;
-    mbdae_constraint_check c;
+    mbdae_constraint_check c = MBDAE_CONSTRAINT_CHECK_INIT;
     mbdae_problem_functions(a->p, &f);
     a->checked++;
     a->passed += mbdae_check_constraints(&f, t, y, yp, a->ytyp, &c) == 0 && c.ok;
@@ -146,7 +146,7 @@ static void observe(void *ctx, double t, const double *y, const double *yp)
 
 static void test_run(const mbdae_problem *p)
 {
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   CHECK(mbdae_problem_check_points(p, &pts) == 0, "check points");
   along a = {p, pts.ytyp, 0.0, 0, 0, 0};
   mbdae_options opt;

@@ -127,7 +127,7 @@ int main(void)
     return check_summary("test_wheelset_jac");
   }
   CHECK(mbdae_problem_jac_nres(p) == 0, "jac_nres %d", mbdae_problem_jac_nres(p));
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   CHECK(mbdae_problem_check_points(p, &pts) == 0 && pts.npoints == 5, "check points");
   for (int k = 0; k < pts.npoints; k++) {
     check_state(p, pts.label[k], pts.t[k], pts.y + NEQ * k, pts.yp + NEQ * k, pts.ytyp);

@@ -12,9 +12,9 @@ extern "C" {
 #endif
 
 #define MBDAE_VERSION_MAJOR 0
-#define MBDAE_VERSION_MINOR 3
+#define MBDAE_VERSION_MINOR 4
 #define MBDAE_VERSION_PATCH 0
-#define MBDAE_VERSION "0.3.0"
+#define MBDAE_VERSION "0.4.0"
 
 /* What the shared library exports: the declarations marked MBDAE_API, nothing else (it is
  * built with hidden visibility). */
@@ -24,7 +24,7 @@ extern "C" {
 #define MBDAE_API
 #endif
 
-/* The version of the library linked at run time ("0.3.0"), and the versions of the libraries it
+/* The version of the library linked at run time ("0.4.0"), and the versions of the libraries it
  * uses, read from them at run time: "SUNDIALS 6.4.1, LAPACK 3.11.0" (for the records of a run). */
 MBDAE_API const char *mbdae_version(void);
 MBDAE_API void mbdae_dependency_versions(char *buf, size_t len);

@@ -65,8 +65,15 @@ MBDAE_API int mbdae_problem_jac_approximate(const mbdae_problem *p);
  * With a non-dense f->pattern the columns are differenced in groups that share no row (4
  * residuals per group and matrix), only the pattern's entries are compared (s_i and size_i over
  * them), and a difference quotient in a row outside the pattern that is not zero to rounding is
- * an error too (noutside): a pattern that misses a nonzero fails the check. */
+ * an error too (noutside): a pattern that misses a nonzero fails the check.
+ * A result begins with its size (sizeof as the caller's header knows it: MBDAE_JAC_CHECK_INIT sets
+ * it); the library writes it only as far as that size and refuses (MBDAE_ERR_ARG, the struct
+ * untouched) a size of 0, one smaller than this first version with a size and one larger than its
+ * own (a caller built against a newer mbdae.h); in an array (mbdae_check_all), the first element's
+ * size is the stride and the library sets every element's size to it.  A size field rather than an
+ * opaque result: a caller keeps one per check point and reads the fields. */
 typedef struct mbdae_jac_check {
+  size_t size;         /* sizeof(mbdae_jac_check) */
   double err;          /* largest e_ij over both matrices */
   int ok;              /* err <= MBDAE_CHECK_TOL */
   int matrix;          /* where err occurs: 0 dF/dy, 1 dF/dy' */
@@ -81,6 +88,10 @@ typedef struct mbdae_jac_check {
                       zero although no column of the group has the row in the pattern (judged
                       as entries with J_ij = 0, j the group's first column; 0 when dense) */
 } mbdae_jac_check;
+#define MBDAE_JAC_CHECK_INIT                                                                       \
+  {                                                                                                \
+    .size = sizeof(mbdae_jac_check)                                                                \
+  }
 MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
                               const double *ytyp, const double *yptyp, mbdae_jac_check *out);
 
@@ -92,14 +103,20 @@ MBDAE_API int mbdae_check_jac(const mbdae_functions *f, double t, const double *
  * velocities with the accelerations, as along the solution.  g and g' must not depend on y'
  * (else y'' would be needed): MBDAE_ERR_UNSUPPORTED.
  * Error e_k = max(0, |g'_k - D_k| - r_k) / max(|g'_k|, |D_k|, MBDAE_CHECK_ROW_FRACTION c_k),
- * c_k the largest term |dg_k/dy_j y'_j| of D_k, r_k = 16 eps size(g_k) / s. */
+ * c_k the largest term |dg_k/dy_j y'_j| of D_k, r_k = 16 eps size(g_k) / s.
+ * The result keeps the size rule of mbdae_jac_check (MBDAE_CONSTRAINT_CHECK_INIT), arrays too. */
 typedef struct mbdae_constraint_check {
+  size_t size;      /* sizeof(mbdae_constraint_check) */
   double err;       /* largest e_k over both levels */
   int ok;           /* err <= MBDAE_CHECK_TOL (1 when there are no constraints) */
   int level;        /* where err occurs: 1 velocity (g'), 2 acceleration (g'') */
   int index;        /* 0-based constraint */
   double value, fd; /* the problem's g' (or g'') there, and the difference quotient */
 } mbdae_constraint_check;
+#define MBDAE_CONSTRAINT_CHECK_INIT                                                                \
+  {                                                                                                \
+    .size = sizeof(mbdae_constraint_check)                                                         \
+  }
 MBDAE_API int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y,
                                       const double *yp, const double *ytyp,
                                       mbdae_constraint_check *out);
@@ -108,21 +125,33 @@ MBDAE_API int mbdae_check_constraints(const mbdae_functions *f, double t, const 
  * one exists; MBDAE_CHECK_RANDOM random states (deterministic seed) y0 + typ u, u uniform in
  * [-1, 1], t uniform in [t0, tend].  y' at the reference and random states satisfies the
  * differential rows of F.  Typical sizes typ_j = max(|y0_j|, |yref_j|) (1 where both are 0), the
- * same for y' from y'0 and y' at the reference. */
+ * same for y' from y'0 and y' at the reference.
+ * The points struct begins with its size (sizeof as the caller's header knows it:
+ * MBDAE_CHECK_POINTS_INIT sets it); the library writes it only as far as that size and refuses
+ * (MBDAE_ERR_ARG, the struct untouched) a size of 0, one smaller than this first version with a
+ * size and one larger than its own (a caller built against a newer mbdae.h) (and it is read so by
+ * mbdae_check_all; mbdae_check_points_free leaves a struct of a refused size alone).  A size field
+ * rather than an opaque object: the arrays are read directly. */
 enum { MBDAE_CHECK_RANDOM = 3, MBDAE_CHECK_MAX_POINTS = 2 + MBDAE_CHECK_RANDOM };
 typedef struct mbdae_check_points {
+  size_t size; /* sizeof(mbdae_check_points) */
   int npoints;
   double t[MBDAE_CHECK_MAX_POINTS];
   const char *label[MBDAE_CHECK_MAX_POINTS]; /* "initial values", "reference", "random" */
   double *y, *yp;                            /* point k: y + k neq, yp + k neq */
   double *ytyp, *yptyp;                      /* typical sizes, neq each */
 } mbdae_check_points;
+#define MBDAE_CHECK_POINTS_INIT                                                                    \
+  {                                                                                                \
+    .size = sizeof(mbdae_check_points)                                                             \
+  }
 /* Allocates; release with mbdae_check_points_free (NULL-safe, also after a failure). */
 MBDAE_API int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts);
 MBDAE_API void mbdae_check_points_free(mbdae_check_points *pts);
 
-/* Both checks at every point (jac[k], con[k]: npoints entries each); what `mbdae check` and the
- * tests run.  Returns 0, or the first failure of a callback. */
+/* Both checks at every point (jac[k], con[k]: npoints entries each, the stride of each array its
+ * first element's size, which the caller sets); what `mbdae check` and the tests run.  Returns 0,
+ * or the first failure of a callback. */
 MBDAE_API int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts,
                               mbdae_jac_check *jac, mbdae_constraint_check *con);
 
@@ -135,13 +164,24 @@ MBDAE_API int mbdae_problem_check_jac(const mbdae_problem *p, double t, const do
  * (both matrices), a factorization of J + c M (c real) and of J + s M (s complex, Radau IIA's
  * second system) as the built-in solvers factor them, at the initial values (c = s = 1e3 (1 + i)).
  * Each is the mean of `reps` (>= 1) calls.  For `mbdae bench`'s shares of residual, Jacobian and
- * LU work. */
+ * LU work.
+ * The costs struct begins with its size (sizeof as the caller's header knows it:
+ * MBDAE_UNIT_COSTS_INIT sets it); the library writes it only as far as that size and refuses
+ * (MBDAE_ERR_ARG, the struct untouched) a size of 0, one smaller than this first version with a
+ * size and one larger than its own (a caller built against a newer mbdae.h); mbdae_solver_lu_cost
+ * reads them so (NaN for a refused size).  A size field rather than an opaque object: four numbers
+ * a caller reads. */
 typedef struct mbdae_unit_costs {
+  size_t size;       /* sizeof(mbdae_unit_costs) */
   double res;        /* one residual evaluation */
   double jac;        /* one Jacobian evaluation */
   double lu_real;    /* one real factorization */
   double lu_complex; /* one complex factorization */
 } mbdae_unit_costs;
+#define MBDAE_UNIT_COSTS_INIT                                                                      \
+  {                                                                                                \
+    .size = sizeof(mbdae_unit_costs)                                                               \
+  }
 MBDAE_API int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c);
 
 #ifdef __cplusplus

@@ -78,8 +78,14 @@ MBDAE_API int mbdae_problem_constraints(const mbdae_problem *p, double t, const 
                                         const double *yp, double *gpos, double *gvel, double *gacc);
 
 /* How the test set runs a problem: rtol = atol = 10^-(4 + m/m_div), m = 0..m_max;
- * h0 = h0_factor * rtol; the run-characteristics table uses table_rtol[0..ntable-1]. */
+ * h0 = h0_factor * rtol; the run-characteristics table uses table_rtol[0..ntable-1].
+ * A caller's plan begins with its size (sizeof as the caller's header knows it:
+ * MBDAE_TOLERANCE_PLAN_INIT sets it); the library writes it only as far as that size and refuses
+ * (MBDAE_ERR_ARG, the struct untouched) a size of 0, one smaller than this first version with a
+ * size and one larger than its own (a caller built against a newer mbdae.h).  A size field rather
+ * than an opaque plan: it is a handful of numbers a caller reads directly. */
 typedef struct mbdae_tolerance_plan {
+  size_t size;          /* sizeof(mbdae_tolerance_plan) */
   int m_div;            /* 4 or 8 */
   int m_max;            /* 24 or 48 */
   double h0_factor;     /* 1, or 1e-2 for the slider crank */
@@ -87,7 +93,12 @@ typedef struct mbdae_tolerance_plan {
   double table_rtol[4]; /* rtol (= atol) of the published table rows */
   double default_rtol;  /* what `mbdae run` uses without --rtol */
 } mbdae_tolerance_plan;
-MBDAE_API void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
+#define MBDAE_TOLERANCE_PLAN_INIT                                                                  \
+  {                                                                                                \
+    .size = sizeof(mbdae_tolerance_plan)                                                           \
+  }
+/* 0, or MBDAE_ERR_ARG (p or plan NULL, plan's size refused). */
+MBDAE_API int mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan);
 
 /* Residual evaluations one mbdae_problem_jac call makes: 0 for an analytic Jacobian, 2 neq + 1
  * for a user's problem without one (forward differences).  Solvers add it to stats.nres_fd. */

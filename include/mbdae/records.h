@@ -26,17 +26,34 @@ enum {
   MBDAE_RECORD_TEXT_LEN = 400  /* message, solver title, environment strings */
 };
 
-/* Where a run was made: versions and machine (uname, /proc/cpuinfo). */
+/* Where a run was made: versions and machine (uname, /proc/cpuinfo).  Reserved room rather than
+ * a size field: it is embedded in mbdae_record, where a larger environment would move the record's
+ * fields after it; a string added later takes reserved bytes, so size and layout stay. */
 typedef struct mbdae_environment {
   char mbdae[MBDAE_RECORD_ID_LEN];          /* mbdae_version() */
   char dependencies[MBDAE_RECORD_TEXT_LEN]; /* mbdae_dependency_versions() */
   char machine[MBDAE_RECORD_TEXT_LEN];      /* uname: "Linux 6.1.0-18-amd64 x86_64" */
   char cpu[MBDAE_RECORD_TEXT_LEN];          /* CPU model name; "" when unknown */
+  char reserved[2 * MBDAE_RECORD_ID_LEN];   /* room for strings added later; all 0 */
 } mbdae_environment;
 /* The environment of this process. */
 MBDAE_API void mbdae_environment_get(mbdae_environment *env);
 
+/* A record begins with its size (sizeof(mbdae_record) as the caller's header knows it), so that a
+ * field appended in a later version breaks no caller: declare one as
+ *   mbdae_record rec = MBDAE_RECORD_INIT;
+ * (a size field rather than an opaque record: records are values a program keeps, copies, sorts
+ * and passes in arrays, as runs.csv's rows).  Every function that takes a record reads and writes
+ * it only as far as its size, and refuses (MBDAE_ERR_ARG; mbdae_record_invalid says why) a size of
+ * 0 (not set), one smaller than this first record with a size, and one larger than the library's
+ * (a caller built against a newer mbdae.h).  An array of records has the stride of its elements'
+ * size: recs[0].size, the same in every element (the functions that take an array check it); the
+ * reader makes its array at the caller's sizeof(mbdae_record), passed by the macros
+ * mbdae_record_read_csv and mbdae_record_read_csv_checked (zlib's deflateInit passes
+ * sizeof(z_stream) the same way).  mbdae_stats and mbdae_environment inside it grow only into
+ * their reserved room, so that the fields after them never move. */
 typedef struct mbdae_record {
+  size_t size;                              /* sizeof(mbdae_record): MBDAE_RECORD_INIT sets it */
   char problem[MBDAE_RECORD_ID_LEN];        /* problem id */
   char spec[MBDAE_RECORD_SPEC_LEN];         /* canonical spec, all keys spelled out */
   char solver[MBDAE_RECORD_ID_LEN];         /* solver id */
@@ -64,11 +81,19 @@ typedef struct mbdae_record {
    * trajectory, or the solver gives no output times (form=dummy: none). */
   double tscd, tmescd, tscd_rms;
 } mbdae_record;
+/* An empty record of this header's size. */
+#define MBDAE_RECORD_INIT                                                                          \
+  {                                                                                                \
+    .size = sizeof(mbdae_record)                                                                   \
+  }
+/* NULL when rec's size keeps the rule above, else why not (also for rec NULL). */
+MBDAE_API const char *mbdae_record_invalid(const mbdae_record *rec);
 
 /* The settings of a run of solver on p at opt, names, reference and environment, without an
  * outcome (status MBDAE_ERR_SOLVER, message "", counters 0, measures NaN): the record of a run
- * that never reported.  Allocates: release with mbdae_record_free.  0 or MBDAE_ERR_NOMEM /
- * MBDAE_ERR_ARG (NULL argument). */
+ * that never reported; rec->size is the caller's (MBDAE_RECORD_INIT), the rest is overwritten.
+ * Allocates: release with mbdae_record_free.  0 or MBDAE_ERR_NOMEM / MBDAE_ERR_ARG (NULL argument).
+ */
 MBDAE_API int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p,
                                 const mbdae_solver_type *solver, const mbdae_options *opt);
 /* mbdae_record_init, then mbdae_solve_with(p, solver, opt, repeats), y, scd and mescd.  Returns
@@ -80,7 +105,8 @@ MBDAE_API int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p,
                                int repeats);
 /* Release what a record holds (y, yref, names); a zeroed or freed record is a no-op. */
 MBDAE_API void mbdae_record_free(mbdae_record *rec);
-MBDAE_API void mbdae_records_free(mbdae_record *recs, size_t n); /* each, then the array */
+/* Each record of an array (stride recs[0].size; n 0: no element is read), then the array. */
+MBDAE_API void mbdae_records_free(mbdae_record *recs, size_t n);
 
 /* 1 when s is a non-empty name of [A-Za-z0-9_:=,.+-]: what problem, spec and solver fields hold
  * (safe inside a gnuplot string and a file name). */
@@ -116,26 +142,33 @@ MBDAE_API int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec
  * positive finite tolerances, counters from 0 to 10^15, codes from the table, vectors of neq
  * numbers); repeated header lines are skipped; in a file without the environment columns,
  * "# key: value" lines set the environment of the rows after them.  Returns 0 with *recs (release
- * with mbdae_records_free) and *n, or -1 with "name:line: why" in msg and nothing allocated. */
-MBDAE_API int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n,
-                                    char *msg, size_t msglen);
+ * with mbdae_records_free) and *n, or -1 with "name:line: why" in msg and nothing allocated.
+ * The records are rec_size bytes each (size rec_size), the macro's sizeof(mbdae_record); a
+ * rec_size the record rule refuses is -1 with why. */
+MBDAE_API int mbdae_record_read_csv_sized(FILE *in, const char *name, size_t rec_size,
+                                          mbdae_record **recs, size_t *n, char *msg, size_t msglen);
+#define mbdae_record_read_csv(in, name, recs, n, msg, msglen)                                      \
+  mbdae_record_read_csv_sized(in, name, sizeof(mbdae_record), recs, n, msg, msglen)
 /* As mbdae_record_read_csv, and every row the reader accepts is passed to check(ctx, row, why,
  * len) before the next line: a non-zero return refuses the file with "name:line: why" (the row's
  * line).  What a caller that uses rows with a problem checks first (mbdae_record_fits). */
 typedef int mbdae_record_check_fn(void *ctx, const mbdae_record *rec, char *why, size_t len);
-MBDAE_API int mbdae_record_read_csv_checked(FILE *in, const char *name,
-                                            mbdae_record_check_fn *check, void *ctx,
-                                            mbdae_record **recs, size_t *n, char *msg,
-                                            size_t msglen);
+MBDAE_API int mbdae_record_read_csv_checked_sized(FILE *in, const char *name, size_t rec_size,
+                                                  mbdae_record_check_fn *check, void *ctx,
+                                                  mbdae_record **recs, size_t *n, char *msg,
+                                                  size_t msglen);
+#define mbdae_record_read_csv_checked(in, name, check, ctx, recs, n, msg, msglen)                  \
+  mbdae_record_read_csv_checked_sized(in, name, sizeof(mbdae_record), check, ctx, recs, n, msg,    \
+                                      msglen)
 /* 0 when rec's vectors may be used with problem p (mbdae_scd, a reference copied in): names, y and
  * yref are each absent or hold mbdae_problem_neq(p) entries, and the names are p's component names
  * in order; else -1 with why.  A record read back holds what its file says, not what p has. */
 MBDAE_API int mbdae_record_fits(const mbdae_record *rec, const mbdae_problem *p, char *why,
                                 size_t len);
-/* The run-characteristics table of problem p in Markdown, in the layout of the test set's tables
- * (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac, #LU, CPU; then ours, drift: max
- * |g|, "-" without constraints): the records of p at
- * its table tolerances, then its failed runs.  A row of it alone (first: name the solver). */
+/* The run-characteristics table of problem p in Markdown (recs: an array, stride recs[0].size), in
+ * the layout of the test set's tables (solver, rtol, atol, h0, mescd, scd, steps, accept, #f, #Jac,
+ * #LU, CPU; then ours, drift: max |g|, "-" without constraints): the records of p at its table
+ * tolerances, then its failed runs.  A row of it alone (first: name the solver). */
 MBDAE_API int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs,
                                        size_t n);
 MBDAE_API int mbdae_record_write_table_row(FILE *out, const mbdae_record *rec, int first);
@@ -184,7 +217,8 @@ MBDAE_API int mbdae_sweep_plan_run(const mbdae_sweep_plan *plan, int k, int *pro
  * not done yet (done[k - lo] == 0; done may be NULL), matched by spec, solver and rtol, atol, h0
  * (to 10 significant digits, as a record file holds them).  -1 when it holds none; -1 with why
  * set ("max_steps 5 there, 0 here") when it is such a run made with another max_steps or hmax, or,
- * an ok run, another number of repeats (a failed run's repeats are those it got to). */
+ * an ok run, another number of repeats (a failed run's repeats are those it got to); -1 with why
+ * mbdae_record_invalid's answer for a record of a size the library refuses. */
 MBDAE_API int mbdae_sweep_plan_match(const mbdae_sweep_plan *plan, int lo, int hi, const char *done,
                                      const mbdae_record *r, char *why, size_t len);
 

@@ -113,7 +113,9 @@ typedef struct mbdae_stats {
   long nerrfail;  /* error-test failures */
   long nconvfail; /* nonlinear-iteration convergence failures */
   /* Room for counters added later: each takes a reserved entry, so that mbdae_stats, and
-   * mbdae_result and mbdae_record that embed it, keep their size and layout.  0. */
+   * mbdae_result and mbdae_record that embed it, keep their size and layout.  0.  Reserved room
+   * rather than a size field: embedded in the middle of those two, a larger mbdae_stats would
+   * move their later fields, which a size of their own cannot undo. */
   long reserved[8];
 } mbdae_stats;
 

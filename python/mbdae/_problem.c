@@ -458,7 +458,7 @@ static PyObject *problem_mescd(mbpy_problem *self, PyObject *args, PyObject *kwa
 static PyObject *problem_check_points(mbpy_problem *self, PyObject *unused)
 {
   (void)unused;
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   int rc = mbdae_problem_check_points(self->p, &pts);
   if (rc != 0) {
     mbdae_check_points_free(&pts);
@@ -505,7 +505,7 @@ static PyObject *problem_unit_costs(mbpy_problem *self, PyObject *args)
   if (reps < 1) {
     return PyErr_Format(PyExc_ValueError, "reps must be at least 1");
   }
-  mbdae_unit_costs c;
+  mbdae_unit_costs c = MBDAE_UNIT_COSTS_INIT;
   int rc;
   Py_BEGIN_ALLOW_THREADS rc = mbdae_problem_unit_costs(self->p, reps, &c);
   Py_END_ALLOW_THREADS if (rc != 0) { return call_failed("unit_costs", rc); }
@@ -641,7 +641,7 @@ static PyObject *get_jac_nres(mbpy_problem *self, void *c)
 static PyObject *get_plan(mbpy_problem *self, void *c)
 {
   (void)c;
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(self->p, &plan);
   PyObject *table = PyTuple_New(plan.ntable);
   for (int k = 0; table && k < plan.ntable; k++) {

@@ -132,6 +132,7 @@ mbpy_run *mbpy_run_new(void)
   mbpy_run *run = PyObject_GC_New(mbpy_run, &mbpy_run_type);
   if (run) {
     memset(&run->rec, 0, sizeof *run - offsetof(mbpy_run, rec));
+    run->rec.size = sizeof run->rec;
   }
   return run;
 }

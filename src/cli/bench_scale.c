@@ -47,7 +47,7 @@ static void child_run(const mbdae_problem *p, const bench_scale_plan *plan, cons
                       int fd)
 {
   mbdae_options opt;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   scale_run r = {0};
   test_set_options(p, plan->rtol, 0.0, 0.0, 0, &opt);
   opt.linsys = plan->linsys;

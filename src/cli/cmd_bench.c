@@ -75,9 +75,9 @@ static void trajectory_columns(char *buf, size_t len, const mbdae_record *rec)
 static void bench_problem(const mbdae_problem *p, const char *const *solvers, int nsolvers,
                           int repeat, int linsys, const against *a, int *nfail)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
-  mbdae_unit_costs c = {0};
+  mbdae_unit_costs c = MBDAE_UNIT_COSTS_INIT;
   mbdae_problem_unit_costs(p, 2000, &c);
   printf("\n%s (%s), linsys %s: one residual %.2f us, one Jacobian %.2f us, one LU %.2f us "
          "(real) / %.2f us (complex)\n",
@@ -91,7 +91,7 @@ static void bench_problem(const mbdae_problem *p, const char *const *solvers, in
       mbdae_options opt;
       test_set_options(p, plan.table_rtol[k], 0.0, 0.0, 0, &opt);
       opt.linsys = linsys;
-      mbdae_record rec;
+      mbdae_record rec = MBDAE_RECORD_INIT;
       int rc = execute_run(p, solvers[s], &opt, repeat, &rec);
       const mbdae_stats *st = &rec.stats;
       double cpu = rec.cpu_seconds;

@@ -54,9 +54,9 @@ static int print_constraints(const mbdae_constraint_check *c)
 /* Both checks at every check point; returns 1 on a mismatch or a failure. */
 static int check_points(const mbdae_problem *p)
 {
-  mbdae_check_points pts;
-  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS];
-  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS];
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
+  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
+  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
   mbdae_functions f;
   mbdae_problem_functions(p, &f);
   int rc = mbdae_problem_check_points(p, &pts);

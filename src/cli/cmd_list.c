@@ -49,7 +49,7 @@ static int list_problem(const char *id, const char *plugin_file, const widths *w
   if (!p) {
     return -1;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   char interval[64];
   interval_text(p, interval, sizeof interval);

@@ -285,7 +285,7 @@ int cmd_run(int argc, char **argv)
     mbdae_problem_destroy(p);
     return EXIT_USAGE;
   }
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   int rc = execute_run(p, a.solver, &opt, a.repeat, &rec);
   if (yref && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG && rc != MBDAE_ERR_UNKNOWN_SOLVER) {
     rc = use_reference(&rec, p, yref, &opt) == 0 ? rc : MBDAE_ERR_NOMEM;
@@ -315,7 +315,7 @@ int cmd_run(int argc, char **argv)
  * those refused for their options (MBDAE_ERR_ARG: bad input, as run reports it) in *refused. */
 static int table_for(const mbdae_problem *p, const run_args *a, const double *yref, int *refused)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   int nfail = 0;
   warn_inconsistent_start(p);
@@ -328,7 +328,7 @@ static int table_for(const mbdae_problem *p, const run_args *a, const double *yr
     test_set_options(p, a->rtol > 0.0 ? a->rtol : plan.table_rtol[k], a->atol, a->h0, 0, &opt);
     opt.hmax = a->hmax;
     opt.linsys = a->linsys;
-    mbdae_record rec;
+    mbdae_record rec = MBDAE_RECORD_INIT;
     int rc = execute_run(p, a->solver, &opt, a->repeat, &rec);
     if (yref && rec.neq > 0 && use_reference(&rec, p, yref, &opt) != 0) {
       rc = MBDAE_ERR_NOMEM;

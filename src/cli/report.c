@@ -16,7 +16,7 @@ int execute_run(const mbdae_problem *p, const char *solver, const mbdae_options 
 {
   const mbdae_solver_type *type = solver_type_of(solver);
   if (!type) {
-    memset(rec, 0, sizeof *rec);
+    *rec = (mbdae_record)MBDAE_RECORD_INIT;
     rec->status = MBDAE_ERR_UNKNOWN_SOLVER;
     snprintf(rec->message, sizeof rec->message, "unknown solver '%.100s'", solver);
     return rec->status;

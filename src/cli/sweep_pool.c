@@ -93,7 +93,7 @@ static void worker_loop(int task_fd, int result_fd, const sweep_task *tasks, int
 {
   int k;
   while (read_full(task_fd, &k, sizeof k) == sizeof k) {
-    mbdae_record rec;
+    mbdae_record rec = MBDAE_RECORD_INIT;
     char *text = NULL;
     size_t len = 0;
     execute_run(tasks[k].problem, tasks[k].solver, &tasks[k].opt, repeats, &rec);
@@ -301,7 +301,7 @@ static void hand_next(pool *pl, int w)
     }
     reap(wk, how, sizeof how);
   }
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   sweep_record_for_task(&pl->tasks[k], &rec);
   snprintf(rec.message, sizeof rec.message, "not run: its worker process %s before taking it", how);
   pl->done(pl->ctx, k, &rec);
@@ -312,7 +312,7 @@ static void collect(pool *pl, int w)
 {
   worker *wk = &pl->workers[w];
   int k = wk->task;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   size_t len = 0;
   if (read_full(wk->result_fd, &len, sizeof len) == sizeof len) {
     receive(wk->result_fd, len, &pl->tasks[k], &rec);
@@ -343,7 +343,7 @@ static void time_out(pool *pl, int w)
   worker *wk = &pl->workers[w];
   int k = wk->task;
   char how[128];
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   kill_group(wk); /* the worker and what it started */
   reap(wk, how, sizeof how);
   sweep_record_for_task(&pl->tasks[k], &rec);
@@ -391,7 +391,7 @@ static void time_out_overdue(pool *pl)
  * runs with message why, then end the workers. */
 static void finish(pool *pl, const char *why)
 {
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   for (int w = 0; w < pl->nworkers; w++) {
     if (pl->workers[w].task >= 0) {
       sweep_record_for_task(&pl->tasks[pl->workers[w].task], &rec);

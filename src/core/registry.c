@@ -14,6 +14,7 @@
 #include "problem_catalog.h"
 #include "problem_type.h"
 #include "solver_caps.h"
+#include "struct_size.h"
 
 #define SPEC_MAX 256
 
@@ -398,9 +399,15 @@ int mbdae_problem_in_scd(const mbdae_problem *p, int i)
   return (i >= 0 && i < p->neq) ? p->in_scd[i] : 0;
 }
 
-void mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan)
+int mbdae_problem_tolerances(const mbdae_problem *p, mbdae_tolerance_plan *plan)
 {
-  *plan = p->type->tolerances;
+  if (!p || !plan || mbdae_struct_size_invalid(plan->size, sizeof *plan, sizeof *plan) != NULL) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_tolerance_plan full = p->type->tolerances;
+  full.size = sizeof full;
+  mbdae_struct_give(&full, plan, plan->size);
+  return 0;
 }
 
 int mbdae_problem_init(const mbdae_problem *p, double *y0, double *yp0)

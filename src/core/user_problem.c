@@ -265,7 +265,7 @@ static int user_ref(const void *params, double *yref)
 
 const problem_type mbdae_user_problem_ops = {
     /* rtol = atol = 10^-(4 + m/4), m = 0..24, h0 = rtol: the test set's most common plan */
-    .tolerances = {4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-6},
+    .tolerances = {sizeof(mbdae_tolerance_plan), 4, 24, 1.0, 3, {1e-4, 1e-7, 1e-10}, 1e-6},
     .params_size = sizeof(user_binding),
     .options_help = "",
     .init = user_init,

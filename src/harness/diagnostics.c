@@ -30,6 +30,7 @@
 #include "jac_pattern.h"
 #include "mbdae/mbdae.h"
 #include "problem_type.h"
+#include "struct_size.h"
 
 /* What rounding in one evaluation of F_i (or g_k) can amount to, in units of eps times the size
  * of its terms: a generous count of the operations that add up to one value. */
@@ -553,13 +554,15 @@ static int jac_arguments_bad(const mbdae_functions *f, const double *y, const do
   return functions_bad(f) || !y || !yp || !out;
 }
 
-int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
-                    const double *ytyp, const double *yptyp, mbdae_jac_check *out)
+/* mbdae_check_jac into the library's own struct. */
+static int check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
+                     const double *ytyp, const double *yptyp, mbdae_jac_check *out)
 {
   if (jac_arguments_bad(f, y, yp, out)) {
     return MBDAE_ERR_ARG;
   }
   memset(out, 0, sizeof *out);
+  out->size = sizeof *out;
   out->row = out->col = -1;
   if (has_pattern(f)) {
     return check_jac_pattern(f, t, y, yp, ytyp, yptyp, out);
@@ -977,14 +980,36 @@ static int constraint_check_run(const mbdae_functions *f, double t, const double
   return 0;
 }
 
-int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
-                            const double *ytyp, mbdae_constraint_check *out)
+/* The caller's result struct (size bytes, checked by the caller) as the library's, run through
+ * check, and given back as far as its size. */
+#define CHECK_SIZED(type, out, call)                                                               \
+  do {                                                                                             \
+    if (!(out) || mbdae_struct_size_invalid((out)->size, sizeof(type), sizeof(type)) != NULL) {    \
+      return MBDAE_ERR_ARG;                                                                        \
+    }                                                                                              \
+    type full_;                                                                                    \
+    mbdae_struct_take(out, (out)->size, &full_, sizeof full_);                                     \
+    int rc_ = call;                                                                                \
+    mbdae_struct_give(&full_, out, (out)->size);                                                   \
+    return rc_;                                                                                    \
+  } while (0)
+
+int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
+                    const double *ytyp, const double *yptyp, mbdae_jac_check *out)
+{
+  CHECK_SIZED(mbdae_jac_check, out, check_jac(f, t, y, yp, ytyp, yptyp, &full_));
+}
+
+/* mbdae_check_constraints into the library's own struct. */
+static int check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+                             const double *ytyp, mbdae_constraint_check *out)
 {
   if (functions_bad(f) || f->nconstraints < 0 || !y || !yp || !out ||
       (f->nconstraints > 0 && !f->constraints)) {
     return MBDAE_ERR_ARG;
   }
   memset(out, 0, sizeof *out);
+  out->size = sizeof *out;
   out->index = -1;
   out->ok = 1;
   if (f->nconstraints == 0) {
@@ -1002,6 +1027,12 @@ int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y,
   return rc;
 }
 
+int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
+                            const double *ytyp, mbdae_constraint_check *out)
+{
+  CHECK_SIZED(mbdae_constraint_check, out, check_constraints(f, t, y, yp, ytyp, &full_));
+}
+
 /* ---- check points --------------------------------------------------------------------------- */
 
 /* xorshift64 (Marsaglia 2003), state kept by the caller: a uniform number in [-1, 1]. */
@@ -1013,11 +1044,16 @@ static double next_uniform(uint64_t *state)
   return 2.0 * (double)(*state >> 11) / 9007199254740992.0 - 1.0;
 }
 
+static const char *points_invalid(const mbdae_check_points *pts)
+{
+  return mbdae_struct_size_invalid(pts->size, sizeof *pts, sizeof *pts);
+}
+
 void mbdae_check_points_free(mbdae_check_points *pts)
 {
-  if (pts) {
+  if (pts && !points_invalid(pts)) {
     free(pts->y);
-    memset(pts, 0, sizeof *pts);
+    memset((char *)pts + sizeof pts->size, 0, pts->size - sizeof pts->size);
   }
 }
 
@@ -1131,10 +1167,10 @@ static int random_point(const mbdae_problem *p, const mbdae_functions *f, int k,
 
 int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts)
 {
-  if (!pts) {
+  if (!pts || points_invalid(pts)) {
     return MBDAE_ERR_ARG;
   }
-  memset(pts, 0, sizeof *pts);
+  memset((char *)pts + sizeof pts->size, 0, pts->size - sizeof pts->size);
   if (!p) {
     return MBDAE_ERR_ARG;
   }
@@ -1163,15 +1199,21 @@ int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts)
 int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
                     mbdae_constraint_check *con)
 {
-  if (!f || !pts || !pts->y || !jac || !con) {
+  if (!f || !pts || points_invalid(pts) || !pts->y || !jac || !con ||
+      mbdae_struct_size_invalid(jac->size, sizeof *jac, sizeof *jac) != NULL ||
+      mbdae_struct_size_invalid(con->size, sizeof *con, sizeof *con) != NULL) {
     return MBDAE_ERR_ARG;
   }
-  size_t n = (size_t)f->neq;
+  size_t n = (size_t)f->neq, jstride = jac->size, cstride = con->size;
   for (int k = 0; k < pts->npoints; k++) {
     const double *y = pts->y + (size_t)k * n, *yp = pts->yp + (size_t)k * n;
-    int rc = mbdae_check_jac(f, pts->t[k], y, yp, pts->ytyp, pts->yptyp, &jac[k]);
+    mbdae_jac_check *jk = (mbdae_jac_check *)((char *)jac + (size_t)k * jstride);
+    mbdae_constraint_check *ck = (mbdae_constraint_check *)((char *)con + (size_t)k * cstride);
+    jk->size = jstride;
+    ck->size = cstride;
+    int rc = mbdae_check_jac(f, pts->t[k], y, yp, pts->ytyp, pts->yptyp, jk);
     if (rc == 0) {
-      rc = mbdae_check_constraints(f, pts->t[k], y, yp, pts->ytyp, &con[k]);
+      rc = mbdae_check_constraints(f, pts->t[k], y, yp, pts->ytyp, ck);
     }
     if (rc != 0) {
       return rc;
@@ -1186,7 +1228,7 @@ int mbdae_problem_check_jac(const mbdae_problem *p, double t, const double *y, c
   if (!p || !y || !yp || !out) {
     return MBDAE_ERR_ARG;
   }
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   int rc = mbdae_problem_check_points(p, &pts);
   if (rc == 0) {
     mbdae_functions f;

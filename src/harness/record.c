@@ -14,6 +14,10 @@
 #include "dummy.h"
 #include "record_columns.h"
 #include "options.h"
+#include "struct_size.h"
+
+/* The first mbdae_record with a size (0.4.0) is this one: a caller's size is at least that. */
+#define RECORD_SIZE_MIN sizeof(mbdae_record)
 
 #define COLUMN_OR(key, member, kind, absent)                                                       \
   {                                                                                                \
@@ -175,10 +179,50 @@ void mbdae_record_free(mbdae_record *rec)
 
 void mbdae_records_free(mbdae_record *recs, size_t n)
 {
+  /* A zeroed array (size 0) can only have been made against this header: its stride is ours. */
+  size_t stride = recs && n > 0 && mbdae_record_invalid(recs) == NULL ? recs->size : sizeof *recs;
   for (size_t k = 0; recs && k < n; k++) {
-    mbdae_record_free(&recs[k]);
+    mbdae_record_free((mbdae_record *)((char *)recs + k * stride));
   }
   free(recs);
+}
+
+const char *mbdae_record_invalid(const mbdae_record *rec)
+{
+  if (!rec) {
+    return "the record is NULL";
+  }
+  return mbdae_struct_size_invalid(rec->size, RECORD_SIZE_MIN, sizeof *rec);
+}
+
+const char *mbdae_record_take(const mbdae_record *rec, mbdae_record *full)
+{
+  const char *why = mbdae_record_invalid(rec);
+  if (why) {
+    return why;
+  }
+  mbdae_struct_take(rec, rec->size, full, sizeof *full);
+  return NULL;
+}
+
+mbdae_record *mbdae_records_take(const mbdae_record *recs, size_t n, const char **why)
+{
+  *why = n > 0 ? mbdae_record_invalid(recs) : NULL;
+  mbdae_record *full = *why ? NULL : malloc(sizeof *full * (n > 0 ? n : 1));
+  if (!full) {
+    *why = *why ? *why : mbdae_strerror(MBDAE_ERR_NOMEM);
+    return NULL;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const mbdae_record *r = (const mbdae_record *)((const char *)recs + k * recs->size);
+    if (r->size != recs->size) {
+      *why = "the records of an array differ in size";
+      free(full);
+      return NULL;
+    }
+    mbdae_struct_take(r, r->size, &full[k], sizeof *full);
+  }
+  return full;
 }
 
 /* names: one block, neq pointers then the strings. */
@@ -202,13 +246,12 @@ static char **copy_names(const mbdae_problem *p, int neq)
   return names;
 }
 
-int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
-                      const mbdae_options *opt)
+/* mbdae_record_init into the library's own record. */
+static int init_full(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                     const mbdae_options *opt)
 {
-  if (!rec) {
-    return MBDAE_ERR_ARG;
-  }
   memset(rec, 0, sizeof *rec);
+  rec->size = sizeof *rec;
   rec->status = MBDAE_ERR_SOLVER;
   rec->t = rec->h = rec->scd = rec->mescd = NAN;
   rec->tscd = rec->tmescd = rec->tscd_rms = NAN;
@@ -261,10 +304,11 @@ static int run_dummy(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
   return r->status;
 }
 
-int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
-                     const mbdae_options *opt, int repeats)
+/* mbdae_record_run into the library's own record. */
+static int run_full(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                    const mbdae_options *opt, int repeats)
 {
-  int rc = mbdae_record_init(rec, p, solver, opt);
+  int rc = init_full(rec, p, solver, opt);
   if (rc != 0) {
     return rc;
   }
@@ -306,10 +350,42 @@ int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solv
   return rec->status;
 }
 
+/* The caller's record gets the library's as far as its size; a refused size leaves it as it is. */
+int mbdae_record_init(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                      const mbdae_options *opt)
+{
+  if (mbdae_record_invalid(rec)) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_record full;
+  int rc = init_full(&full, p, solver, opt);
+  mbdae_struct_give(&full, rec, rec->size);
+  return rc;
+}
+
+int mbdae_record_run(mbdae_record *rec, const mbdae_problem *p, const mbdae_solver_type *solver,
+                     const mbdae_options *opt, int repeats)
+{
+  if (mbdae_record_invalid(rec)) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_record full;
+  int rc = run_full(&full, p, solver, opt, repeats);
+  mbdae_struct_give(&full, rec, rec->size);
+  return rc;
+}
+
 /* ---- a record against a problem ----------------------------------------------------------- */
 
-int mbdae_record_fits(const mbdae_record *rec, const mbdae_problem *p, char *why, size_t len)
+int mbdae_record_fits(const mbdae_record *caller, const mbdae_problem *p, char *why, size_t len)
 {
+  mbdae_record full;
+  const char *bad = mbdae_record_take(caller, &full);
+  if (bad) {
+    snprintf(why, len, "mbdae_record: %s", bad);
+    return -1;
+  }
+  const mbdae_record *rec = &full;
   int neq = mbdae_problem_neq(p);
   if ((rec->names || rec->y || rec->yref) && rec->neq != neq) {
     snprintf(why, len, "names, y and yref of %d entries, %.80s has %d", rec->neq,

@@ -45,6 +45,11 @@ extern const int record_ncolumns;
 
 /* Field access through the table. */
 const char *record_text(const mbdae_record *r, const record_column *c);
+/* A caller's record (or array of records, stride recs[0].size) as the library's full struct(s),
+ * read as far as their size: NULL / the array (free it), or why not (mbdae_record_invalid's
+ * reason; an array whose elements differ in size; out of memory). */
+const char *mbdae_record_take(const mbdae_record *rec, mbdae_record *full);
+mbdae_record *mbdae_records_take(const mbdae_record *recs, size_t n, const char **why);
 double record_real(const mbdae_record *r, const record_column *c);
 long record_long(const mbdae_record *r, const record_column *c);
 int record_int(const mbdae_record *r, const record_column *c);

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "record_columns.h"
+#include "struct_size.h"
 #include "record_side.h"
 
 enum { MAX_FIELDS = 64 };
@@ -131,13 +132,17 @@ static int write_row(FILE *out, const mbdae_record *rec, const char *side)
 
 int mbdae_record_write_csv_row(FILE *out, const mbdae_record *rec)
 {
-  return write_row(out, rec, NULL);
+  mbdae_record full;
+  return mbdae_record_take(rec, &full) == NULL ? write_row(out, &full, NULL) : -1;
 }
 
-int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *rec, const char *dir,
+int mbdae_record_write_csv_row_side(FILE *out, const mbdae_record *caller, const char *dir,
                                     const char *side_name)
 {
-  if (!out || !rec || !dir || !side_name || !record_side_name_ok(side_name)) {
+  mbdae_record full;
+  const mbdae_record *rec = &full;
+  if (!out || mbdae_record_take(caller, &full) != NULL || !dir || !side_name ||
+      !record_side_name_ok(side_name)) {
     return -1;
   }
   if (rec->neq <= MBDAE_RECORD_INLINE_MAX || (!rec->y && !rec->yref && !rec->names)) {
@@ -531,6 +536,7 @@ static int read_row(reader *rd, char **fields, int nf, char *why, size_t len)
   }
   mbdae_record *r = &rd->recs[rd->n];
   memset(r, 0, sizeof *r);
+  r->size = sizeof *r;
   r->env = rd->env;
   row_extra x = {.count = -1, .dir = rd->dir};
   int rc = 0;
@@ -604,16 +610,24 @@ static int read_line(reader *rd, char *line, size_t len, char *why, size_t whyle
   return read_row(rd, fields, nf, why, whylen);
 }
 
-int mbdae_record_read_csv(FILE *in, const char *name, mbdae_record **recs, size_t *n, char *msg,
-                          size_t msglen)
+int mbdae_record_read_csv_sized(FILE *in, const char *name, size_t rec_size, mbdae_record **recs,
+                                size_t *n, char *msg, size_t msglen)
 {
-  return mbdae_record_read_csv_checked(in, name, NULL, NULL, recs, n, msg, msglen);
+  return mbdae_record_read_csv_checked_sized(in, name, rec_size, NULL, NULL, recs, n, msg, msglen);
 }
 
-int mbdae_record_read_csv_checked(FILE *in, const char *name, mbdae_record_check_fn *check,
-                                  void *ctx, mbdae_record **recs, size_t *n, char *msg,
-                                  size_t msglen)
+int mbdae_record_read_csv_checked_sized(FILE *in, const char *name, size_t rec_size,
+                                        mbdae_record_check_fn *check, void *ctx,
+                                        mbdae_record **recs, size_t *n, char *msg, size_t msglen)
 {
+  /* The first record with a size is this library's: the only stride there is yet. */
+  const char *bad = mbdae_struct_size_invalid(rec_size, sizeof(mbdae_record), sizeof(mbdae_record));
+  if (bad) {
+    *recs = NULL;
+    *n = 0;
+    snprintf(msg, msglen, "%s: mbdae_record: %s", name ? name : "(stream)", bad);
+    return -1;
+  }
   reader rd;
   memset(&rd, 0, sizeof rd);
   rd.check = check;

@@ -84,8 +84,13 @@ static void json_value(FILE *out, const record_column *c, const mbdae_record *r)
   }
 }
 
-int mbdae_record_write_json(FILE *out, const mbdae_record *rec)
+int mbdae_record_write_json(FILE *out, const mbdae_record *caller)
 {
+  mbdae_record full;
+  if (mbdae_record_take(caller, &full) != NULL) {
+    return -1;
+  }
+  const mbdae_record *rec = &full;
   fputc('{', out);
   for (int c = 0; c < record_ncolumns; c++) {
     fprintf(out, "%s\"%s\": ", c ? ", " : "", record_columns[c].name);

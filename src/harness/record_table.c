@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mbdae/mbdae.h"
+#include "record_columns.h"
 
 /* 1e-4 for a power of ten, 5.62e-5 otherwise (the report prints 10^{-4}). */
 static void format_tolerance(char *buf, size_t len, double v)
@@ -50,8 +51,13 @@ static int record_of(const mbdae_record *r, const mbdae_problem *p)
 /* -0.001 prints as -0.00 with %.2f; the report prints 0.00. */
 static double no_negative_zero(double v) { return fabs(v) < 0.005 ? 0.0 : v; }
 
-int mbdae_record_write_table_row(FILE *out, const mbdae_record *r, int first)
+int mbdae_record_write_table_row(FILE *out, const mbdae_record *caller, int first)
 {
+  mbdae_record full;
+  if (mbdae_record_take(caller, &full) != NULL) {
+    return -1;
+  }
+  const mbdae_record *r = &full;
   char rtol[24], atol[24], h0[24], digits[48], tscd[24] = "-";
   const mbdae_stats *st = &r->stats;
   format_tolerance(rtol, sizeof rtol, r->rtol);
@@ -192,9 +198,10 @@ static void digits_legend(FILE *out)
         out);
 }
 
-int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
+/* mbdae_record_write_table on the library's own records. */
+static void write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   table_intro(out, p, recs, n);
   /* solvers in their first order of appearance: a solver's group starts at its first record */
@@ -222,5 +229,16 @@ int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_reco
     fprintf(out, "\nNot among the runs: rtol = %s.\n", missing);
   }
   failed_runs(out, p, recs, n);
+}
+
+int mbdae_record_write_table(FILE *out, const mbdae_problem *p, const mbdae_record *recs, size_t n)
+{
+  const char *why;
+  mbdae_record *full = mbdae_records_take(recs, n, &why);
+  if (!full) {
+    return -1;
+  }
+  write_table(out, p, full, n);
+  free(full);
   return ferror(out) ? -1 : 0;
 }

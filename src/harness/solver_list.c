@@ -4,7 +4,10 @@
  * record is found from the solver type's pointer; a type not in the list (a plug-in) has none. */
 #include <string.h>
 
+#include <math.h>
+
 #include "solver_list.h"
+#include "struct_size.h"
 
 static const mbdae_solver_caps *const builtin[] = {
     &mbdae_caps_ida, &mbdae_caps_radau5, &mbdae_caps_radau,
@@ -59,6 +62,9 @@ double mbdae_solver_lu_cost(const mbdae_solver_type *solver, const mbdae_unit_co
   const mbdae_solver_caps *caps = mbdae_solver_caps_of(solver);
   if (!c) {
     return 0.0;
+  }
+  if (mbdae_struct_size_invalid(c->size, sizeof *c, sizeof *c) != NULL) {
+    return NAN;
   }
   if (!caps) {
     return c->lu_real;

@@ -80,7 +80,7 @@ static int tolerances_of(const mbdae_problem *p, const mbdae_sweep_settings *set
     }
     return set->nrtols;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   int lo = set->m_hi >= 0 ? set->m_lo : 0, hi = set->m_hi >= 0 ? set->m_hi : plan.m_max, n = 0;
   for (int m = lo; m <= hi; m++, n++) {
@@ -212,6 +212,11 @@ int mbdae_sweep_plan_match(const mbdae_sweep_plan *plan, int lo, int hi, const c
   why = why && len > 0 ? why : scratch;
   len = why == scratch ? sizeof scratch : len;
   why[0] = '\0';
+  const char *bad = r ? mbdae_record_invalid(r) : NULL;
+  if (bad) { /* a record whose fields this library cannot read */
+    snprintf(why, len, "%s", bad);
+    return -1;
+  }
   lo = lo < 0 ? 0 : lo;
   hi = plan && hi > plan->nruns ? plan->nruns : hi;
   for (int k = lo; plan && r && k < hi; k++) {

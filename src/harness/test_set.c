@@ -17,7 +17,7 @@ int mbdae_options_test_set(const mbdae_problem *p, double rtol, mbdae_options *o
   if (!(rtol >= 0.0 && rtol < 1.0)) { /* NaN, negative, infinite, 1 and above */
     return MBDAE_ERR_ARG;
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   opt->rtol = rtol > 0.0 ? rtol : plan.default_rtol;
   opt->atol = opt->rtol;

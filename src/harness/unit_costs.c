@@ -14,6 +14,7 @@
 #include "linsys.h"
 #include "mbdae/mbdae.h"
 #include "solver_caps.h"
+#include "struct_size.h"
 
 static void time_evaluations(const mbdae_problem *p, int reps, const double *y, const double *yp,
                              double *res, mbdae_jacobian *jac, mbdae_unit_costs *c)
@@ -52,11 +53,9 @@ static int time_factorization(const mbdae_jacobian *jac, int is_complex, int rep
   return 0;
 }
 
-int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c)
+/* mbdae_problem_unit_costs into the library's own struct. */
+static int unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c)
 {
-  if (!p || !c || reps < 1) {
-    return MBDAE_ERR_ARG;
-  }
   size_t n = (size_t)mbdae_problem_neq(p);
   double *y = malloc(sizeof(double) * 3 * n);
   if (!y) {
@@ -75,5 +74,17 @@ int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs 
   rc = rc == 0 ? time_factorization(&jac, 1, reps, &c->lu_complex) : rc;
   mbdae_jacobian_free(&jac);
   free(y);
+  return rc;
+}
+
+int mbdae_problem_unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c)
+{
+  if (!p || !c || reps < 1 || mbdae_struct_size_invalid(c->size, sizeof *c, sizeof *c) != NULL) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_unit_costs full;
+  mbdae_struct_take(c, c->size, &full, sizeof full);
+  int rc = unit_costs(p, reps, &full);
+  mbdae_struct_give(&full, c, c->size);
   return rc;
 }

@@ -70,7 +70,7 @@ static int linear_at(const mbdae_problem *p, work *w, double t, const double *y,
 /* Both values of y' at every check point; constant is cleared when M differs between points. */
 static int check_all(const mbdae_problem *p, work *w, int *constant, char *why, size_t len)
 {
-  mbdae_check_points pts;
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
   int rc = mbdae_problem_check_points(p, &pts);
   int n = w->n;
   *constant = 1;

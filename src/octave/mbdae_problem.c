@@ -11,7 +11,7 @@
 
 static mxArray *tolerance_plan(const mbdae_problem *p)
 {
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   const char *fields[] = {"m_div", "m_max", "h0_factor", "table_rtol", "default_rtol"};
   mxArray *s = mxCreateStructMatrix(1, 1, 5, fields);

@@ -131,8 +131,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   memset(&rp, 0, sizeof rp);
   read_outcome(prhs[4], mbdae_problem_neq(p), &rp);
   double cpu = mx_scalar(member(prhs[4], "cpu"), "out.cpu");
-  mbdae_record rec;
-  memset(&rec, 0, sizeof rec);
+  mbdae_record rec = MBDAE_RECORD_INIT;
   current = &rp;
   int rc = mbdae_record_run(&rec, p, &type, &opt, 1);
   current = NULL;

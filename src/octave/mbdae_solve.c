@@ -48,8 +48,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     opt.stop = stop_on_interrupt;
     opt.stop_ctx = &stopped;
   }
-  mbdae_record rec;
-  memset(&rec, 0, sizeof rec);
+  mbdae_record rec = MBDAE_RECORD_INIT;
   int rc = mbdae_record_run(&rec, p, solver, &opt, repeats);
   mxArray *s = NULL;
   if (!stopped && rc != MBDAE_ERR_NOMEM && rc != MBDAE_ERR_ARG) {

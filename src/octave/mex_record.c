@@ -59,7 +59,7 @@ void mx_options(const mxArray *opts, const mbdae_problem *p, mbdae_options *opt,
   if (opts) {
     check_fields(opts);
   }
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   mbdae_options_default(opt);
   opt->rtol = field(opts, "rtol", plan.default_rtol);

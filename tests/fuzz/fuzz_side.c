@@ -43,7 +43,7 @@ static int prepare(void)
   atexit(remove_dir);
   FILE *out = fmemopen(csv, sizeof csv - 1, "w");
   mbdae_problem *p = NULL;
-  mbdae_record rec;
+  mbdae_record rec = MBDAE_RECORD_INIT;
   mbdae_options opt;
   mbdae_options_default(&opt);
   opt.h0 = 1e-6; /* the reader takes a positive h0 only */

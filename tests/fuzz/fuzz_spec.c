@@ -36,7 +36,7 @@ static void exercise(const mbdae_problem *p)
     sink += index[i] + mbdae_problem_in_scd(p, (int)i);
   }
   (void)sink;
-  mbdae_tolerance_plan plan;
+  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
   mbdae_problem_tolerances(p, &plan);
   (void)mbdae_problem_spec(p), (void)mbdae_problem_title(p), (void)mbdae_problem_ref_source(p);
   double t0 = mbdae_problem_t0(p), e1 = 0.0, e2 = 0.0;
@@ -50,7 +50,7 @@ static void exercise(const mbdae_problem *p)
     mbdae_problem_jac_pattern(p, &pat);
     if (nn > 0 || (pat.colptr && n <= PATTERN_MAX_NEQ)) {
       mbdae_problem_residual_size(p, t0, y, yp, &e1, &e2);
-      mbdae_jac_check jc;
+      mbdae_jac_check jc = MBDAE_JAC_CHECK_INIT;
       mbdae_problem_check_jac(p, t0, y, yp, &jc);
     }
   }

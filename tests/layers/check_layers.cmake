@@ -45,6 +45,7 @@ set(CORE_HARNESS
   finite.c=core finite.h=core    # the finiteness check
   dense.h=core           # the column-major accessor
   cpu_time.h=core        # the process CPU clock
+  struct_size.h=core     # the size rule of the public structs
 )
 
 # Which layers a layer may include.

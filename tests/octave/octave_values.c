@@ -151,7 +151,7 @@ int main(int argc, char **argv)
   if (argc >= 3 && strcmp(argv[1], "cost") == 0) {
     for (int i = 2; i < argc; i++) {
       mbdae_problem *p = NULL;
-      mbdae_unit_costs c;
+      mbdae_unit_costs c = MBDAE_UNIT_COSTS_INIT;
       if (mbdae_problem_create(argv[i], &p, NULL, 0) != 0 ||
           mbdae_problem_unit_costs(p, 20000, &c) != 0) {
         return 1;
