@@ -6,7 +6,8 @@
  * symbols do not leak into the next plug-in.  It must export mbdae_plugin_solvers and may export
  * mbdae_plugin_problems (include/mbdae/plugin.h); both are called with
  * MBDAE_PLUGIN_ABI, and a negative count is an ABI mismatch.  Every solver type must pass
- * mbdae_solver_type_invalid and every problem type mbdae_problem_from_type's checks; an id that is
+ * mbdae_solver_type_invalid (which also checks its capability record, read as far as the type's
+ * size reaches) and every problem type mbdae_problem_from_type's checks; an id that is
  * already a built-in or an earlier plug-in's is refused, and so is one too long for a sweep row
  * (MBDAE_RECORD_ID_LEN).  A plug-in is taken whole or not at all.
  *
