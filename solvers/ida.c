@@ -712,26 +712,30 @@ static void ida_last_step(const void *session, double *tprev, double *t)
   *t = is->t;
 }
 
-static const mbdae_stepper IDA_STEPPER = {ida_open, ida_step, ida_dense, ida_last_step, ida_close};
-
-MBDAE_STEPPER_INTEGRATE(integrate, IDA_STEPPER)
-
-const mbdae_solver_type mbdae_solver_ida = {
-    sizeof(mbdae_solver_type), "ida",
-    "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
-    "Jacobian",
-    integrate, NULL};
-
 /* SUNDIALS' dense, band and KLU solvers (no condensation), one real factorization per setup; IDA
- * keeps its history in its own memory, so it refuses options.project. */
-const mbdae_solver_caps mbdae_caps_ida = {
-    .type = &mbdae_solver_ida,
+ * keeps its history in its own memory, so it does not project (the harness refuses
+ * options.project from this record; ida_open's refusal stays as a second line). */
+static const mbdae_solver_caps CAPS = {
+    .size = sizeof(mbdae_solver_caps),
     .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
               MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE),
     .condenses = 0,
     .projects = 0,
+    .steps = 1,
+    .dense_output = 1,
     .lu_real = 1,
     .lu_complex = 0,
-    .lu_complex_max = 0,
-    .stepper = &IDA_STEPPER,
 };
+
+const mbdae_stepper mbdae_stepper_ida = {ida_open, ida_step, ida_dense, ida_last_step, ida_close};
+
+MBDAE_STEPPER_INTEGRATE(integrate, mbdae_stepper_ida)
+
+const mbdae_solver_type mbdae_solver_ida = {
+    sizeof(mbdae_solver_type),
+    "ida",
+    "SUNDIALS IDA 6.4.1 (variable-order BDF), dense, band or KLU direct linear solver, analytic "
+    "Jacobian",
+    integrate,
+    NULL,
+    &CAPS};

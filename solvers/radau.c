@@ -1007,8 +1007,22 @@ int radau_open(const radau_controls *c, const mbdae_problem *p, const mbdae_opti
   return mbdae_session_begin(ds, h, session);
 }
 
+/* s = 3, 5, 7: one real and (s - 1)/2 complex factorizations per event (factorize()); the shared
+ * driver projects (options.project). */
+static const mbdae_solver_caps CAPS = {
+    .size = sizeof(mbdae_solver_caps),
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 1,
+    .projects = 1,
+    .steps = 1,
+    .dense_output = 1,
+    .lu_real = 1,
+    .lu_complex = 1,
+};
+
 /* RADAU's controls: every order set, rtol' = 0.1 rtol^((s+1)/(2s)). */
-static const radau_controls RADAU_CONTROLS = {&mbdae_caps_radau, RADAU_ORDER_SETS - 1, 0.1, 0};
+static const radau_controls RADAU_CONTROLS = {&CAPS, RADAU_ORDER_SETS - 1, 0.1, 0};
 
 static int open_radau(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
                       double *yp, mbdae_result *r, void **session)
@@ -1016,24 +1030,14 @@ static int open_radau(const mbdae_problem *p, const mbdae_options *opt, double t
   return radau_open(&RADAU_CONTROLS, p, opt, t0, y, yp, r, session);
 }
 
-static const mbdae_stepper RADAU_STEPPER = MBDAE_SESSION_STEPPER(open_radau);
-MBDAE_STEPPER_INTEGRATE(integrate, RADAU_STEPPER)
+const mbdae_stepper mbdae_stepper_radau = MBDAE_SESSION_STEPPER(open_radau);
+
+MBDAE_STEPPER_INTEGRATE(integrate, mbdae_stepper_radau)
 
 const mbdae_solver_type mbdae_solver_radau = {
-    sizeof(mbdae_solver_type), "radau",
-    "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0", integrate,
-    NULL};
-
-/* s = 3, 5, 7: one real and (s - 1)/2 complex factorizations per event (factorize()); the shared
- * driver projects. */
-const mbdae_solver_caps mbdae_caps_radau = {
-    .type = &mbdae_solver_radau,
-    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
-              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
-    .condenses = 1,
-    .projects = 1,
-    .lu_real = 1,
-    .lu_complex = 1,
-    .lu_complex_max = RADAU_ORDER_SETS,
-    .stepper = &RADAU_STEPPER,
-};
+    sizeof(mbdae_solver_type),
+    "radau",
+    "Radau IIA, 3/5/7 stages, orders 5/9/13 (RADAU's order selection), F(t, y, y') = 0",
+    integrate,
+    NULL,
+    &CAPS};

@@ -21,8 +21,22 @@
  * that saving on accuracy: +0.1 scd for +6% residual evaluations on the test set rows. */
 #include "radau.h"
 
+/* s = 3: one real and one complex factorization per event; the shared driver projects
+ * (options.project). */
+static const mbdae_solver_caps CAPS = {
+    .size = sizeof(mbdae_solver_caps),
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
+              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
+    .condenses = 1,
+    .projects = 1,
+    .steps = 1,
+    .dense_output = 1,
+    .lu_real = 1,
+    .lu_complex = 1,
+};
+
 /* s = 3 only (order set 0), rtol' = 0.08 rtol^(2/3) (see the header). */
-static const radau_controls RADAU5_CONTROLS = {&mbdae_caps_radau5, 0, 0.08, 1};
+static const radau_controls RADAU5_CONTROLS = {&CAPS, 0, 0.08, 1};
 
 static int open_radau5(const mbdae_problem *p, const mbdae_options *opt, double t0, double *y,
                        double *yp, mbdae_result *r, void **session)
@@ -30,22 +44,14 @@ static int open_radau5(const mbdae_problem *p, const mbdae_options *opt, double 
   return radau_open(&RADAU5_CONTROLS, p, opt, t0, y, yp, r, session);
 }
 
-static const mbdae_stepper RADAU5_STEPPER = MBDAE_SESSION_STEPPER(open_radau5);
-MBDAE_STEPPER_INTEGRATE(integrate, RADAU5_STEPPER)
+const mbdae_stepper mbdae_stepper_radau5 = MBDAE_SESSION_STEPPER(open_radau5);
+
+MBDAE_STEPPER_INTEGRATE(integrate, mbdae_stepper_radau5)
 
 const mbdae_solver_type mbdae_solver_radau5 = {
-    sizeof(mbdae_solver_type), "radau5",
-    "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0", integrate, NULL};
-
-/* s = 3: one real and one complex factorization per event; the shared driver projects. */
-const mbdae_solver_caps mbdae_caps_radau5 = {
-    .type = &mbdae_solver_radau5,
-    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
-              MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
-    .condenses = 1,
-    .projects = 1,
-    .lu_real = 1,
-    .lu_complex = 1,
-    .lu_complex_max = 1,
-    .stepper = &RADAU5_STEPPER,
-};
+    sizeof(mbdae_solver_type),
+    "radau5",
+    "Radau IIA, 3 stages, order 5 (RADAU5 control) for F(t, y, y') = 0",
+    integrate,
+    NULL,
+    &CAPS};

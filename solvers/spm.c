@@ -591,26 +591,29 @@ static int spm_open(const mbdae_problem *p, const mbdae_options *opt, double t0,
   return mbdae_session_begin(ds, mbdae_driver_first_step(&ds->d, s->h), session);
 }
 
-static const mbdae_stepper SPM_STEPPER = MBDAE_SESSION_STEPPER(spm_open);
-MBDAE_STEPPER_INTEGRATE(spm_integrate, SPM_STEPPER)
-
-const mbdae_solver_type mbdae_solver_spm = {
-    sizeof(mbdae_solver_type), "spm",
-    "SPM: symmetric projection (Hairer 2000) around the 2-stage Gauss method, constant step",
-    spm_integrate,
-    "form=index1 of a mechanical problem (every variable of index 0 or 1, "
-    "constraints), at most 200 equations"};
-
 /* It accepts every options.linsys and solves its small systems dense; it projects by itself and
  * refuses options.project; one real factorization per event. */
-const mbdae_solver_caps mbdae_caps_spm = {
-    .type = &mbdae_solver_spm,
+static const mbdae_solver_caps CAPS = {
+    .size = sizeof(mbdae_solver_caps),
     .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_BAND) |
               MBDAE_LINSYS_BIT(MBDAE_JAC_SPARSE) | MBDAE_LINSYS_BIT(MBDAE_JAC_CONDENSED),
     .condenses = 0,
     .projects = 0,
+    .steps = 1,
+    .dense_output = 1,
     .lu_real = 1,
     .lu_complex = 0,
-    .lu_complex_max = 0,
-    .stepper = &SPM_STEPPER,
 };
+
+const mbdae_stepper mbdae_stepper_spm = MBDAE_SESSION_STEPPER(spm_open);
+
+MBDAE_STEPPER_INTEGRATE(spm_integrate, mbdae_stepper_spm)
+
+const mbdae_solver_type mbdae_solver_spm = {
+    sizeof(mbdae_solver_type),
+    "spm",
+    "SPM: symmetric projection (Hairer 2000) around the 2-stage Gauss method, constant step",
+    spm_integrate,
+    "form=index1 of a mechanical problem (every variable of index 0 or 1, "
+    "constraints), at most 200 equations",
+    &CAPS};

@@ -95,6 +95,13 @@ static void solver_type_size(const mbdae_problem *p)
   CHECK(offsetof(mbdae_solver_type, size) == 0, "size is the first field");
   mbdae_solver_type t = {.size = sizeof t, .id = "copy", .title = "t", .integrate = copy_radau5};
   CHECK(mbdae_solver_type_invalid(&t) == NULL, "a type with its size is valid");
+  /* caps (0.4.0) appended after runs_on; a type of 0.3's size, ending before it, is valid */
+  CHECK(offsetof(mbdae_solver_type, caps) == offsetof(mbdae_solver_type, runs_on) + sizeof(char *),
+        "caps follows runs_on");
+  CHECK(offsetof(mbdae_solver_caps, size) == 0, "size is the capability record's first field");
+  t.size = offsetof(mbdae_solver_type, caps);
+  CHECK(mbdae_solver_type_invalid(&t) == NULL, "a type of 0.3's size is valid");
+  t.size = sizeof t;
   const struct {
     size_t size;
     const char *why;

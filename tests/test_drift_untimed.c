@@ -25,8 +25,8 @@ static int spy_integrate(const mbdae_problem *p, const mbdae_options *opt, doubl
   return mbdae_solver_find("radau5")->integrate(p, opt, y, yp, r);
 }
 
-static const mbdae_solver_type spy_solver = {sizeof(mbdae_solver_type), "spy", "radau5, counted",
-                                             spy_integrate, NULL};
+static const mbdae_solver_type spy_solver = {
+    sizeof(mbdae_solver_type), "spy", "radau5, counted", spy_integrate, NULL, NULL};
 
 static void count_step(void *ctx, double t, double h, int order)
 {

@@ -262,8 +262,8 @@ static void expect_code(int rc, int code, const char *msg, const char *about, co
 /* create's refusals: a plug-in without step ops, bad options, what a solver refuses. */
 static void check_create_errors(const mbdae_problem *p)
 {
-  static const mbdae_solver_type plugin = {sizeof(mbdae_solver_type), "whole", "whole runs only",
-                                           integrate_only, NULL};
+  static const mbdae_solver_type plugin = {
+      sizeof(mbdae_solver_type), "whole", "whole runs only", integrate_only, NULL, NULL};
   mbdae_options opt;
   test_options(p, 1e-5, &opt);
   mbdae_integrator *it = (mbdae_integrator *)&opt;

@@ -238,6 +238,25 @@ static void check_bad_plugins(void)
   }
 }
 
+/* A plug-in's capability record is honoured: caraxis (dense, 10 equations) resolves to dense for
+ * radau5_copy, where radau5 condenses, and band, which it does not list, is refused with the
+ * harness's message; a record saying steps is refused by the loader; a type of 0.3's size runs
+ * and its (invalid) record beyond that size is never read. */
+static void check_caps(void)
+{
+  int rc = cli("run caraxis --plugin %s --solver radau5_copy --rtol 1e-4 --json", PLUGIN_FILE_CAPS);
+  CHECK(rc == 0 && mentions("\"linsys\": \"dense\"") && mentions("\"status\": \"ok\""),
+        "caps: exit %d:\n%s", rc, out);
+  rc = cli("run caraxis --plugin %s --solver radau5_copy --rtol 1e-4 --linsys band",
+           PLUGIN_FILE_CAPS);
+  CHECK(rc != 0 && mentions("solver 'radau5_copy' does not take linsys band"),
+        "caps, band: exit %d:\n%s", rc, out);
+  expect_refused(PLUGIN_FILE_BAD_CAPS, "", "only a built-in solver steps");
+  rc = cli("run caraxis --plugin %s --solver radau5_copy --rtol 1e-4 --json", PLUGIN_FILE_OLD_SIZE);
+  CHECK(rc == 0 && mentions("\"linsys\": \"dense\"") && mentions("\"status\": \"ok\""),
+        "old size: exit %d:\n%s", rc, out);
+}
+
 int main(void)
 {
   if (!mkdtemp(tmpdir)) {
@@ -250,6 +269,7 @@ int main(void)
   check_sweep(have_gnuplot);
   check_crash();
   check_bad_plugins();
+  check_caps();
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0) {

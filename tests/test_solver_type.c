@@ -89,18 +89,18 @@ static void misbehaving(const mbdae_problem *p)
   double y[10];
   mbdae_result r;
   mbdae_solver_type bad = {sizeof(mbdae_solver_type), "bad", "returns a positive status",
-                           positive_status, NULL};
+                           positive_status,           NULL,  NULL};
   int rc = mbdae_solve_with(p, &bad, &opt, 1, y, NULL, &r);
   CHECK(rc == MBDAE_ERR_SOLVER && strstr(r.message, "outside the contract"),
         "a positive status is MBDAE_ERR_SOLVER: %d '%s'", rc, r.message);
   const char *ids[] = {"", "a b", "x\";system(1)", NULL};
   for (int k = 0; k < 4; k++) {
-    mbdae_solver_type t = {sizeof(mbdae_solver_type), ids[k], "title", positive_status, NULL};
+    mbdae_solver_type t = {sizeof(mbdae_solver_type), ids[k], "title", positive_status, NULL, NULL};
     rc = mbdae_solve_with(p, &t, &opt, 1, y, NULL, &r);
     CHECK(rc == MBDAE_ERR_ARG && strstr(r.message, "[A-Za-z0-9_-]"), "id '%s' refused: %s",
           ids[k] ? ids[k] : "(null)", r.message);
   }
-  mbdae_solver_type no_fn = {sizeof(mbdae_solver_type), "nofn", "title", NULL, NULL};
+  mbdae_solver_type no_fn = {sizeof(mbdae_solver_type), "nofn", "title", NULL, NULL, NULL};
   CHECK(mbdae_solve_with(p, &no_fn, &opt, 1, y, NULL, &r) == MBDAE_ERR_ARG, "no integrate refused");
   CHECK(mbdae_solve_with(p, NULL, &opt, 1, y, NULL, &r) == MBDAE_ERR_ARG, "NULL type refused");
   CHECK(mbdae_solve(p, "radau13", &opt, 1, y, NULL, &r) == MBDAE_ERR_UNKNOWN_SOLVER &&

@@ -42,10 +42,10 @@ static int deaf_integrate(const mbdae_problem *p, const mbdae_options *opt, doub
   return mbdae_solver_find("radau5")->integrate(p, &o, y, yp, r);
 }
 
-static const mbdae_solver_type refusing = {sizeof(mbdae_solver_type), "refusing",
-                                           "radau5 without tout", refusing_integrate, NULL};
-static const mbdae_solver_type deaf = {sizeof(mbdae_solver_type), "deaf", "radau5 ignoring tout",
-                                       deaf_integrate, NULL};
+static const mbdae_solver_type refusing = {
+    sizeof(mbdae_solver_type), "refusing", "radau5 without tout", refusing_integrate, NULL, NULL};
+static const mbdae_solver_type deaf = {
+    sizeof(mbdae_solver_type), "deaf", "radau5 ignoring tout", deaf_integrate, NULL, NULL};
 
 static void count_step(void *ctx, double t, double h, int order)
 {

@@ -15,8 +15,9 @@
  * tend, whose end-point rule each solver applies as in a whole run.  Stepping with MBDAE_NORMAL
  * to tend makes the very computation of mbdae_solve_with: every built-in solver's integrate is an
  * integrator stepped so (one loop for both), and y(tend) and the counters are equal bit for bit.
- * Every built-in solver steps; a solver type that gives only integrate (a plug-in's) runs whole
- * runs only and is refused by mbdae_integrator_create.  The options are those of mbdae_solve_with
+ * Every built-in solver steps (its capabilities say steps = 1); a solver type that gives only
+ * integrate (a plug-in's, steps = 0) runs whole runs only and is refused by
+ * mbdae_integrator_create.  The options are those of mbdae_solve_with
  * (checked the same way; on_step, on_accept, project, stop and output times are honoured in the
  * steps that pass them); the integrator keeps its own copy of them (not of the arrays tout, yout
  * and the callbacks' contexts, which must outlive it). */
@@ -42,8 +43,9 @@ typedef struct mbdae_integrator mbdae_integrator;
 /* An integrator of p by solver s with opt, starting from p's consistent initial values at t0.
  * Returns 0 and *out, or a negative code with the reason in msg (msglen bytes, may be NULL / 0):
  * MBDAE_ERR_ARG for a missing argument, a bad solver type or bad options; MBDAE_ERR_UNSUPPORTED
- * for a solver that cannot step (a type with integrate only) and for what the solver refuses at
- * the start (options.project, a linsys it lacks: the message says), MBDAE_ERR_NOMEM. */
+ * for a solver that cannot step (capabilities steps = 0) and for what its capabilities or the
+ * solver refuse at the start (options.project, a linsys it lacks: the message says),
+ * MBDAE_ERR_NOMEM. */
 MBDAE_API int mbdae_integrator_create(const mbdae_problem *p, const mbdae_solver_type *s,
                                       const mbdae_options *opt, mbdae_integrator **out, char *msg,
                                       size_t msglen);

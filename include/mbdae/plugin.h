@@ -25,7 +25,9 @@ extern "C" {
  * on, a field appended to them changes no ABI: the loader reads a plug-in's struct only as far
  * as its size (fields beyond it NULL / 0), and refuses, naming the plug-in and why, a struct of
  * size 0 (.size not set) or one larger than its own (a plug-in built against a newer mbdae.h).
- * MBDAE_PLUGIN_ABI changes only when a struct changes otherwise. */
+ * MBDAE_PLUGIN_ABI changes only when a struct changes otherwise: mbdae_solver_type's caps
+ * (0.4.0), appended after runs_on, left it at 3; a type whose size ends before caps gets the
+ * defaults written at mbdae_solver_caps, and the loader refuses a record that breaks its rules. */
 #define MBDAE_PLUGIN_ABI 3
 typedef int mbdae_plugin_solvers_fn(int abi, const mbdae_solver_type *const **list);
 typedef int mbdae_plugin_problems_fn(int abi, const mbdae_problem_type *const **list);

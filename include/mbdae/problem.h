@@ -120,9 +120,9 @@ MBDAE_API int mbdae_problem_jac_nres(const mbdae_problem *p);
  * MBDAE_JAC_CONDENSED is a choice of mbdae_options.linsys only: dense storage of at most 64
  * equations, with the rows of the form c y_i' - y_p (q' - v: one nonzero in y', on the diagonal,
  * and one in y) eliminated before a dense LU of the rest (RADAU5's treatment of second-order
- * systems, found here from the Jacobian's structure).  The built-in radau5, radau and bdf take it
- * for a dense problem of at most 64 equations when linsys is AUTO (mbdae_linsys_resolve); DENSE
- * asks them for the plain dense LU with partial pivoting. */
+ * systems, found here from the Jacobian's structure).  The built-in radau5, radau, bdf and
+ * mebdf take it for a dense problem of at most 64 equations when linsys is AUTO
+ * (mbdae_linsys_resolve); DENSE asks them for the plain dense LU with partial pivoting. */
 enum mbdae_jac_kind {
   MBDAE_JAC_AUTO = 0,
   MBDAE_JAC_DENSE = 1,
@@ -132,11 +132,7 @@ enum mbdae_jac_kind {
 };
 /* The kind's name ("auto", "dense", "band", "sparse", "condensed"); NULL outside the enum. */
 MBDAE_API const char *mbdae_jac_kind_name(int kind);
-/* The kind of iteration matrix the solver named solver uses for p when asked for linsys: AUTO
- * resolves to the pattern's kind, and for the built-in radau5, radau and bdf a dense pattern of at
- * most 64 equations to MBDAE_JAC_CONDENSED; any other linsys is returned as it is (a solver
- * refuses a kind it lacks). */
-MBDAE_API int mbdae_linsys_resolve(const mbdae_problem *p, const char *solver, int linsys);
+/* mbdae_linsys_resolve (solve.h) says which kind a solver type uses for a problem. */
 
 typedef struct mbdae_jac_pattern {
   int kind;          /* MBDAE_JAC_DENSE, _BAND or _SPARSE: the storage the problem suggests */

@@ -74,14 +74,16 @@ typedef struct mbdae_options {
   /* Optional projection after every accepted step, before the outputs, on_step and on_accept:
    * project(ctx, t, y, y') may change y (and y') in place, and the solver goes on from there.
    * It returns 0, or a negative code that ends the run (reported as the reason).
-   * mbdae_projector_apply is one (ctx: a projector).  radau5 honours it; bdf, radau and ida
-   * refuse it with MBDAE_ERR_UNSUPPORTED, as a plug-in solver that cannot honour it must. */
+   * mbdae_projector_apply is one (ctx: a projector).  Only a solver whose capabilities say
+   * `projects` gets it (the built-in radau5 and radau); for any other the harness refuses the run
+   * with MBDAE_ERR_UNSUPPORTED and a message (mbdae_solver_caps). */
   int (*project)(void *ctx, double t, double *y, double *yp);
   void *project_ctx;
   /* The storage of the iteration matrix, an mbdae_jac_kind: MBDAE_JAC_AUTO (0) takes the one the
    * problem suggests (mbdae_jac_pattern.kind); DENSE, BAND (the pattern's bandwidths) or SPARSE
-   * (its pattern) ask for that one.  A solver without the kind asked for refuses the run with
-   * MBDAE_ERR_UNSUPPORTED. */
+   * (its pattern) ask for that one, CONDENSED the condensed dense storage (enum mbdae_jac_kind).
+   * The harness refuses (MBDAE_ERR_UNSUPPORTED, with a message) a kind the solver's capabilities
+   * do not list (mbdae_solver_caps.linsys: ida lacks CONDENSED). */
   int linsys;
   /* Optional stop after an accepted step: called after on_accept with the same t, y, y'; nonzero
    * ends the run there, successfully (status MBDAE_OK, r->t = t < tend), y and y' holding that
@@ -154,6 +156,38 @@ typedef struct mbdae_result {
   double reserved[5];
 } mbdae_result;
 
+/* What a solver can do, as data the harness reads (as GSL reads a step type's fields and SUNDIALS
+ * asks a linear solver its type), never decided from the solver's name.  A solver type points to
+ * its record (mbdae_solver_type.caps); size, the first field, is sizeof(mbdae_solver_caps) as the
+ * solver's header knows it (fields are appended; the library reads a record only as far as its
+ * size, one beyond at the default below).  mbdae_solver_type_invalid refuses a record of size 0,
+ * one larger than the library's, flags other than 0 and 1, negative LU counts, linsys bits other
+ * than DENSE, BAND, SPARSE and CONDENSED or none of them, condenses without CONDENSED, and steps
+ * for a type that is not built in (stepping needs the solver's run as an object, which only the
+ * built-in solvers have).
+ *
+ * A type without a record (caps NULL, or a size that ends before caps: a plug-in built against
+ * mbdae 0.3's header) is taken as solvers were before capabilities existed: linsys DENSE, BAND
+ * and SPARSE (its integrate gets them and refuses what it lacks, as its contract said), no
+ * condensation (AUTO is the pattern's kind), projects 0 (the harness refuses options.project:
+ * a solver that ignored it would give an unprojected answer silently), steps 0, dense_output 1
+ * (its integrate fills yout or returns MBDAE_ERR_UNSUPPORTED, as its contract says), one real
+ * factorization per event. */
+#define MBDAE_LINSYS_BIT(kind) (1u << (unsigned)(kind)) /* a kind's bit in .linsys */
+
+typedef struct mbdae_solver_caps {
+  size_t size;      /* sizeof(mbdae_solver_caps) */
+  unsigned linsys;  /* MBDAE_LINSYS_BIT of each options.linsys kind it takes (AUTO always: the
+                       harness resolves it, mbdae_linsys_resolve); another is refused */
+  int condenses;    /* 1: AUTO on a dense problem of at most 64 equations is CONDENSED */
+  int projects;     /* 1: honours options.project; 0: the harness refuses a run with one */
+  int steps;        /* 1: mbdae_integrator_create steps it; 0: it refuses with a message */
+  int dense_output; /* 1: fills options.yout at options.tout (its continuous output); 0: the
+                       harness refuses a run with output times (and measures no trajectory) */
+  int lu_real;      /* real n x n factorizations per factorization event (mbdae_stats.nlu) */
+  int lu_complex;   /* complex ones per event (Radau IIA: (s - 1)/2 at its lowest s) */
+} mbdae_solver_caps;
+
 /* An integrator: the built-in ida, radau5 and bdf are such types, and so is a user's own solver
  * (run it with mbdae_solve_with, or load it into the mbdae command as a plug-in).
  * size, the first field, is sizeof(mbdae_solver_type) as the solver's own header knows it:
@@ -181,6 +215,8 @@ typedef struct mbdae_solver_type {
    * runs on, one line ("form=index1 of a mechanical problem, at most 200 equations"): the default
    * solver lists of `mbdae sweep` and `mbdae bench` leave it out, `mbdae list` shows it. */
   const char *runs_on;
+  /* What it can do (mbdae_solver_caps), or NULL: the defaults written there. */
+  const mbdae_solver_caps *caps;
 } mbdae_solver_type;
 
 #define MBDAE_REPEATS_MAX 100000 /* largest `repeats` of mbdae_solve and mbdae_solve_with */
@@ -194,14 +230,20 @@ MBDAE_API const char *mbdae_solver_id(int i);
 MBDAE_API const char *mbdae_solver_title(int i);
 /* NULL when the type keeps the rules above (size, id, title, integrate), else what is wrong. */
 MBDAE_API const char *mbdae_solver_type_invalid(const mbdae_solver_type *type);
-/* The CPU seconds of one factorization event (mbdae_stats.nlu) of a built-in solver, from unit
- * costs c: the real and complex factorizations it makes per event, from the solver's capabilities
- * (never its name).  ida, bdf and spm factor one real matrix; Radau IIA with s stages one real and
- * (s - 1)/2 complex ones: radau5 (s = 3) one of each, radau (s = 3, 5, 7 by its order selection)
- * one real and 1 to 3 complex ones, counted at s = 3, its lowest order (a lower bound: the
- * counters do not say at which order an event was).  A solver type the library does not know (a
- * plug-in's) is counted as one real factorization per event.  0 when c is NULL. */
+/* The CPU seconds of one factorization event (mbdae_stats.nlu) of a solver, from unit costs c:
+ * lu_real and lu_complex of its capabilities (never its name).  ida, bdf, mebdf and spm factor one
+ * real matrix; Radau IIA with s stages one real and (s - 1)/2 complex ones: radau5 (s = 3) one
+ * of each, radau (s = 3, 5, 7 by its order selection) one real and 1 to 3 complex ones, counted
+ * at s = 3, its lowest order (a lower bound: the counters do not say at which order an event
+ * was).  A type without capabilities counts one real factorization per event.  0 when c is
+ * NULL. */
 MBDAE_API double mbdae_solver_lu_cost(const mbdae_solver_type *solver, const mbdae_unit_costs *c);
+/* The kind of iteration matrix the solver type s uses for p when asked for linsys, from its
+ * capabilities (never its name): AUTO resolves to MBDAE_JAC_CONDENSED for a dense pattern of at
+ * most 64 equations when s condenses (the built-in radau5, radau, bdf and mebdf), else to the
+ * pattern's kind when s takes it, else to DENSE; any other linsys is returned as it is (the
+ * harness refuses a kind s does not take).  A NULL s is a type without capabilities. */
+MBDAE_API int mbdae_linsys_resolve(const mbdae_problem *p, const mbdae_solver_type *s, int linsys);
 
 /* Integrate p from its consistent initial values over [t0, tend] with a solver type, `repeats`
  * times, storing y(tend) in y (and y'(tend) in yp unless NULL).  The harness validates

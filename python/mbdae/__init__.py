@@ -342,6 +342,25 @@ def _python_solver_id(solver, name):
     return "python"
 
 
+def _python_caps(fn):
+    """The capabilities a Python solver declares by attributes (doc/python.md), as the harness
+    reads a C solver's record (mbdae_solver_caps), never those of a built-in solver of the same
+    name: linsys, the kinds of linsys it takes (default ("dense",): its Jacobians are dense
+    arrays), projects (default False) and dense_output (it fills y_eval at t_eval; default
+    True).  A run asking for a kind it does not take fails with the harness's message."""
+    kinds = getattr(fn, "linsys", ("dense",))
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    bits = 0
+    for kind in kinds:
+        if kind not in LINSYS or kind == "auto":
+            raise ValueError(f"Python solver's linsys {kind!r}: kinds from "
+                             f"{', '.join(LINSYS[1:])}")
+        bits |= 1 << LINSYS.index(kind)
+    if bits == 0:
+        raise ValueError("Python solver's linsys: at least one kind (e.g. (\"dense\",))")
+    return bits, bool(getattr(fn, "projects", False)), bool(getattr(fn, "dense_output", True))
+
+
 def _python_runner(fn, problem):
     """The runner of a Python solver: calls fn(call) with a SolverCall, then finishes the run
     from what fn returned."""
@@ -380,8 +399,9 @@ def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max
     if steps and t_eval != "steps":
         raise ValueError(f"t_eval {t_eval!r}: output times or \"steps\"")
     tout = None if t_eval is None or steps else _np.asarray(t_eval, dtype=float)
-    runner = None
+    runner, caps = None, (0, False, False)
     if callable(solver):
+        caps = _python_caps(solver)
         runner = _python_runner(solver, problem)
         solver_id = _python_solver_id(solver, name)
         title = title or getattr(solver, "title", None) or f"{solver_id} (Python)"
@@ -391,7 +411,8 @@ def solve(problem, solver="radau5", rtol=None, atol=None, h0=None, hmax=0.0, max
         raise ValueError(f"solver {solver!r}: a solver id (mbdae.solvers()) or a callable")
     main = _threading.current_thread() is _threading.main_thread()
     run = _mbdae.solve(problem, solver_id, rtol, atol, h0, float(hmax), int(max_steps),
-                       _linsys_code(linsys), tout, steps, int(repeats), runner, title, main)
+                       _linsys_code(linsys), tout, steps, int(repeats), runner, title, main,
+                       caps)
     result = _result(run)
     if result.status != 0 and raise_on_failure:
         err = SolverError(f"{result.solver} failed on {problem.spec}: {result.message} "

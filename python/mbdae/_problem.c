@@ -481,8 +481,10 @@ static PyObject *problem_check_points(mbpy_problem *self, PyObject *unused)
   return result;
 }
 
-/* _linsys_resolve(solver, kind) -> the name of the iteration matrix's storage that solver takes
- * for this problem when asked for kind (mbdae_linsys_resolve). */
+/* _linsys_resolve(solver, kind) -> the name of the iteration matrix's storage that the built-in
+ * or plug-in solver of id solver takes for this problem when asked for kind: what its type's
+ * capabilities say (mbdae_linsys_resolve); ValueError for an id that is neither (a Python
+ * solver's storage is in its Result's record). */
 static PyObject *problem_linsys_resolve(mbpy_problem *self, PyObject *args)
 {
   const char *solver;
@@ -490,7 +492,12 @@ static PyObject *problem_linsys_resolve(mbpy_problem *self, PyObject *args)
   if (!PyArg_ParseTuple(args, "si:_linsys_resolve", &solver, &kind)) {
     return NULL;
   }
-  const char *name = mbdae_jac_kind_name(mbdae_linsys_resolve(self->p, solver, kind));
+  const mbdae_solver_type *type = mbpy_solver_find(solver);
+  if (!type) {
+    return PyErr_Format(PyExc_ValueError, "unknown solver '%s' (mbdae.solvers() lists them)",
+                        solver);
+  }
+  const char *name = mbdae_jac_kind_name(mbdae_linsys_resolve(self->p, type, kind));
   return PyUnicode_FromString(name ? name : "unknown");
 }
 

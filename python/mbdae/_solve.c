@@ -785,7 +785,7 @@ static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *typ
   }
   traj_finish(prob->p, &tr, &run->rec);
   free(tr.yout);
-  const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type->id, opt->linsys));
+  const char *kind = mbdae_jac_kind_name(mbdae_linsys_resolve(prob->p, type, opt->linsys));
   run->linsys = PyUnicode_FromString(kind ? kind : "unknown");
   PyObject *result = NULL;
   if (mbpy_raise_instead(call.fatal) || mbpy_raise_instead(ic.raised)) {
@@ -808,30 +808,38 @@ static PyObject *run_collecting(mbpy_problem *prob, const mbdae_solver_type *typ
 }
 
 /* solve(problem, solver, rtol, atol, h0, hmax, max_steps, linsys, tout, steps, repeats, runner,
- * title, interruptible): solver is an id, or (runner given) the id of a Python solver that runner
- * runs; interruptible: look for signals during a C solver's run (the caller is the main thread). */
+ * title, interruptible, caps): solver is an id, or (runner given) the id of a Python solver that
+ * runner runs, with the capabilities caps = (MBDAE_LINSYS_BIT of each linsys kind it takes,
+ * projects, dense_output) (mbdae_solver_caps; never those of a built-in solver of the same id);
+ * interruptible: look for signals during a C solver's run (the caller is the main thread). */
 PyObject *mbpy_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
   (void)self;
-  static char *keywords[] = {"problem", "solver",    "rtol",   "atol",          "h0",
-                             "hmax",    "max_steps", "linsys", "tout",          "steps",
-                             "repeats", "runner",    "title",  "interruptible", NULL};
+  static char *keywords[] = {"problem",   "solver",        "rtol", "atol",  "h0",      "hmax",
+                             "max_steps", "linsys",        "tout", "steps", "repeats", "runner",
+                             "title",     "interruptible", "caps", NULL};
   mbpy_problem *prob;
   const char *solver, *title = NULL;
   mbdae_options opt;
   mbdae_options_default(&opt);
   PyObject *tout = Py_None, *runner = Py_None;
   int steps = 0, repeats = 1, interruptible = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!sdddd|liOpiOzp:solve", keywords,
+  mbdae_solver_caps caps = {.size = sizeof caps,
+                            .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE),
+                            .dense_output = 1,
+                            .lu_real = 1};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!sdddd|liOpiOzp(Ipp):solve", keywords,
                                    &mbpy_problem_type, &prob, &solver, &opt.rtol, &opt.atol,
                                    &opt.h0, &opt.hmax, &opt.max_steps, &opt.linsys, &tout, &steps,
-                                   &repeats, &runner, &title, &interruptible)) {
+                                   &repeats, &runner, &title, &interruptible, &caps.linsys,
+                                   &caps.projects, &caps.dense_output)) {
     return NULL;
   }
   mbdae_solver_type python_type = {.size = sizeof(mbdae_solver_type),
                                    .id = solver,
                                    .title = title ? title : solver,
-                                   .integrate = python_integrate};
+                                   .integrate = python_integrate,
+                                   .caps = &caps};
   const mbdae_solver_type *type = runner != Py_None ? &python_type : mbpy_solver_find(solver);
   const char *invalid = type ? mbdae_solver_type_invalid(type) : NULL;
   if (!type || invalid) {

@@ -347,3 +347,27 @@ def test_solver_ids_of_callables():
     assert mbdae.solve("pendulum", keeps_the_call, name="mine").solver == "mine"
     with pytest.raises(ValueError, match="solver 'my solver'"):
         mbdae.solve("pendulum", keeps_the_call, name="my solver")
+
+
+def test_capabilities_are_the_python_solvers_own():
+    """A Python solver named "radau5" is not radau5: the storage in its record and the kinds the
+    harness lets it run with come from its own capabilities (attributes linsys, dense_output;
+    by default dense only), never from the built-in solver of that name (condensed here)."""
+    p = mbdae.Problem("pendulum:form=index1")
+    assert mbdae.solve(p, "radau5", rtol=1e-4).record["linsys"] == "condensed"
+    r = mbdae.solve(p, implicit_euler, rtol=1e-4, name="radau5")
+    assert r.record["solver"] == "radau5" and r.record["linsys"] == "dense"
+    with pytest.raises(mbdae.SolverError, match="'radau5' does not take linsys condensed"):
+        mbdae.solve(p, implicit_euler, rtol=1e-4, name="radau5", linsys="condensed")
+
+    def banded(call):
+        return implicit_euler(call)
+
+    banded.linsys = ("dense", "band")
+    assert mbdae.solve(p, banded, rtol=1e-4, linsys="band").record["linsys"] == "band"
+    banded.dense_output = False
+    with pytest.raises(mbdae.SolverError, match="dense_output = 0"):
+        mbdae.solve(p, banded, rtol=1e-4, t_eval=[0.5])
+    banded.linsys = ("auto",)
+    with pytest.raises(ValueError, match="linsys 'auto'"):
+        mbdae.solve(p, banded, rtol=1e-4)

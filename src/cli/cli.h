@@ -94,8 +94,9 @@ int normalise_args(const cli_command *c, int argc, char **argv, int *out_argc, c
 /* Parse --linsys auto|dense|band|sparse into an mbdae_jac_kind (mbdae_options.linsys); on
  * failure print the valid values and return -1. */
 int parse_linsys(const char *option, const char *text, int *out);
-/* The name of the storage a run of p by solver with mbdae_options.linsys = linsys uses
- * (mbdae_linsys_resolve). */
+/* The name of the storage a run of p by the solver named solver on the command line (a built-in
+ * or a plug-in one, cli_solver_find) with mbdae_options.linsys = linsys uses: what its type's
+ * capabilities resolve to (mbdae_linsys_resolve). */
 const char *linsys_used(const mbdae_problem *p, const char *solver, int linsys);
 /* Check a solver name (built-in or plug-in); prints the valid ones and returns -1 when unknown. */
 int check_solver(const char *name);

@@ -214,7 +214,7 @@ int parse_linsys(const char *option, const char *text, int *out)
 
 const char *linsys_used(const mbdae_problem *p, const char *solver, int linsys)
 {
-  return mbdae_jac_kind_name(mbdae_linsys_resolve(p, solver, linsys));
+  return mbdae_jac_kind_name(mbdae_linsys_resolve(p, cli_solver_find(solver), linsys));
 }
 
 /* "; did you mean NAME?" when there is a near name, and the end of the line. */

@@ -1,11 +1,12 @@
 /* The built-in integrators in solvers/ (private to the library): each exports one
- * mbdae_solver_type (public, include/mbdae/mbdae.h) and its capabilities (solver_caps.h), listed
- * by the harness (src/harness/solver_list.c).  integrate() starts from y, yp (consistent values at
- * t0, supplied by the harness), advances to tend and leaves y(tend), y'(tend) there.  A solver
- * knows a problem only through the public problem API.
+ * mbdae_solver_type (public, include/mbdae/mbdae.h, its capabilities in .caps) and its
+ * mbdae_stepper, both listed and declared by the harness (src/harness/solver_list.h).
+ * integrate() starts from y, yp (consistent values at t0, supplied by the harness), advances to
+ * tend and leaves y(tend), y'(tend) there.  A solver knows a problem only through the public
+ * problem API.
  *
  * A built-in solver also steps (include/mbdae/integrator.h): its run is an object, opened, stepped
- * and closed through an mbdae_stepper that its capability record points to, and its integrate()
+ * and closed through its mbdae_stepper (found from the type by the harness), and its integrate()
  * is that object run to tend (mbdae_stepper_run, solvers/session.h): one loop for both uses, so
  * stepping to tend gives a whole run's y and counters bit for bit. */
 #ifndef MBDAE_SOLVER_TYPE_H
@@ -32,12 +33,5 @@ typedef struct mbdae_stepper {
   void (*last_step)(const void *session, double *tprev, double *t);
   void (*close)(void *session);
 } mbdae_stepper;
-
-extern const mbdae_solver_type mbdae_solver_ida;
-extern const mbdae_solver_type mbdae_solver_radau5;
-extern const mbdae_solver_type mbdae_solver_radau;
-extern const mbdae_solver_type mbdae_solver_bdf;
-extern const mbdae_solver_type mbdae_solver_spm;
-extern const mbdae_solver_type mbdae_solver_mebdf;
 
 #endif /* MBDAE_SOLVER_TYPE_H */

@@ -82,6 +82,7 @@ module mbdae
     type(c_ptr) :: id = c_null_ptr, title = c_null_ptr
     type(c_funptr) :: integrate = c_null_funptr
     type(c_ptr) :: runs_on = c_null_ptr
+    type(c_ptr) :: caps = c_null_ptr  ! its mbdae_solver_caps (C's solve.h), or none: the defaults
   end type mbdae_solver_type
 
   public :: mbdae_version, mbdae_strerror, mbdae_problem_count, mbdae_problem_id

@@ -1,10 +1,10 @@
 /* The integrator object of include/mbdae/integrator.h (harness layer): the checks of the caller's
  * arguments, the state arrays and the counters, around a built-in solver's run as an object (its
- * mbdae_stepper, src/core/solver_type.h, found through its capability record).  The solver's
- * integrate() is the same object stepped to tend (solvers/session.h), so that stepping with
- * MBDAE_NORMAL to tend is the whole run's computation, bit for bit.  As SUNDIALS' IDASolve with
- * IDA_ONE_STEP / IDA_NORMAL and IDAGetDky (A. C. Hindmarsh et al., ACM TOMS 31, 2005) and SciPy's
- * OdeSolver (step, dense_output). */
+ * mbdae_stepper, src/core/solver_type.h, found from the type when its capabilities say steps).  The
+ * solver's integrate() is the same object stepped to tend (solvers/session.h), so that stepping
+ * with MBDAE_NORMAL to tend is the whole run's computation, bit for bit.  As SUNDIALS' IDASolve
+ * with IDA_ONE_STEP / IDA_NORMAL and IDAGetDky (A. C. Hindmarsh et al., ACM TOMS 31, 2005) and
+ * SciPy's OdeSolver (step, dense_output). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,18 +59,20 @@ static int open_run(mbdae_integrator *it, double t0)
   return 0;
 }
 
-/* The stepper of a valid solver type, or NULL with the reason in msg. */
+/* The stepper of a valid solver type whose capabilities say it steps (a valid type says so only
+ * when it is built in), or NULL with the reason in msg. */
 static const mbdae_stepper *stepper_of(const mbdae_solver_type *s, char *msg, size_t msglen)
 {
-  const mbdae_solver_caps *caps = mbdae_solver_caps_of(s);
-  if (!caps || !caps->stepper) {
+  mbdae_solver_caps caps;
+  mbdae_solver_caps_take(s, &caps);
+  const mbdae_stepper *st = caps.steps ? mbdae_solver_stepper(s) : NULL;
+  if (!st) {
     snprintf(msg, msglen,
-             "solver '%s' cannot step: its type gives only integrate (whole runs with "
-             "mbdae_solve_with); every built-in solver steps",
+             "solver '%s' cannot step (its capabilities: steps = 0): its type gives only "
+             "integrate (whole runs with mbdae_solve_with); every built-in solver steps",
              s->id);
-    return NULL;
   }
-  return caps->stepper;
+  return st;
 }
 
 /* The integrator's memory and state for p, s, o (checked): NULL when out of memory. */
@@ -116,7 +118,7 @@ int mbdae_integrator_create(const mbdae_problem *p, const mbdae_solver_type *s,
   } else if ((rc = mbdae_options_check(p, &o, why, sizeof why)) == 0) {
     mbdae_options_complete(p, &o);
     st = stepper_of(s, why, sizeof why);
-    rc = st ? 0 : MBDAE_ERR_UNSUPPORTED;
+    rc = st ? mbdae_solver_caps_refuse(s, &o, why, sizeof why) : MBDAE_ERR_UNSUPPORTED;
   }
   mbdae_integrator *it = rc == 0 ? integrator_new(p, s, st, &o) : NULL;
   if (rc == 0 && !it) {

@@ -41,6 +41,7 @@
 #include "fail.h"
 #include "options.h"
 #include "record_columns.h"
+#include "solver_list.h"
 #include "mbdae/mbdae.h"
 
 static const char SOLVER_ID_CHARS[] =
@@ -74,7 +75,7 @@ const char *mbdae_solver_type_invalid(const mbdae_solver_type *type)
   if (!type->title || !type->integrate) {
     return "the solver type needs a title and an integrate function";
   }
-  return NULL;
+  return mbdae_solver_caps_invalid(type);
 }
 
 void mbdae_options_default(mbdae_options *opt)
@@ -334,7 +335,13 @@ static void integrate_once(const mbdae_solver_type *type, const mbdae_problem *p
                            const mbdae_options *opt, double *y, double *yp, mbdae_result *one)
 {
   memset(one, 0, sizeof *one);
-  int rc = type->integrate(p, opt, y, yp, one);
+  int rc = mbdae_solver_caps_refuse(type, opt, one->message, sizeof one->message);
+  if (rc != 0) { /* as the solver's own refusal would be: at t0, no step */
+    one->status = rc;
+    one->t = mbdae_problem_t0(p);
+  } else {
+    rc = type->integrate(p, opt, y, yp, one);
+  }
   one->message[sizeof one->message - 1] = '\0';
   if (one->status == 0 && rc != 0) {
     one->status = rc;

@@ -6,14 +6,14 @@
  * `mbdae bench` turns a run's counters into shares of its time with these (the factorizations per
  * event from mbdae_solver_lu_cost).  Harness layer: it measures the solvers' own storage and
  * factorizations, so it stands above solvers/ and includes their private headers; the storage is
- * radau5's default for the problem (mbdae_linsys_choose with radau5's capabilities). */
+ * radau5's default for the problem (mbdae_linsys_resolve with radau5's type). */
 #include <stdlib.h>
 
 #include "cpu_time.h"
 #include "jacobian.h"
 #include "linsys.h"
 #include "mbdae/mbdae.h"
-#include "solver_caps.h"
+#include "solver_list.h"
 #include "struct_size.h"
 
 static void time_evaluations(const mbdae_problem *p, int reps, const double *y, const double *yp,
@@ -64,7 +64,7 @@ static int unit_costs(const mbdae_problem *p, int reps, mbdae_unit_costs *c)
   double *yp = y + n, *res = yp + n;
   mbdae_jacobian jac = {0};
   int rc = mbdae_jacobian_create(
-      &jac, p, mbdae_linsys_choose(p, &mbdae_caps_radau5, MBDAE_JAC_AUTO), NULL, 0);
+      &jac, p, mbdae_linsys_resolve(p, &mbdae_solver_radau5, MBDAE_JAC_AUTO), NULL, 0);
   rc = rc == 0 ? mbdae_problem_init(p, y, yp) : rc;
   rc = rc == 0 ? mbdae_jacobian_eval(&jac, p, mbdae_problem_t0(p), y, yp) : rc;
   if (rc == 0) {

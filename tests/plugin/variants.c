@@ -13,7 +13,11 @@
  *   PLUGIN_NO_SIZE        a solver type without .size (0), as one written for mbdae 0.2
  *   PLUGIN_BIG_SIZE       a solver type whose size is larger than the library's, as one built
  *                         against a newer mbdae.h
- *   PLUGIN_PROBLEM_NO_SIZE  the problem "decay" without .size */
+ *   PLUGIN_PROBLEM_NO_SIZE  the problem "decay" without .size
+ *   PLUGIN_CAPS           radau5_copy declaring a capability record: linsys dense only
+ *   PLUGIN_BAD_CAPS       a record saying steps = 1, which only a built-in solver can
+ *   PLUGIN_OLD_SIZE       a solver type of 0.3's size, ending before caps (a record there is not
+ *                         read: this one would be refused) */
 #include <math.h>
 #include <stddef.h>
 
@@ -34,11 +38,29 @@ static int copy_radau5(const mbdae_problem *p, const mbdae_options *opt, double 
   return mbdae_solver_find("radau5")->integrate(p, opt, y, yp, r);
 }
 
+#if defined(PLUGIN_CAPS) || defined(PLUGIN_BAD_CAPS) || defined(PLUGIN_OLD_SIZE)
+static const mbdae_solver_caps caps = {
+#ifdef PLUGIN_OLD_SIZE
+    .size = 0, /* refused, if the library read it */
+#else
+    .size = sizeof(mbdae_solver_caps),
+#endif
+    .linsys = MBDAE_LINSYS_BIT(MBDAE_JAC_DENSE),
+#ifdef PLUGIN_BAD_CAPS
+    .steps = 1,
+#endif
+    .dense_output = 1,
+    .lu_real = 1,
+};
+#endif
+
 static const mbdae_solver_type solver = {
 #if defined(PLUGIN_NO_SIZE)
     .size = 0,
 #elif defined(PLUGIN_BIG_SIZE)
     .size = sizeof(mbdae_solver_type) + 16, /* the library must not read past its own struct */
+#elif defined(PLUGIN_OLD_SIZE)
+    .size = offsetof(mbdae_solver_type, caps),
 #else
     .size = sizeof(mbdae_solver_type),
 #endif
@@ -51,6 +73,9 @@ static const mbdae_solver_type solver = {
 #endif
     .title = "radau5 under another name (test plug-in)",
     .integrate = copy_radau5,
+#if defined(PLUGIN_CAPS) || defined(PLUGIN_BAD_CAPS) || defined(PLUGIN_OLD_SIZE)
+    .caps = &caps,
+#endif
 };
 
 static const mbdae_solver_type *const solvers[] = {&solver};
