@@ -59,12 +59,16 @@ void mx_options(const mxArray *opts, const mbdae_problem *p, mbdae_options *opt,
   if (opts) {
     check_fields(opts);
   }
-  mbdae_tolerance_plan plan = MBDAE_TOLERANCE_PLAN_INIT;
-  mbdae_problem_tolerances(p, &plan);
   mbdae_options_default(opt);
-  opt->rtol = field(opts, "rtol", plan.default_rtol);
-  opt->atol = field(opts, "atol", opt->rtol);
-  opt->h0 = field(opts, "h0", plan.h0_factor * opt->rtol);
+  /* The test set's policy (mbdae_options_test_set: rtol 0 the run tolerance, atol = rtol,
+   * h0 = h0_factor rtol), then the caller's atol and h0 over it. */
+  double rtol = field(opts, "rtol", 0.0); /* 0: absent */
+  if ((opts && mxGetField(opts, 0, "rtol") && !(rtol > 0.0)) ||
+      mbdae_options_test_set(p, rtol, opt) != 0) {
+    mx_fail("arg", "opts.rtol: a tolerance in (0, 1) expected");
+  }
+  opt->atol = field(opts, "atol", opt->atol);
+  opt->h0 = field(opts, "h0", opt->h0);
   opt->hmax = field(opts, "hmax", 0);
   double steps = field(opts, "max_steps", 0), reps = field(opts, "repeats", 1);
   if (steps < 0 || steps > 1e15 || steps != floor(steps)) {

@@ -22,6 +22,8 @@ cases = {
   "mbdae:arg",     @() mbdae_scd (p, Inf (10, 1));
   "mbdae:solver",  @() mbdae_solve (p, "nosuch");
   "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("rtol", -1));
+  "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("rtol", 0));
+  "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("rtol", 1));
   "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("rtl", 1e-4));
   "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("linsys", "fast"));
   "mbdae:arg",     @() mbdae_solve (p, "radau5", struct ("repeats", 0));
