@@ -332,6 +332,25 @@ static void functions_refused(const mbdae_functions *bad, const mbdae_check_poin
   CHECK(untouched, "check_all: functions of size %zu leave every element untouched", bad->size);
 }
 
+/* mbdae_jac_pattern has neither size nor reserved room: its layout is pinned (LP64), as the
+ * Fortran module's c_jac_pattern binds it, and it sits in mbdae_functions after ctx. */
+static void pattern_fixed(void)
+{
+  CHECK(offsetof(mbdae_jac_pattern, kind) == 0 &&
+            offsetof(mbdae_jac_pattern, ml) == 2 * sizeof(int),
+        "mbdae_jac_pattern begins kind, neq, ml, mu");
+  if (sizeof(size_t) == 8 && sizeof(void *) == 8 && sizeof(int) == 4) {
+    CHECK(offsetof(mbdae_jac_pattern, nnz) == 16 && offsetof(mbdae_jac_pattern, colptr) == 24 &&
+              offsetof(mbdae_jac_pattern, rowind) == 32 && sizeof(mbdae_jac_pattern) == 40,
+          "mbdae_jac_pattern: 40 bytes, nnz at 16, colptr 24, rowind 32 (sizeof %zu)",
+          sizeof(mbdae_jac_pattern));
+  }
+  CHECK(offsetof(mbdae_functions, pattern) > offsetof(mbdae_functions, ctx) &&
+            offsetof(mbdae_functions, jac_values) ==
+                offsetof(mbdae_functions, pattern) + sizeof(mbdae_jac_pattern),
+        "mbdae_functions: pattern after ctx, jac_values after it");
+}
+
 static void functions_size(const mbdae_problem *p)
 {
   mbdae_functions init = MBDAE_FUNCTIONS_INIT, f;
@@ -385,6 +404,7 @@ int main(void)
   plan_and_costs_size(p);
   checks_size(p);
   functions_size(p);
+  pattern_fixed();
   mbdae_problem_destroy(p);
   return check_summary("test_api_growth");
 }
