@@ -1,9 +1,9 @@
 /* A public API that can grow without breaking its callers (include/mbdae/):
  * mbdae_options, mbdae_solver_type, mbdae_problem_type, mbdae_record, mbdae_tolerance_plan,
- * mbdae_unit_costs, mbdae_jac_check, mbdae_constraint_check and mbdae_check_points begin with
- * their size, which the library checks (0, too small and larger than its own refused, before
- * anything runs or is written); mbdae_stats, mbdae_result and mbdae_environment keep reserved
- * room, zero after a run, at a pinned size. */
+ * mbdae_unit_costs, mbdae_jac_check, mbdae_constraint_check, mbdae_check_points and
+ * mbdae_functions begin with their size, which the library checks (0, too small and larger than its
+ * own refused, before anything runs or is written); mbdae_stats, mbdae_result and mbdae_environment
+ * keep reserved room, zero after a run, at a pinned size. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -292,6 +292,107 @@ static void checks_size(const mbdae_problem *p)
   CHECK(pts.size == sizeof pts && !pts.y, "free keeps the size");
 }
 
+/* Functions a caller fills from MBDAE_FUNCTIONS_INIT: the problem's callbacks, dense. */
+static mbdae_functions own_functions(const mbdae_functions *f)
+{
+  mbdae_functions own = MBDAE_FUNCTIONS_INIT;
+  own.neq = f->neq;
+  own.nconstraints = f->nconstraints;
+  own.res = f->res;
+  own.jac = f->jac;
+  own.constraints = f->constraints;
+  own.ctx = f->ctx;
+  return own;
+}
+
+/* The checks given functions of a refused size: MBDAE_ERR_ARG, no result written. */
+static void functions_refused(const mbdae_functions *bad, const mbdae_check_points *pts)
+{
+  mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS], jc = {.size = sizeof jc, .row = -3};
+  mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS], cc = {.size = sizeof cc, .index = -3};
+  for (int k = 0; k < MBDAE_CHECK_MAX_POINTS; k++) {
+    jac[k] = jc;
+    con[k] = cc;
+    jac[k].size = k == 0 ? sizeof jc : 0;
+    con[k].size = k == 0 ? sizeof cc : 0;
+  }
+  CHECK(mbdae_check_jac(bad, pts->t[0], pts->y, pts->yp, NULL, NULL, &jc) == MBDAE_ERR_ARG &&
+            jc.row == -3 && jc.size == sizeof jc,
+        "jac check: functions of size %zu refused, result untouched", bad->size);
+  CHECK(mbdae_check_constraints(bad, pts->t[0], pts->y, pts->yp, NULL, &cc) == MBDAE_ERR_ARG &&
+            cc.index == -3 && cc.size == sizeof cc,
+        "constraint check: functions of size %zu refused, result untouched", bad->size);
+  int untouched = 1;
+  CHECK(mbdae_check_all(bad, pts, jac, con) == MBDAE_ERR_ARG, "check_all: size %zu refused",
+        bad->size);
+  for (int k = 0; k < MBDAE_CHECK_MAX_POINTS; k++) {
+    untouched &= jac[k].row == -3 && con[k].index == -3 &&
+                 jac[k].size == (k == 0 ? sizeof jc : 0) && con[k].size == (k == 0 ? sizeof cc : 0);
+  }
+  CHECK(untouched, "check_all: functions of size %zu leave every element untouched", bad->size);
+}
+
+/* mbdae_jac_pattern has neither size nor reserved room: its layout is pinned (LP64), as the
+ * Fortran module's c_jac_pattern binds it, and it sits in mbdae_functions after ctx. */
+static void pattern_fixed(void)
+{
+  CHECK(offsetof(mbdae_jac_pattern, kind) == 0 &&
+            offsetof(mbdae_jac_pattern, ml) == 2 * sizeof(int),
+        "mbdae_jac_pattern begins kind, neq, ml, mu");
+  if (sizeof(size_t) == 8 && sizeof(void *) == 8 && sizeof(int) == 4) {
+    CHECK(offsetof(mbdae_jac_pattern, nnz) == 16 && offsetof(mbdae_jac_pattern, colptr) == 24 &&
+              offsetof(mbdae_jac_pattern, rowind) == 32 && sizeof(mbdae_jac_pattern) == 40,
+          "mbdae_jac_pattern: 40 bytes, nnz at 16, colptr 24, rowind 32 (sizeof %zu)",
+          sizeof(mbdae_jac_pattern));
+  }
+  CHECK(offsetof(mbdae_functions, pattern) > offsetof(mbdae_functions, ctx) &&
+            offsetof(mbdae_functions, jac_values) ==
+                offsetof(mbdae_functions, pattern) + sizeof(mbdae_jac_pattern),
+        "mbdae_functions: pattern after ctx, jac_values after it");
+}
+
+static void functions_size(const mbdae_problem *p)
+{
+  mbdae_functions init = MBDAE_FUNCTIONS_INIT, f;
+  CHECK(offsetof(mbdae_functions, size) == 0 && init.size == sizeof init && init.neq == 0 &&
+            !init.res && !init.jac && !init.ctx && init.pattern.kind == 0 && !init.jac_values,
+        "MBDAE_FUNCTIONS_INIT: size set, the rest zero");
+  memset(&f, 0xff, sizeof f);
+  CHECK(mbdae_problem_functions(p, &f) == 0 && f.size == sizeof f && f.neq == 10 && f.ctx == p,
+        "mbdae_problem_functions sets the size: %zu", f.size);
+  for (int k = 0; k < 3; k++) {
+    mbdae_functions bf = {.size = 1, .neq = -3};
+    CHECK(mbdae_problem_functions_sized(p, bad_sizes[k], &bf) == MBDAE_ERR_ARG && bf.size == 1 &&
+              bf.neq == -3,
+          "mbdae_problem_functions_sized: size %zu refused, untouched", bad_sizes[k]);
+  }
+  CHECK(mbdae_problem_functions_sized(NULL, sizeof f, &f) == MBDAE_ERR_ARG && f.ctx == p,
+        "no problem: refused, untouched");
+
+  mbdae_check_points pts = MBDAE_CHECK_POINTS_INIT;
+  CHECK(mbdae_problem_check_points(p, &pts) == 0 && pts.npoints > 2, "check points");
+  mbdae_jac_check a = MBDAE_JAC_CHECK_INIT, b = MBDAE_JAC_CHECK_INIT;
+  mbdae_constraint_check ca = MBDAE_CONSTRAINT_CHECK_INIT, cb = MBDAE_CONSTRAINT_CHECK_INIT;
+  mbdae_functions own = own_functions(&f);
+  const double *y = pts.y + 2 * (size_t)f.neq, *yp = pts.yp + 2 * (size_t)f.neq; /* random */
+  int rc = mbdae_check_jac(&f, pts.t[2], y, yp, NULL, NULL, &a);
+  rc |= mbdae_check_jac(&own, pts.t[2], y, yp, NULL, NULL, &b);
+  rc |= mbdae_check_constraints(&f, pts.t[2], y, yp, NULL, &ca);
+  rc |= mbdae_check_constraints(&own, pts.t[2], y, yp, NULL, &cb);
+  CHECK(rc == 0 && a.ok && b.ok && a.err == b.err && a.nnz == b.nnz && ca.ok && cb.ok &&
+            ca.err == cb.err && ca.index == cb.index,
+        "functions from MBDAE_FUNCTIONS_INIT accepted, the same results: err %g %g, %g %g", a.err,
+        b.err, ca.err, cb.err);
+  for (int k = 0; k < 3; k++) {
+    mbdae_functions bad = f;
+    bad.size = bad_sizes[k];
+    functions_refused(&bad, &pts);
+  }
+  CHECK(mbdae_check_jac(NULL, pts.t[0], pts.y, pts.yp, NULL, NULL, &a) == MBDAE_ERR_ARG,
+        "no functions: refused");
+  mbdae_check_points_free(&pts);
+}
+
 int main(void)
 {
   mbdae_problem *p = create_problem("caraxis");
@@ -302,6 +403,8 @@ int main(void)
   record_size(p);
   plan_and_costs_size(p);
   checks_size(p);
+  functions_size(p);
+  pattern_fixed();
   mbdae_problem_destroy(p);
   return check_summary("test_api_growth");
 }

@@ -146,7 +146,11 @@ static void check_form(const char *spec)
   CHECK(rc == 0 && s.count >= 6 && switches > 0, "%s: %d states, %d switches (%s)", spec, s.count,
         switches, r.message);
   mutated m = {p, n - 1, 0};
-  mbdae_functions wrong = {.neq = n, .res = mutated_res, .jac = mutated_jac, .ctx = &m}, own;
+  mbdae_functions wrong = MBDAE_FUNCTIONS_INIT, own;
+  wrong.neq = n;
+  wrong.res = mutated_res;
+  wrong.jac = mutated_jac;
+  wrong.ctx = &m;
   mbdae_problem_functions(p, &own);
   int mismatches = 0, flagged = 0;
   double worst = 0.0;

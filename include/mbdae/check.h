@@ -22,8 +22,16 @@ MBDAE_API int mbdae_problem_residual_size(const mbdae_problem *p, double t, cons
 
 /* A DAE given by callbacks over one context: what the checks below examine, so that a caller can
  * check functions of its own, or wrap a problem's (mbdae_problem_functions fills one with the
- * problem's own functions, ctx = the problem).  Callbacks return 0, or non-zero on failure. */
+ * problem's own functions, ctx = the problem).  Callbacks return 0, or non-zero on failure.
+ * The struct begins with its size (sizeof as the caller's header knows it): a caller that fills
+ * its own starts from MBDAE_FUNCTIONS_INIT (size set, the rest zero), and mbdae_problem_functions
+ * sets it.  Fields are appended, never moved; the checks read the struct only as far as its size
+ * (a field beyond it as zero) and refuse (MBDAE_ERR_ARG, their results untouched) a size of 0
+ * (not set), one smaller than this first version with a size and one larger than their own (a
+ * caller built against a newer mbdae.h).  A size field rather than an opaque object: a caller
+ * fills the callbacks and copies the struct to change one (a mutated Jacobian, a wrapped res). */
 typedef struct mbdae_functions {
+  size_t size;      /* sizeof(mbdae_functions): MBDAE_FUNCTIONS_INIT sets it */
   int neq;          /* number of equations and variables */
   int nconstraints; /* hidden constraints per level; 0: none (constraints may be NULL) */
   int (*res)(void *ctx, double t, const double *y, const double *yp, double *res);
@@ -40,7 +48,18 @@ typedef struct mbdae_functions {
   int (*jac_values)(void *ctx, double t, const double *y, const double *yp, double *dfdy,
                     double *dfdyp);
 } mbdae_functions;
-MBDAE_API void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns);
+#define MBDAE_FUNCTIONS_INIT                                                                       \
+  {                                                                                                \
+    .size = sizeof(mbdae_functions)                                                                \
+  }
+/* The problem's own functions into fns, with fns->size = size (the macro passes the caller's
+ * sizeof(mbdae_functions), the way mbdae_record_read_csv passes sizeof(mbdae_record)), written
+ * only as far as size.  MBDAE_ERR_ARG, fns untouched, for p or fns NULL or a size the rule above
+ * refuses; else 0. */
+MBDAE_API int mbdae_problem_functions_sized(const mbdae_problem *p, size_t size,
+                                            mbdae_functions *fns);
+#define mbdae_problem_functions(p, fns)                                                            \
+  mbdae_problem_functions_sized(p, sizeof(mbdae_functions), fns)
 
 /* 1 when the problem's Jacobian is approximate by design (andrews:jac=approx, the test set's
  * II.13.4 approximation, says so in its description): a check reports it, it is not a mismatch.
@@ -151,7 +170,8 @@ MBDAE_API void mbdae_check_points_free(mbdae_check_points *pts);
 
 /* Both checks at every point (jac[k], con[k]: npoints entries each, the stride of each array its
  * first element's size, which the caller sets); what `mbdae check` and the tests run.  Returns 0,
- * or the first failure of a callback. */
+ * or the first failure of a callback; MBDAE_ERR_ARG, before any element is written, for a size of
+ * f, pts, jac[0] or con[0] that its rule refuses. */
 MBDAE_API int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts,
                               mbdae_jac_check *jac, mbdae_constraint_check *con);
 

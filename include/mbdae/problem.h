@@ -134,6 +134,12 @@ enum mbdae_jac_kind {
 MBDAE_API const char *mbdae_jac_kind_name(int kind);
 /* mbdae_linsys_resolve (solve.h) says which kind a solver type uses for a problem. */
 
+/* A complete description of a compressed-column pattern with its bandwidths (above): the storage
+ * the problem suggests, the order, ml and mu, nnz, colptr and rowind, all that scheme needs.  Its
+ * layout is fixed: no size field and no reserved room, since it is embedded in mbdae_functions
+ * (check.h), filled by mbdae_problem_jac_pattern into the memory of programs and plug-in solvers
+ * built against this header, and bound field for field in the Fortran module (src/fortran).  A
+ * new storage scheme would come as a new struct beside this one, never as fields added to it. */
 typedef struct mbdae_jac_pattern {
   int kind;          /* MBDAE_JAC_DENSE, _BAND or _SPARSE: the storage the problem suggests */
   int neq;           /* order of the matrices */

@@ -152,7 +152,8 @@ typedef struct mbdae_result {
   double tscd, tmescd, tscd_rms;
   /* Room for fields added later, each taking reserved entries of its size, so that a caller's
    * mbdae_result keeps its size and layout (8 entries at first: tscd, tmescd, tscd_rms took 3).
-   * 0. */
+   * 0.  Reserved room rather than a size field: every solver type's integrate, a plug-in's
+   * included, fills a result with no size to consult, and the Fortran module binds it. */
   double reserved[5];
 } mbdae_result;
 

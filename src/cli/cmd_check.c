@@ -58,8 +58,10 @@ static int check_points(const mbdae_problem *p)
   mbdae_jac_check jac[MBDAE_CHECK_MAX_POINTS] = {MBDAE_JAC_CHECK_INIT};
   mbdae_constraint_check con[MBDAE_CHECK_MAX_POINTS] = {MBDAE_CONSTRAINT_CHECK_INIT};
   mbdae_functions f;
-  mbdae_problem_functions(p, &f);
-  int rc = mbdae_problem_check_points(p, &pts);
+  int rc = mbdae_problem_functions(p, &f);
+  if (rc == 0) {
+    rc = mbdae_problem_check_points(p, &pts);
+  }
   if (rc == 0) {
     rc = mbdae_check_all(&f, &pts, jac, con);
   }

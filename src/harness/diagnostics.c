@@ -125,19 +125,38 @@ static int problem_jac_values(void *ctx, double t, const double *y, const double
 /* Constraints that hold by construction (form=ssf: those of the Cartesian state mapped from the
  * angles) are left out: g is identically zero in y, so its derivatives are rounding noise with
  * nothing to judge them against; their drift is still measured. */
-void mbdae_problem_functions(const mbdae_problem *p, mbdae_functions *fns)
+int mbdae_problem_functions_sized(const mbdae_problem *p, size_t size, mbdae_functions *fns)
 {
-  mbdae_problem_jac_pattern(p, &fns->pattern);
-  fns->jac_values = problem_jac_values;
-  fns->neq = mbdae_problem_neq(p);
-  fns->nconstraints =
-      mbdae_problem_constraints_mapped(p) || mbdae_problem_constraints_in_residual(p)
-          ? 0
-          : mbdae_problem_nconstraints(p);
-  fns->res = problem_res;
-  fns->jac = problem_jac;
-  fns->constraints = fns->nconstraints > 0 ? problem_constraints : NULL;
-  fns->ctx = (void *)p;
+  mbdae_functions own;
+  if (!p || !fns || mbdae_struct_size_invalid(size, sizeof own, sizeof own) != NULL) {
+    return MBDAE_ERR_ARG;
+  }
+  memset(&own, 0, sizeof own);
+  own.size = sizeof own;
+  mbdae_problem_jac_pattern(p, &own.pattern);
+  own.jac_values = problem_jac_values;
+  own.neq = mbdae_problem_neq(p);
+  own.nconstraints = mbdae_problem_constraints_mapped(p) || mbdae_problem_constraints_in_residual(p)
+                         ? 0
+                         : mbdae_problem_nconstraints(p);
+  own.res = problem_res;
+  own.jac = problem_jac;
+  own.constraints = own.nconstraints > 0 ? problem_constraints : NULL;
+  own.ctx = (void *)p;
+  fns->size = size;
+  mbdae_struct_give(&own, fns, size);
+  return 0;
+}
+
+/* The caller's functions f as the library's own (read as far as f->size, the fields beyond it
+ * zero); MBDAE_ERR_ARG for f NULL or a size the rule of mbdae_functions (check.h) refuses. */
+static int functions_take(const mbdae_functions *f, mbdae_functions *own)
+{
+  if (!f || mbdae_struct_size_invalid(f->size, sizeof *own, sizeof *own) != NULL) {
+    return MBDAE_ERR_ARG;
+  }
+  mbdae_struct_take(f, f->size, own, sizeof *own);
+  return 0;
 }
 
 /* ---- Jacobian check ------------------------------------------------------------------------ */
@@ -997,7 +1016,11 @@ static int constraint_check_run(const mbdae_functions *f, double t, const double
 int mbdae_check_jac(const mbdae_functions *f, double t, const double *y, const double *yp,
                     const double *ytyp, const double *yptyp, mbdae_jac_check *out)
 {
-  CHECK_SIZED(mbdae_jac_check, out, check_jac(f, t, y, yp, ytyp, yptyp, &full_));
+  mbdae_functions own;
+  if (functions_take(f, &own) != 0) {
+    return MBDAE_ERR_ARG;
+  }
+  CHECK_SIZED(mbdae_jac_check, out, check_jac(&own, t, y, yp, ytyp, yptyp, &full_));
 }
 
 /* mbdae_check_constraints into the library's own struct. */
@@ -1030,7 +1053,11 @@ static int check_constraints(const mbdae_functions *f, double t, const double *y
 int mbdae_check_constraints(const mbdae_functions *f, double t, const double *y, const double *yp,
                             const double *ytyp, mbdae_constraint_check *out)
 {
-  CHECK_SIZED(mbdae_constraint_check, out, check_constraints(f, t, y, yp, ytyp, &full_));
+  mbdae_functions own;
+  if (functions_take(f, &own) != 0) {
+    return MBDAE_ERR_ARG;
+  }
+  CHECK_SIZED(mbdae_constraint_check, out, check_constraints(&own, t, y, yp, ytyp, &full_));
 }
 
 /* ---- check points --------------------------------------------------------------------------- */
@@ -1199,21 +1226,22 @@ int mbdae_problem_check_points(const mbdae_problem *p, mbdae_check_points *pts)
 int mbdae_check_all(const mbdae_functions *f, const mbdae_check_points *pts, mbdae_jac_check *jac,
                     mbdae_constraint_check *con)
 {
-  if (!f || !pts || points_invalid(pts) || !pts->y || !jac || !con ||
+  mbdae_functions own;
+  if (functions_take(f, &own) != 0 || !pts || points_invalid(pts) || !pts->y || !jac || !con ||
       mbdae_struct_size_invalid(jac->size, sizeof *jac, sizeof *jac) != NULL ||
       mbdae_struct_size_invalid(con->size, sizeof *con, sizeof *con) != NULL) {
     return MBDAE_ERR_ARG;
   }
-  size_t n = (size_t)f->neq, jstride = jac->size, cstride = con->size;
+  size_t n = (size_t)own.neq, jstride = jac->size, cstride = con->size;
   for (int k = 0; k < pts->npoints; k++) {
     const double *y = pts->y + (size_t)k * n, *yp = pts->yp + (size_t)k * n;
     mbdae_jac_check *jk = (mbdae_jac_check *)((char *)jac + (size_t)k * jstride);
     mbdae_constraint_check *ck = (mbdae_constraint_check *)((char *)con + (size_t)k * cstride);
     jk->size = jstride;
     ck->size = cstride;
-    int rc = mbdae_check_jac(f, pts->t[k], y, yp, pts->ytyp, pts->yptyp, jk);
+    int rc = mbdae_check_jac(&own, pts->t[k], y, yp, pts->ytyp, pts->yptyp, jk);
     if (rc == 0) {
-      rc = mbdae_check_constraints(f, pts->t[k], y, yp, pts->ytyp, ck);
+      rc = mbdae_check_constraints(&own, pts->t[k], y, yp, pts->ytyp, ck);
     }
     if (rc != 0) {
       return rc;
