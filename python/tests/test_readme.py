@@ -41,7 +41,9 @@ def test_scipy_dae_example():
     import importlib.util
     if importlib.util.find_spec("scipy_dae") is None:
         pytest.skip("scipy_dae is not importable: put a copy on PYTHONPATH")
-    code = python_blocks(PYTHON_DOC.read_text())[0]
+    blocks = [b for b in python_blocks(PYTHON_DOC.read_text()) if "scipy_dae(" in b]
+    assert len(blocks) == 1, "doc/python.md: one example runs scipy_dae"
+    code = blocks[0]
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore")
